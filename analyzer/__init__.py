@@ -1,0 +1,1 @@
+"""analyzer: batch scoring of Riichi mahjong hand records."""

@@ -1,0 +1,245 @@
+"""The ruleset: every option that changes a score or a game result, in one place.
+
+A rule that is not a field of :class:`Rules` does not exist anywhere else in the code. Presets are plain TOML
+files in ``analyzer/presets/`` (each cites its sources); a user's TOML file may start from a preset with
+``preset = "NAME"`` and override any option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+
+class RulesError(ValueError):
+    """A ruleset name, file or option value that cannot be used."""
+
+
+def _opt(default: Any, doc: str, choices: tuple | None = None) -> Any:
+    return field(default=default, metadata={"doc": doc, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One ruleset. Every option is documented beside its default; ``analyzer rules show NAME`` prints them."""
+
+    name: str = _opt("custom", "Name shown in reports.")
+
+    # --- Points and game result -------------------------------------------------------------------
+    start_points: int = _opt(25000, "Points each player starts with.")
+    return_points: int = _opt(
+        30000,
+        "Target ('return') points: game points are (final - return)/1000; the difference to start_points, "
+        "times 4, is the oka paid to first place.",
+    )
+    uma: tuple[float, float, float, float] = _opt((20.0, 10.0, -10.0, -20.0), "Uma for places 1-4, in game points.")
+    tie_rule: str = _opt(
+        "seat",
+        "Equal final scores: 'seat' ranks by initial seat (East-1 dealer first); 'split' shares the place "
+        "(both get the better one) and splits uma and oka evenly.",
+        ("seat", "split"),
+    )
+    leftover_sticks: str = _opt(
+        "first",
+        "Riichi sticks still on the table at game end: 'first' go to first place (split between players "
+        "sharing first, each share floored to 100), 'lost' vanish.",
+        ("first", "lost"),
+    )
+    game_points_rounding: str = _opt(
+        "exact",
+        "'exact' keeps (final - return)/1000 as is; 'tenth' rounds game points to 0.1; 'tenhou' rounds the "
+        "score of places 2-4 to 1000 (a remainder of 500 or less goes down) and gives first place the negative "
+        "sum of the others.",
+        ("exact", "tenth", "tenhou"),
+    )
+
+    # --- Hand value --------------------------------------------------------------------------------
+    kiriage: bool = _opt(False, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan.")
+    kazoe: str = _opt(
+        "yakuman",
+        "13+ han without yakuman: 'yakuman' (kazoe yakuman, never more than one) or 'sanbaiman'.",
+        ("yakuman", "sanbaiman"),
+    )
+    yakuman_stacking: bool = _opt(True, "Several yakuman in one hand add up; if off a hand is worth one yakuman.")
+    yakuman_max: int = _opt(6, "Cap on the number of yakuman a hand is paid for when they stack.")
+    double_yakuman: bool = _opt(
+        False,
+        "Kokushi 13-wait, suuankou tanki, junsei chuuren and daisuushii count as two yakuman.",
+    )
+    honba_value: int = _opt(300, "Honba per counter on a ron; on a tsumo each payer pays a third of it.")
+    riichi_deposit: int = _opt(1000, "Value of one riichi stick.")
+    noten_total: int = _opt(3000, "Noten payments at an exhaustive draw, split between tenpai and noten players.")
+
+    # --- Multiple ron ------------------------------------------------------------------------------
+    multi_ron: str = _opt(
+        "allowed",
+        "'allowed': every winner is paid; 'atamahane': only the winner nearest the discarder in turn order "
+        "(head bump); further winners are flagged and paid nothing.",
+        ("allowed", "atamahane"),
+    )
+    triple_ron: str = _opt(
+        "allowed",
+        "'allowed': a triple ron is scored; 'abort': it is an abortive draw (a recorded triple ron is flagged).",
+        ("allowed", "abort"),
+    )
+    multi_ron_honba: str = _opt(
+        "nearest",
+        "Honba in a multiple ron: 'nearest' winner from the discarder only, or 'each' winner.",
+        ("nearest", "each"),
+    )
+    multi_ron_sticks: str = _opt(
+        "nearest",
+        "Riichi sticks in a multiple ron: 'nearest' winner takes all, or 'own_back' (each winner takes back "
+        "the stick they put out this hand, the nearest winner takes the rest).",
+        ("nearest", "own_back"),
+    )
+
+    # --- Draws -------------------------------------------------------------------------------------
+    abortive_draws: bool = _opt(True, "Abortive draws exist (an 'abort' row is otherwise flagged).")
+    nagashi: bool = _opt(True, "Nagashi mangan exists: paid as a mangan tsumo without honba, no noten payments.")
+
+    # --- Liability (pao) ---------------------------------------------------------------------------
+    pao_scope: str = _opt(
+        "all",
+        "What the liable player covers: 'all' of the hand (Tenhou) or only 'pao_yakuman', the yakuman that "
+        "caused liability (Mahjong Soul; the rest is paid normally).",
+        ("all", "pao_yakuman"),
+    )
+    pao_honba_payer: str = _opt(
+        "liable",
+        "Who pays honba on a pao ron: the 'liable' player or the 'discarder'.",
+        ("liable", "discarder"),
+    )
+
+    # --- Chombo ------------------------------------------------------------------------------------
+    chombo_payment: str = _opt(
+        "none",
+        "Table payment for a chombo: 'reverse_mangan' (a dealer pays 4000 to each; a non-dealer pays 4000 to "
+        "the dealer and 2000 to the others) or 'none'.",
+        ("none", "reverse_mangan"),
+    )
+    chombo_penalty: float = _opt(0.0, "Game points deducted per chombo after uma.")
+
+    # --- Tile scoring (hands given as tiles) -------------------------------------------------------
+    open_tanyao: bool = _opt(True, "Kuitan: tanyao counts in an open hand.")
+    aka_dora: bool = _opt(True, "Red fives count as dora.")
+    ura_dora: bool = _opt(True, "Ura dora count (for a riichi winner).")
+    kan_dora: bool = _opt(True, "Further dora indicators (kan dora) count.")
+    double_wind_pair_fu: int = _opt(4, "Fu for a pair of a wind that is both seat and round wind.", (2, 4))
+    pinfu_tsumo_fu: bool = _opt(
+        False, "Count the 2 tsumo fu on a pinfu tsumo (30 fu instead of 20), as some sources do."
+    )
+    rinshan_tsumo_fu: bool = _opt(True, "A rinshan kaihou win gets the 2 tsumo fu.")
+    renhou: str = _opt(
+        "none",
+        "Renhou (ron before one's first draw): 'none', 'mangan' (a limit of mangan, or the hand if higher), "
+        "or 'yakuman'.",
+        ("none", "mangan", "yakuman"),
+    )
+
+    source: str = _opt("", "Where the preset's values come from.")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            choices = f.metadata.get("choices")
+            value = getattr(self, f.name)
+            if choices is not None and value not in choices:
+                raise RulesError(f"rule {f.name!r} must be one of {', '.join(map(str, choices))}; got {value!r}")
+        if len(self.uma) != 4:
+            raise RulesError(f"rule 'uma' needs 4 values (places 1-4); got {list(self.uma)!r}")
+        if self.yakuman_max < 1:
+            raise RulesError("rule 'yakuman_max' must be at least 1")
+
+    # --- derived values ----------------------------------------------------------------------------
+    @property
+    def oka(self) -> float:
+        """Oka paid to first place, in game points."""
+        return 4 * (self.return_points - self.start_points) / 1000
+
+    def replace(self, **changes: Any) -> "Rules":
+        """A copy with some options changed (unknown names raise :class:`RulesError`)."""
+        return _build(dataclasses.asdict(self) | changes, where="override")
+
+    def table(self) -> list[tuple[str, str, str]]:
+        """(option, value, documentation) for every option, in declaration order."""
+        rows = []
+        for f in dataclasses.fields(self):
+            doc = f.metadata.get("doc", "")
+            if f.metadata.get("choices"):
+                doc += f" [{' | '.join(map(str, f.metadata['choices']))}]"
+            rows.append((f.name, _format_value(getattr(self, f.name)), doc))
+        return rows
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(f"{v:g}" for v in value)
+    return str(value)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def _build(options: dict[str, Any], where: str) -> Rules:
+    unknown = sorted(set(options) - set(_FIELDS))
+    if unknown:
+        raise RulesError(f"{where}: unknown rule option(s) {', '.join(unknown)}")
+    values = dict(options)
+    if "uma" in values:
+        values["uma"] = tuple(float(v) for v in values["uma"])
+    for key, value in values.items():
+        expected = type(_FIELDS[key].default)
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            values[key] = float(value)
+        elif expected is not tuple and not isinstance(values[key], expected):
+            raise RulesError(f"{where}: rule {key!r} must be {expected.__name__}; got {value!r}")
+    return Rules(**values)
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped presets."""
+    return sorted(p.name[:-5] for p in resources.files("analyzer.presets").iterdir() if p.name.endswith(".toml"))
+
+
+def _read_preset(name: str) -> dict[str, Any]:
+    path = resources.files("analyzer.presets") / f"{name}.toml"
+    if not path.is_file():
+        raise RulesError(f"unknown ruleset {name!r}; presets are: {', '.join(preset_names())}")
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def preset(name: str) -> Rules:
+    """A shipped preset by name (see :func:`preset_names`)."""
+    return _build(_read_preset(name) | {"name": name}, where=f"preset {name}")
+
+
+def from_toml(path: str | Path) -> Rules:
+    """A ruleset from a TOML file: optional ``preset = "NAME"`` to start from, then any overrides."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"rules file {path} is not valid TOML: {exc}") from exc
+    base = data.pop("preset", None)
+    options = _read_preset(base) | {"name": base} if base else {}
+    return _build(options | {"name": path.stem} | data, where=f"rules file {path}")
+
+
+def load_rules(spec: "str | Path | Rules | None", default: str = "tenhou") -> Rules:
+    """A ruleset from a preset name, a TOML path, an existing Rules, or None (the default preset)."""
+    if isinstance(spec, Rules):
+        return spec
+    if spec is None:
+        return preset(default)
+    text = str(spec)
+    if text.endswith(".toml") or Path(text).is_file():
+        return from_toml(text)
+    return preset(text)

@@ -1,0 +1,80 @@
+"""Column names and types shared by every stage: the hand-record contract.
+
+Input (one row per hand outcome; a multiple ron is one row per winner, in adjacent rows):
+
+=============== ===================================================================================
+game_id         required; one game's rows may come from several files
+round           required: E1..E4, S1..S4, W1..W4, N1..N4; the dealer is seat n-1
+honba           required: counters on the table at the start of the hand, as recorded
+player_0..3     the players in initial seating (player_0 is East in E1)
+result          required: ron, tsumo, draw, nagashi, abort, chombo
+winner          ron / tsumo / nagashi: a player name from the seating or a seat number 0-3
+loser           ron: the discarder; chombo: the offender
+riichi          players who declared riichi in this hand (comma- or space-separated, or a list)
+tenpai          draw / nagashi: players tenpai at the exhaustive draw
+han, fu         of the winning hand, dora included; fu may be empty at 5+ han
+yakuman         number of yakuman (han/fu are then ignored)
+pao             the player liable for the yakuman
+kyotaku         optional: riichi sticks at the start, as recorded (kept as ``recorded_kyotaku``)
+recorded_*      optional recorded results, carried through
+hand, melds,
+win_tile, dora,
+ura, flags      tile-level input (see ``analyzer.tiles``)
+=============== ===================================================================================
+
+Internal columns start with an underscore and never reach an output file.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+RESULTS = ("ron", "tsumo", "draw", "nagashi", "abort", "chombo")
+WINDS = "ESWN"
+SEATS = range(4)
+PLAYER_COLUMNS = [f"player_{s}" for s in SEATS]
+PLAYER_REF_COLUMNS = ["winner", "loser", "pao"]
+PLAYER_LIST_COLUMNS = ["riichi", "tenpai"]
+INT_COLUMNS = {"honba": pl.Int64, "han": pl.Int64, "fu": pl.Int64, "yakuman": pl.Int64, "recorded_kyotaku": pl.Int64}
+REQUIRED_COLUMNS = ["game_id", "round", "honba", "result"]
+SITUATION_FLAGS = [
+    "ippatsu",
+    "double_riichi",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "tenhou",
+    "chiihou",
+    "renhou",
+]
+TILE_COLUMNS = ["hand", "melds", "win_tile", "dora", "ura", *SITUATION_FLAGS]
+
+# Where each input row came from, carried through to rejects and problems.
+SOURCE_FILE = "_file"
+SOURCE_ROW = "_row"
+INPUT_POSITION = "_pos"
+
+DELTA_COLUMNS = [f"delta_{s}" for s in SEATS]
+SCORE_COLUMNS = [f"score_{s}" for s in SEATS]
+
+REJECTS_SCHEMA = {
+    "file": pl.String,
+    "row": pl.Int64,
+    "game_id": pl.String,
+    "column": pl.String,
+    "value": pl.String,
+    "reason": pl.String,
+}
+
+GAMES_SCHEMA = {
+    "game_id": pl.String,
+    "player": pl.String,
+    "seat": pl.Int64,
+    "final_score": pl.Int64,
+    "place": pl.Int64,
+    "uma": pl.Float64,
+    "oka": pl.Float64,
+    "penalty": pl.Float64,
+    "game_points": pl.Float64,
+}
