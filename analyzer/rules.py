@@ -233,8 +233,31 @@ def from_toml(path: str | Path) -> Rules:
     return _build(options | {"name": path.stem} | data, where=f"rules file {path}")
 
 
+def _parse_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def from_spec(spec: str) -> Rules:
+    """A ruleset from a compact spec: a preset name, then ``;option=value`` overrides.
+
+    This is the form the ``rules`` column of imported logs uses, e.g. ``tenhou;open_tanyao=false``.
+    """
+    name, *overrides = [part.strip() for part in spec.split(";")]
+    options: dict[str, Any] = {}
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"rules spec {spec!r}: expected option=value, got {item!r}")
+        options[key.strip()] = _parse_value(value.strip())
+    base = preset(name)
+    return base.replace(**options, name=spec) if options else base
+
+
 def load_rules(spec: "str | Path | Rules | None", default: str = "tenhou") -> Rules:
-    """A ruleset from a preset name, a TOML path, an existing Rules, or None (the default preset)."""
+    """A ruleset from a preset name or spec, a TOML path, an existing Rules, or None (the default preset)."""
     if isinstance(spec, Rules):
         return spec
     if spec is None:
@@ -242,4 +265,4 @@ def load_rules(spec: "str | Path | Rules | None", default: str = "tenhou") -> Ru
     text = str(spec)
     if text.endswith(".toml") or Path(text).is_file():
         return from_toml(text)
-    return preset(text)
+    return from_spec(text)
