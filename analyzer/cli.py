@@ -1,0 +1,167 @@
+"""Command line: a thin click layer over the library (``analyzer.load``, ``analyzer.score``, …).
+
+Exit status: 0 clean, 1 some rows rejected (or, for ``check``, mismatches found), 2 bad usage or unreadable
+input — always with a one-line message, never a traceback (``--debug`` shows one).
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+from analyzer.io.load import InputError
+from analyzer.io.write import FORMATS, write_results
+from analyzer.pipeline import ScoreResult, score
+from analyzer.rules import RulesError, load_rules, preset_names
+
+EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
+console = Console(stderr=True)
+out = Console()
+
+
+class Failure(click.ClickException):
+    exit_code = EXIT_USAGE
+
+    def show(self, file=None) -> None:
+        console.print(f"[bold red]error:[/] {self.message}", highlight=False)
+
+
+@contextmanager
+def _friendly_errors(debug: bool):
+    try:
+        yield
+    except (InputError, RulesError, OSError) as exc:
+        if debug:
+            raise
+        raise Failure(str(exc)) from exc
+    except pl.exceptions.PolarsError as exc:
+        if debug:
+            raise
+        raise Failure(f"cannot read input: {str(exc).splitlines()[0]}") from exc
+
+
+@contextmanager
+def _progress(label: str):
+    """A spinner while a long step runs, only on a terminal."""
+    if console.is_terminal:
+        with console.status(label):
+            yield
+    else:
+        yield
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="analyzer")
+def main() -> None:
+    """Score Riichi mahjong hand records, replay games and total every player.
+
+    \b
+    analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
+    analyzer rules list                            the shipped rulesets
+    analyzer rules show ema                        every option of a ruleset
+    """
+
+
+RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=value…, or a TOML file."
+
+
+@main.command("score")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--rules", "rules_spec", default="tenhou", show_default=True, help=RULES_HELP)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
+@click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def score_command(inputs: tuple[str, ...], outdir: str, rules_spec: str, fmt: str, top: int, debug: bool) -> None:
+    """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
+
+    Writes hands, games, players and rejects tables. Every input row lands in hands or rejects.
+    """
+    with _friendly_errors(debug):
+        rules = load_rules(rules_spec)
+        with _progress(f"Scoring {len(inputs)} input(s) under {rules.name} rules…"):
+            result = score(list(inputs), rules)
+        with _progress("Writing outputs…"):
+            paths = write_results(
+                {"hands": result.hands, "games": result.games, "players": result.players, "rejects": result.rejects},
+                outdir,
+                fmt,
+            )
+    _print_standings(result, top)
+    _print_counts(result, paths)
+    sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
+
+
+def _print_standings(result: ScoreResult, top: int) -> None:
+    if top <= 0 or result.players.height == 0:
+        return
+    table = Table(title=f"Standings ({result.rules.name} rules)")
+    for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for rank, row in enumerate(result.players.head(top).iter_rows(named=True), start=1):
+        table.add_row(
+            str(rank),
+            row["player"],
+            str(row["games"]),
+            f"{row['total_points']:+.1f}",
+            f"{row['avg_points']:+.1f}",
+            *[str(row[f"place_{p}"]) for p in range(1, 5)],
+            f"{row['avg_place']:.2f}",
+            f"{100 * (row['win_rate'] or 0):.1f}",
+            f"{100 * (row['deal_in_rate'] or 0):.1f}",
+        )
+    out.print(table)
+
+
+def _print_counts(result: ScoreResult, paths: dict[str, Path]) -> None:
+    out.print(
+        f"rows read: {result.rows_read} = scored {result.hands.height} + rejected {result.rows_rejected}"
+        f" (scored with problems: {result.rows_with_problems}); games: {result.games['game_id'].n_unique()}",
+        highlight=False,
+    )
+    out.print("written: " + ", ".join(str(p) for p in paths.values()), highlight=False)
+    if result.rows_rejected:
+        console.print(
+            f"[yellow]{result.rows_rejected} row(s) rejected: see {paths['rejects']}[/]", highlight=False
+        )
+
+
+@main.group("rules")
+def rules_group() -> None:
+    """List the shipped rulesets or show one."""
+
+
+@rules_group.command("list")
+def rules_list() -> None:
+    """The shipped presets and where their values come from."""
+    table = Table(title="Rulesets")
+    table.add_column("name")
+    table.add_column("source")
+    for name in preset_names():
+        table.add_row(name, load_rules(name).source)
+    out.print(table)
+
+
+@rules_group.command("show")
+@click.argument("name")
+def rules_show(name: str) -> None:
+    """Every option of a ruleset (preset name, NAME;option=value…, or TOML file) with its meaning."""
+    with _friendly_errors(False):
+        rules = load_rules(name)
+    table = Table(title=f"Ruleset {rules.name}")
+    table.add_column("option")
+    table.add_column("value")
+    table.add_column("meaning")
+    for option, value, doc in rules.table():
+        table.add_row(option, value, doc)
+    out.print(table)
+
+
+if __name__ == "__main__":
+    main()

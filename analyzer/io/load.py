@@ -1,0 +1,107 @@
+"""Reading hand records: files, directories and globs of CSV and Parquet, mixed, into one LazyFrame.
+
+Every column is read as text (lists of text for player lists and melds) so that a bad value becomes a reject
+with its file, row and column later instead of a failed read now. Three columns record where a row came from:
+``_file`` (path), ``_row`` (1-based data row in that file; the CSV line number minus the header) and ``_pos``
+(global input order: files in the order given, rows in file order).
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.schema import INPUT_POSITION, PLAYER_LIST_COLUMNS, SOURCE_FILE, SOURCE_ROW
+
+SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+LIST_COLUMNS = [*PLAYER_LIST_COLUMNS, "melds", "recorded_yaku"]
+RENAMED_ON_LOAD = {"kyotaku": "recorded_kyotaku"}  # the derived value takes the name; the recorded one is kept
+_ROWS_PER_FILE = 1 << 32
+
+
+class InputError(Exception):
+    """Input that cannot be read at all (missing file, unknown format, unreadable content)."""
+
+
+def expand_inputs(inputs: list[str | Path]) -> list[Path]:
+    """Files from paths, directories (searched recursively) and globs, in the order given, without repeats."""
+    files: list[Path] = []
+    for item in inputs:
+        text = str(item)
+        path = Path(text)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and _format_of(p))
+            if not found:
+                raise InputError(f"no CSV or Parquet files in directory {text}")
+        elif path.is_file():
+            if not _format_of(path):
+                raise InputError(f"{text}: unsupported file type (expected .csv or .parquet)")
+            found = [path]
+        elif globlib.has_magic(text):
+            found = sorted(Path(p) for p in globlib.glob(text, recursive=True) if _format_of(Path(p)))
+            if not found:
+                raise InputError(f"no CSV or Parquet files match {text}")
+        else:
+            raise InputError(f"no such file or directory: {text}")
+        files.extend(p for p in found if p not in files)
+    if not files:
+        raise InputError("no input files given")
+    return files
+
+
+def _format_of(path: Path) -> str | None:
+    return SUFFIXES.get(path.suffix.lower())
+
+
+def split_player_list(text: pl.Expr) -> pl.Expr:
+    """A player list written as text: comma-separated when it has a comma (names may hold spaces), else on spaces."""
+    text = text.str.strip_chars()
+    parts = (
+        pl.when(text.str.contains(",", literal=True))
+        .then(text.str.split(","))
+        .otherwise(text.str.replace_all(r"\s+", " ").str.split(" "))
+    )
+    return parts.list.eval(pl.element().str.strip_chars()).list.eval(pl.element().filter(pl.element() != ""))
+
+
+def _as_text(name: str, dtype: pl.DataType) -> pl.Expr:
+    col = pl.col(name)
+    if name in LIST_COLUMNS:
+        if isinstance(dtype, (pl.List, pl.Array)):
+            return col.cast(pl.List(pl.String))
+        return split_player_list(col.cast(pl.String))
+    if isinstance(dtype, (pl.List, pl.Array)):
+        return col.cast(pl.List(pl.String)).list.join(",")
+    return col.cast(pl.String)
+
+
+def scan_file(path: Path, index: int) -> pl.LazyFrame:
+    """One file as text columns plus its source columns."""
+    try:
+        if _format_of(path) == "csv":
+            lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert")
+        else:
+            lf = pl.scan_parquet(path)
+        schema = lf.collect_schema()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+    columns = [_as_text(name, dtype).alias(RENAMED_ON_LOAD.get(name.strip(), name.strip())) for name, dtype in schema.items()]
+    return (
+        lf.select(columns)
+        .with_row_index(SOURCE_ROW, offset=1)
+        .with_columns(
+            pl.col(SOURCE_ROW).cast(pl.Int64),
+            pl.lit(str(path)).alias(SOURCE_FILE),
+            (pl.col(SOURCE_ROW).cast(pl.Int64) + index * _ROWS_PER_FILE).alias(INPUT_POSITION),
+        )
+    )
+
+
+def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
+    """Hand records from CSV/Parquet files, directories and globs; a column missing from a file is null there."""
+    if isinstance(inputs, (str, Path)):
+        inputs = [inputs]
+    frames = [scan_file(path, i) for i, path in enumerate(expand_inputs(list(inputs)))]
+    return pl.concat(frames, how="diagonal_relaxed")

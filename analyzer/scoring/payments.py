@@ -1,0 +1,178 @@
+"""Hand values and who pays whom in every row.
+
+``hand_value`` needs ``result, han, fu, yakuman, _winner, dealer`` and adds ``base_points``, ``limit`` and
+``points`` (the hand's value without honba and sticks: the ron payment, or the tsumo total; a nagashi is
+valued as a mangan tsumo).
+
+``deltas`` needs the columns of :mod:`analyzer.replay` and adds ``delta_0``..``delta_3``: each seat's score
+change from the row, everything included (hand, honba, riichi sticks put out and collected, noten
+payments, nagashi, chombo). Riichi sticks put out in a hand are charged on its first row.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.rules import Rules
+from analyzer.schema import DELTA_COLUMNS, SEATS
+from analyzer.scoring.points import (
+    MANGAN,
+    YAKUMAN,
+    base_points,
+    hand_points,
+    limit_name,
+    paid_yakuman,
+    ron_payment,
+    tsumo_payment,
+)
+
+WINNER = pl.col("_winner")
+LOSER = pl.col("_loser")
+DEALER = pl.col("dealer")
+RESULT = pl.col("result")
+
+
+def _nagashi_scored(rules: Rules) -> pl.Expr:
+    return (RESULT == "nagashi") & pl.lit(rules.nagashi)
+
+
+def hand_value(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    win = RESULT.is_in(["ron", "tsumo"])
+    nagashi = _nagashi_scored(rules)
+    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
+    lf = lf.with_columns(
+        pl.when(win).then(base).when(nagashi).then(MANGAN).alias("base_points"),
+    )
+    winner_is_dealer = WINNER == DEALER
+    return lf.with_columns(
+        pl.when(win)
+        .then(limit_name(pl.col("han"), pl.col("base_points"), pl.col("yakuman"), rules))
+        .when(nagashi)
+        .then(pl.lit("mangan"))
+        .alias("limit"),
+        hand_points(pl.col("base_points"), winner_is_dealer, RESULT != "ron").alias("points"),
+    )
+
+
+def _tsumo_shares(payee: pl.Expr, base: pl.Expr) -> list[pl.Expr]:
+    """What each seat pays when ``payee`` wins by tsumo with ``base``: 0 for the payee itself."""
+    return [
+        pl.when(payee == s).then(0).otherwise(tsumo_payment(base, payee == DEALER, pl.lit(s) == DEALER))
+        for s in SEATS
+    ]
+
+
+def _liability(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """Adds ``_liable_value`` (the part of a yakuman the liable player covers), ``_base_rest`` (the base points
+    the usual payers cover) and ``_liable_honba`` (the liable player pays the honba)."""
+    pao = pl.col("_pao")
+    n_yakuman = paid_yakuman(pl.col("yakuman"), rules)
+    pao_on = pao.is_not_null() & (n_yakuman > 0) & ((RESULT == "tsumo") | (pao != LOSER))
+    if rules.pao_scope == "all":
+        covered = n_yakuman
+    else:
+        covered = pl.min_horizontal(pl.col("pao_yakuman").cast(pl.Int64, strict=False).fill_null(1), n_yakuman)
+    covered = pl.when(pao_on).then(covered).otherwise(0)
+    return lf.with_columns(
+        (covered * YAKUMAN * pl.when(WINNER == DEALER).then(6).otherwise(4)).alias("_liable_value"),
+        (pl.col("base_points") - covered * YAKUMAN).alias("_base_rest"),
+        (pao_on & pl.lit(rules.pao_honba_payer == "liable")).fill_null(False).alias("_liable_honba"),
+    )
+
+
+def _win_payments(rules: Rules) -> list[pl.Expr]:
+    """What each seat pays for a paid ron or tsumo row: hand (split with a liable player) plus honba."""
+    pao = pl.col("_pao")
+    liable_value, base_rest, liable_honba = pl.col("_liable_value"), pl.col("_base_rest"), pl.col("_liable_honba")
+    honba = pl.col("_honba_paid") * rules.honba_value
+    ron = RESULT == "ron"
+    shares = _tsumo_shares(WINNER, base_rest)
+    payments = []
+    for s in SEATS:
+        seat = pl.lit(s)
+        is_loser, is_pao, is_winner = LOSER == seat, (pao == seat).fill_null(False), WINNER == seat
+        ron_pays = (
+            pl.when(is_loser).then(pl.col("_ron_rest") + liable_value - liable_value // 2).otherwise(0)
+            + pl.when(is_pao).then(liable_value // 2).otherwise(0)
+            + pl.when(pl.when(liable_honba).then(is_pao).otherwise(is_loser)).then(honba).otherwise(0)
+        )
+        tsumo_pays = (
+            shares[s]
+            + pl.when(is_pao).then(liable_value).otherwise(0)
+            + pl.when(liable_honba)
+            .then(pl.when(is_pao).then(honba).otherwise(0))
+            .otherwise(pl.when(is_winner).then(0).otherwise(honba // 3))
+        )
+        payments.append(pl.when(ron).then(ron_pays).otherwise(tsumo_pays))
+    return payments
+
+
+def _as_deltas(payee: pl.Expr, payments: list[pl.Expr]) -> list[pl.Expr]:
+    total = pl.sum_horizontal(payments)
+    return [pl.when(payee == s).then(total).otherwise(0) - payments[s] for s in SEATS]
+
+
+def _noten_deltas(rules: Rules) -> list[pl.Expr]:
+    tenpai = pl.col("_tenpai_mask")
+    n_tenpai = tenpai.bitwise_count_ones().cast(pl.Int64)
+    some = n_tenpai.is_between(1, 3)
+    return [
+        pl.when(~some)
+        .then(0)
+        .when((tenpai // (1 << s)) % 2 == 1)
+        .then(rules.noten_total // n_tenpai)
+        .otherwise(-(rules.noten_total // (4 - n_tenpai)))
+        for s in SEATS
+    ]
+
+
+def _stick_deltas(rules: Rules) -> list[pl.Expr]:
+    """Sticks put out (charged on the hand's first row) and collected by the winner(s)."""
+    riichi = pl.col("_hand_riichi")
+    winner_declared = ((riichi // pl.lit(2, pl.Int64).pow(WINNER.fill_null(0))) % 2 == 1) & pl.col("_paid")
+    table = pl.col("kyotaku") + pl.col("_sticks_put")
+    if rules.multi_ron_sticks == "nearest":
+        collected = pl.when(pl.col("_paid") & pl.col("_nearest")).then(table).otherwise(0)
+    else:
+        own_back_total = winner_declared.cast(pl.Int64).sum().over("_hand")
+        collected = winner_declared.cast(pl.Int64) + pl.when(pl.col("_paid") & pl.col("_nearest")).then(
+            table - own_back_total
+        ).otherwise(0)
+    put_out = pl.col("_first") & (RESULT != "chombo")
+    return [
+        (
+            pl.when(WINNER == s).then(collected).otherwise(0)
+            - pl.when(put_out & ((riichi // (1 << s)) % 2 == 1)).then(1).otherwise(0)
+        )
+        * rules.riichi_deposit
+        for s in SEATS
+    ]
+
+
+def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    honba_to_this_row = pl.col("_paid") & (pl.col("_nearest") | pl.lit(rules.multi_ron_honba == "each"))
+    lf = lf.with_columns(pl.when(honba_to_this_row).then(pl.col("replayed_honba")).otherwise(0).alias("_honba_paid"))
+    lf = lf.pipe(_liability, rules).with_columns(
+        ron_payment(pl.col("_base_rest"), WINNER == DEALER).alias("_ron_rest")
+    )
+    win = _as_deltas(WINNER, _win_payments(rules))
+    nagashi = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN)))
+    chombo = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN)))]
+    noten = _noten_deltas(rules)
+    sticks = _stick_deltas(rules)
+    is_draw = (RESULT == "draw") | ((RESULT == "nagashi") & pl.lit(not rules.nagashi))
+    columns = []
+    for s in SEATS:
+        hand_part = (
+            pl.when(pl.col("_paid"))
+            .then(win[s])
+            .when(_nagashi_scored(rules))
+            .then(nagashi[s])
+            .when(is_draw & pl.col("_first"))
+            .then(noten[s])
+            .when((RESULT == "chombo") & pl.lit(rules.chombo_payment == "reverse_mangan"))
+            .then(chombo[s])
+            .otherwise(0)
+        )
+        columns.append((hand_part + sticks[s]).cast(pl.Int64).alias(DELTA_COLUMNS[s]))
+    return lf.with_columns(columns).drop("_liable_value", "_base_rest", "_liable_honba", "_ron_rest")
