@@ -84,7 +84,7 @@ def score(
     """Score hand records: a LazyFrame/DataFrame of raw text columns (as :func:`analyzer.load` gives), or paths."""
     rules = load_rules(rules)
     raw = data.lazy() if isinstance(data, (pl.LazyFrame, pl.DataFrame)) else load(data)
-    raw = _ensure_source_columns(raw)
+    raw = _prepare_input(raw)
     inputs = _input_columns(raw)
     checked = validate(raw)
     valid = checked.filter(pl.col("_reasons").list.len() == 0)
@@ -100,9 +100,14 @@ def score(
     return ScoreResult(hands=hands_df, games=games_df, players=players_df, rejects=rejects_df, rules=rules)
 
 
-def _ensure_source_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """Frames built in Python have no source file; give them one so rejects still point somewhere."""
+def _prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Frames built in Python have no source file; give them one so rejects still point somewhere.
+
+    A recorded ``kyotaku`` is renamed ``recorded_kyotaku``: the replayed sticks take the name ``kyotaku``.
+    """
     names = lf.collect_schema().names()
+    if "kyotaku" in names and "recorded_kyotaku" not in names:
+        lf = lf.rename({"kyotaku": "recorded_kyotaku"})
     if SOURCE_ROW not in names:
         lf = lf.with_row_index(SOURCE_ROW, offset=1).with_columns(pl.col(SOURCE_ROW).cast(pl.Int64))
     if SOURCE_FILE not in names:

@@ -14,6 +14,7 @@ nagashi_not_in_rules a nagashi under a ruleset without it (scored as an exhausti
 riichi_not_tenpai   a riichi player is not listed as tenpai at an exhaustive draw
 pao_without_yakuman a liable player is given for a hand that is not a yakuman (ignored)
 implausible_han_fu  a han/fu combination no hand can have (20 fu by ron or below 2 han, 25 fu below 2 han)
+partial_game        the game does not start at E1 with no honba and no sticks (replayed from its first row)
 =================== =========================================================================================
 """
 
@@ -60,6 +61,7 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             value_given & (((fu == 20) & ((RESULT == "ron") | (han < 2))) | ((fu == 25) & (han < 2))),
             "implausible_han_fu",
         ),
+        _code(pl.col("_partial_game") & pl.col("_seq").eq(pl.col("_seq").min().over("game_id")), "partial_game"),
     ]
     listed = pl.concat_list([c for c in codes if c is not None]).list.drop_nulls()
     if "_tile_problems" in schema:

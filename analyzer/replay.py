@@ -16,7 +16,9 @@ _is_win          the hand has a paid ron or tsumo
 ================ ====================================================================================
 
 ``derive_table_state`` adds ``replayed_honba``, ``kyotaku`` (sticks on the table at the start of the hand),
-``_sticks_put`` (sticks declared in the hand) and ``_kyotaku_after`` (sticks left on the table after it).
+``_sticks_put`` (sticks declared in the hand), ``_kyotaku_after`` (sticks left on the table after it) and
+``_partial_game`` (the game's first row is not E1 with no honba and no sticks: a fragment, replayed from the
+counters its first row records).
 
 ``running_scores`` adds ``score_0``..``score_3`` after each row.
 """
@@ -83,9 +85,28 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         _exclusive_cum_sum(pl.col("_honba_reset")).over(GAME).alias("_honba_era"),
         _exclusive_cum_sum(pl.col("_collects")).over(GAME).alias("_stick_era"),
     )
+    # A game's first row gives the state the replay starts from: E1 with nothing on the table for a whole game,
+    # the recorded counters for a fragment (flagged ``partial_game`` later).
+    start_honba = pl.col("honba").sort_by("_seq").first().over(GAME)
+    start_sticks = (
+        pl.col("recorded_kyotaku").cast(pl.Int64, strict=False).fill_null(0).sort_by("_seq").first().over(GAME)
+        if "recorded_kyotaku" in lf.collect_schema()
+        else pl.lit(0, pl.Int64)
+    )
     lf = lf.with_columns(
-        _exclusive_cum_sum(pl.col("_honba_inc")).over(GAME, "_honba_era").cast(pl.Int64).alias("replayed_honba"),
-        _exclusive_cum_sum(pl.col("_sticks_on_first")).over(GAME, "_stick_era").alias("kyotaku"),
+        (
+            _exclusive_cum_sum(pl.col("_honba_inc")).over(GAME, "_honba_era")
+            + pl.when(pl.col("_honba_era") == 0).then(start_honba).otherwise(0)
+        )
+        .cast(pl.Int64)
+        .alias("replayed_honba"),
+        (
+            _exclusive_cum_sum(pl.col("_sticks_on_first")).over(GAME, "_stick_era")
+            + pl.when(pl.col("_stick_era") == 0).then(start_sticks).otherwise(0)
+        ).alias("kyotaku"),
+        ((pl.col("_round_idx").sort_by("_seq").first().over(GAME) != 0) | (start_honba != 0) | (start_sticks != 0)).alias(
+            "_partial_game"
+        ),
     )
     lf = lf.with_columns(
         pl.col("replayed_honba").first().over("_hand"),

@@ -15,7 +15,7 @@ tenpai          draw / nagashi: players tenpai at the exhaustive draw
 han, fu         of the winning hand, dora included; fu may be empty at 5+ han
 yakuman         number of yakuman (han/fu are then ignored)
 pao             the player liable for the yakuman
-kyotaku         optional: riichi sticks at the start, as recorded (kept as ``recorded_kyotaku``)
+kyotaku         optional: riichi sticks at the start, as recorded (renamed ``recorded_kyotaku``)
 recorded_*      optional recorded results, carried through
 hand, melds,
 win_tile, dora,

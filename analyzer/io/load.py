@@ -17,7 +17,6 @@ from analyzer.schema import INPUT_POSITION, PLAYER_LIST_COLUMNS, SOURCE_FILE, SO
 
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 LIST_COLUMNS = [*PLAYER_LIST_COLUMNS, "melds", "recorded_yaku"]
-RENAMED_ON_LOAD = {"kyotaku": "recorded_kyotaku"}  # the derived value takes the name; the recorded one is kept
 _ROWS_PER_FILE = 1 << 32
 
 
@@ -87,7 +86,7 @@ def scan_file(path: Path, index: int) -> pl.LazyFrame:
         schema = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
-    columns = [_as_text(name, dtype).alias(RENAMED_ON_LOAD.get(name.strip(), name.strip())) for name, dtype in schema.items()]
+    columns = [_as_text(name, dtype).alias(name.strip()) for name, dtype in schema.items()]
     return (
         lf.select(columns)
         .with_row_index(SOURCE_ROW, offset=1)

@@ -71,7 +71,11 @@ def _liability(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     if rules.pao_scope == "all":
         covered = n_yakuman
     else:
-        covered = pl.min_horizontal(pl.col("pao_yakuman").cast(pl.Int64, strict=False).fill_null(1), n_yakuman)
+        # How many of the hand's yakuman the liability covers: the optional ``pao_yakuman`` column, else one.
+        given = (
+            pl.col("pao_yakuman").cast(pl.Int64, strict=False) if "pao_yakuman" in lf.collect_schema() else pl.lit(None)
+        )
+        covered = pl.min_horizontal(given.fill_null(1), n_yakuman)
     covered = pl.when(pao_on).then(covered).otherwise(0)
     return lf.with_columns(
         (covered * YAKUMAN * pl.when(WINNER == DEALER).then(6).otherwise(4)).alias("_liable_value"),

@@ -1,0 +1,441 @@
+"""Shared pieces of the Tenhou importers: tiles, the replay of one kyoku's play, yaku names and output rows.
+
+Both log formats are first turned into the same small model (:class:`Game` holding :class:`Kyoku` objects, each
+with a list of play events and the recorded outcomes); everything derived from play (situation flags, the
+winning hand, riichi sticks, nagashi, tenpai) is computed here once for both formats.
+
+Tiles are small ints: ``kind`` 0-33 (0-8 man, 9-17 pin, 18-26 sou, 27-33 E S W N white green red), plus
+:data:`RED` for a red five (so ``RED + 4`` is the red 5m).
+
+Events (tuples, in play order):
+
+* ``("draw", seat, tile, rinshan)``
+* ``("discard", seat, tile, riichi_declared)``
+* ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
+  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
+* ``("reach", seat)``: the riichi stick was accepted (Tenhou REACH step 2)
+* ``("dora", indicator)``: a new kan dora indicator
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+RED = 100
+WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
+TERMINAL_HONOUR = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
+
+
+class ImportError_(Exception):
+    """A problem that stops one file (or one game) from importing; the message becomes the problem reason."""
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """A file (or a game inside it) that did not import, or imported with a caveat.
+
+    ``file`` is the path as found; ``reason`` says what is wrong. ``game_id`` is set when the problem concerns
+    one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
+    ``unknown:NAME``.
+    """
+
+    file: str
+    reason: str
+    game_id: str | None = None
+    imported: bool = False
+
+
+# --- tiles -------------------------------------------------------------------------------------------
+
+
+def kind(tile: int) -> int:
+    return tile % RED
+
+
+def is_red(tile: int) -> bool:
+    return tile >= RED
+
+
+def _digit(tile: int) -> str:
+    if is_red(tile):
+        return "0"
+    k = kind(tile)
+    return str(k % 9 + 1) if k < 27 else str(k - 26)
+
+
+def _suit(tile: int) -> str:
+    return "mpsz"[kind(tile) // 9]
+
+
+def _sort_key(tile: int) -> tuple[int, int]:
+    return (kind(tile), 0 if is_red(tile) else 1)
+
+
+def tile_str(tile: int) -> str:
+    """One tile in MPSZ, e.g. ``8p``; a red five is ``0p``."""
+    return _digit(tile) + _suit(tile)
+
+
+def tiles_str(tiles: list[int]) -> str:
+    """Sorted and grouped MPSZ, e.g. ``123m406p789s1122z``."""
+    out: list[str] = []
+    for suit in "mpsz":
+        group = sorted((t for t in tiles if _suit(t) == suit), key=_sort_key)
+        if group:
+            out.append("".join(_digit(t) for t in group) + suit)
+    return "".join(out)
+
+
+def indicators_str(tiles: list[int]) -> str:
+    """Dora indicators in their order, each with its own suit letter, e.g. ``3m7z1p``."""
+    return "".join(tile_str(t) for t in tiles)
+
+
+def meld_str(meld_kind: str, tiles: list[int]) -> str:
+    return f"{meld_kind}:{tiles_str(tiles)}"
+
+
+# --- completed hands and tenpai ----------------------------------------------------------------------
+
+
+def _standard(counts: list[int], sets: int) -> bool:
+    """``counts`` (34) holds exactly ``sets`` sets plus one pair."""
+
+    def sets_only(c: list[int], start: int) -> bool:
+        i = start
+        while i < 34 and c[i] == 0:
+            i += 1
+        if i == 34:
+            return True
+        if c[i] >= 3:
+            c[i] -= 3
+            ok = sets_only(c, i)
+            c[i] += 3
+            if ok:
+                return True
+        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            ok = sets_only(c, i)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+            if ok:
+                return True
+        return False
+
+    for p in range(34):
+        if counts[p] >= 2:
+            counts[p] -= 2
+            ok = sets_only(counts, 0)
+            counts[p] += 2
+            if ok:
+                return True
+    return False
+
+
+def is_complete(concealed_kinds: list[int]) -> bool:
+    """A complete hand (the concealed part; melds are already sets): standard, seven pairs or kokushi."""
+    counts = [0] * 34
+    for k in concealed_kinds:
+        counts[k] += 1
+    n = len(concealed_kinds)
+    if n % 3 != 2:
+        return False
+    if n == 14:
+        if sum(1 for c in counts if c == 2) == 7:
+            return True
+        orphans = [counts[k] for k in sorted(TERMINAL_HONOUR)]
+        if all(orphans) and sum(orphans) == 14:
+            return True
+    return _standard(counts, (n - 2) // 3)
+
+
+def is_tenpai(concealed: list[int], melds: list[tuple[str, list[int]]]) -> bool:
+    """Tenhou tenpai: some tile completes the hand, and it is not a wait on a tile the player holds all four of."""
+    kinds = [kind(t) for t in concealed]
+    own = Counter(kinds)
+    for _, tiles in melds:
+        own.update(kind(t) for t in tiles)
+    for k in range(34):
+        if own[k] >= 4:
+            continue
+        if is_complete(kinds + [k]):
+            return True
+    return False
+
+
+# --- recorded yaku -----------------------------------------------------------------------------------
+
+# Tenhou's yaku ids (mjlog ``yaku``/``yakuman``) in order; None = a dora count.
+TENHOU_YAKU_IDS = [
+    "menzen_tsumo", "riichi", "ippatsu", "chankan", "rinshan", "haitei", "houtei", "pinfu", "tanyao", "iipeikou",
+    "seat_wind", "seat_wind", "seat_wind", "seat_wind", "round_wind", "round_wind", "round_wind", "round_wind",
+    "haku", "hatsu", "chun", "double_riichi", "chiitoitsu", "chanta", "ittsu", "sanshoku", "sanshoku_doukou",
+    "sankantsu", "toitoi", "sanankou", "shousangen", "honroutou", "ryanpeikou", "junchan", "honitsu", "chinitsu",
+    "renhou", "tenhou", "chiihou", "daisangen", "suuankou", "suuankou_tanki", "tsuuiisou", "ryuuiisou",
+    "chinroutou", "chuuren", "junsei_chuuren", "kokushi", "kokushi_13", "daisuushii", "shousuushii", "suukantsu",
+    "dora", "ura", "aka",
+]  # fmt: skip
+
+_JA_NAMES = {
+    "門前清自摸和": "menzen_tsumo", "立直": "riichi", "一発": "ippatsu", "槍槓": "chankan", "嶺上開花": "rinshan",
+    "海底摸月": "haitei", "河底撈魚": "houtei", "平和": "pinfu", "断幺九": "tanyao", "一盃口": "iipeikou",
+    "自風 東": "seat_wind", "自風 南": "seat_wind", "自風 西": "seat_wind", "自風 北": "seat_wind",
+    "場風 東": "round_wind", "場風 南": "round_wind", "場風 西": "round_wind", "場風 北": "round_wind",
+    "役牌 白": "haku", "役牌 發": "hatsu", "役牌 中": "chun", "両立直": "double_riichi", "七対子": "chiitoitsu",
+    "混全帯幺九": "chanta", "一気通貫": "ittsu", "三色同順": "sanshoku", "三色同刻": "sanshoku_doukou",
+    "三槓子": "sankantsu", "対々和": "toitoi", "三暗刻": "sanankou", "小三元": "shousangen", "混老頭": "honroutou",
+    "二盃口": "ryanpeikou", "純全帯幺九": "junchan", "混一色": "honitsu", "清一色": "chinitsu", "人和": "renhou",
+    "天和": "tenhou", "地和": "chiihou", "大三元": "daisangen", "四暗刻": "suuankou", "四暗刻単騎": "suuankou_tanki",
+    "字一色": "tsuuiisou", "緑一色": "ryuuiisou", "清老頭": "chinroutou", "九蓮宝燈": "chuuren",
+    "純正九蓮宝燈": "junsei_chuuren", "国士無双": "kokushi", "国士無双１３面": "kokushi_13",
+    "国士無双13面": "kokushi_13", "大四喜": "daisuushii", "小四喜": "shousuushii", "四槓子": "suukantsu",
+    "ドラ": "dora", "裏ドラ": "ura", "赤ドラ": "aka",
+}  # fmt: skip
+
+# English display names of the tenhou.net/6 viewer (and common romaji), matched lower-case without spaces.
+_EN_NAMES = {
+    "menzentsumo": "menzen_tsumo", "fullyconcealedhand": "menzen_tsumo", "selfdraw": "menzen_tsumo",
+    "riichi": "riichi", "ippatsu": "ippatsu", "chankan": "chankan", "robbingakan": "chankan",
+    "rinshan": "rinshan", "rinshankaihou": "rinshan", "afterakan": "rinshan", "haitei": "haitei",
+    "haiteiraoyue": "haitei", "underthesea": "haitei", "houtei": "houtei", "houteiraoyui": "houtei",
+    "undertheriver": "houtei", "pinfu": "pinfu", "tanyao": "tanyao", "allsimples": "tanyao",
+    "iipeikou": "iipeikou", "puredoublesequence": "iipeikou", "seatwind": "seat_wind", "roundwind": "round_wind",
+    "prevalentwind": "round_wind", "haku": "haku", "whitedragon": "haku", "hatsu": "hatsu",
+    "greendragon": "hatsu", "chun": "chun", "reddragon": "chun", "doubleriichi": "double_riichi",
+    "chiitoitsu": "chiitoitsu", "sevenpairs": "chiitoitsu", "chanta": "chanta", "halfoutsidehand": "chanta",
+    "ittsu": "ittsu", "purestraight": "ittsu", "sanshoku": "sanshoku", "mixedtriplesequence": "sanshoku",
+    "sanshokudoukou": "sanshoku_doukou", "tripletriplets": "sanshoku_doukou", "sankantsu": "sankantsu",
+    "threequads": "sankantsu", "toitoi": "toitoi", "alltriplets": "toitoi", "sanankou": "sanankou",
+    "threeconcealedtriplets": "sanankou", "shousangen": "shousangen", "littlethreedragons": "shousangen",
+    "honroutou": "honroutou", "allterminalsandhonors": "honroutou", "ryanpeikou": "ryanpeikou",
+    "twicepuredoublesequence": "ryanpeikou", "junchan": "junchan", "fullyoutsidehand": "junchan",
+    "honitsu": "honitsu", "halfflush": "honitsu", "chinitsu": "chinitsu", "fullflush": "chinitsu",
+    "renhou": "renhou", "blessingofman": "renhou", "tenhou": "tenhou", "blessingofheaven": "tenhou",
+    "chiihou": "chiihou", "blessingofearth": "chiihou", "daisangen": "daisangen", "bigthreedragons": "daisangen",
+    "suuankou": "suuankou", "fourconcealedtriplets": "suuankou", "suuankoutanki": "suuankou_tanki",
+    "tsuuiisou": "tsuuiisou", "allhonors": "tsuuiisou", "ryuuiisou": "ryuuiisou", "allgreen": "ryuuiisou",
+    "chinroutou": "chinroutou", "allterminals": "chinroutou", "chuuren": "chuuren", "chuurenpoutou": "chuuren",
+    "ninegates": "chuuren", "junseichuuren": "junsei_chuuren", "truenninegates": "junsei_chuuren",
+    "kokushi": "kokushi", "kokushimusou": "kokushi", "thirteenorphans": "kokushi", "kokushi13": "kokushi_13",
+    "daisuushii": "daisuushii", "bigfourwinds": "daisuushii", "shousuushii": "shousuushii",
+    "littlefourwinds": "shousuushii", "suukantsu": "suukantsu", "fourquads": "suukantsu", "dora": "dora",
+    "uradora": "ura", "ura": "ura", "akadora": "aka", "reddora": "aka", "redfive": "aka", "aka": "aka",
+}  # fmt: skip
+
+
+def yaku_name(text: str) -> str | None:
+    """Our canonical name for a Tenhou yaku display name (Japanese or English); None if unknown."""
+    text = text.strip()
+    if text in _JA_NAMES:
+        return _JA_NAMES[text]
+    key = "".join(ch for ch in text.lower() if ch.isalnum())
+    if key in _EN_NAMES:
+        return _EN_NAMES[key]
+    for prefix, name in (("seatwind", "seat_wind"), ("roundwind", "round_wind"), ("prevalentwind", "round_wind")):
+        if key.startswith(prefix):
+            return name
+    return None
+
+
+LIMITS = {0: None, 1: "mangan", 2: "haneman", 3: "baiman", 4: "sanbaiman", 5: "yakuman"}
+
+
+# --- the model --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """One recorded outcome row (before derivation)."""
+
+    result: str  # ron | tsumo | draw | nagashi | abort
+    deltas: list[int]  # as recorded by Tenhou: honba and sticks collected included, riichi deposits excluded
+    winner: int | None = None
+    loser: int | None = None
+    pao: int | None = None
+    fu: int | None = None
+    han: int | None = None
+    points: int | None = None
+    limit: str | None = None
+    yaku: list[str] = field(default_factory=list)
+    yakuman: int = 0
+    dora: int = 0
+    ura: int = 0
+    aka: int = 0
+    dora_indicators: list[int] | None = None
+    ura_indicators: list[int] | None = None
+    hand: list[int] | None = None  # recorded concealed tiles incl. the winning tile (mjlog)
+    win_tile: int | None = None  # recorded winning tile (mjlog)
+    tenpai: list[int] | None = None  # recorded tenpai seats (mjlog RYUUKYOKU hai0..3)
+    all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
+    has_value: bool = True  # False when the log omits the value (a shortened result)
+
+
+@dataclass
+class Kyoku:
+    kyoku: int  # 0-3 East, 4-7 South, ...
+    honba: int
+    kyotaku: int
+    scores: list[int]
+    haipai: list[list[int]]
+    dora: list[int]  # indicators at the start
+    events: list[tuple] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def dealer(self) -> int:
+        return self.kyoku % 4
+
+    @property
+    def round(self) -> str:
+        return f"{'ESWN'[(self.kyoku // 4) % 4]}{self.kyoku % 4 + 1}"
+
+
+@dataclass
+class Game:
+    file: str
+    ref: str | None
+    names: list[str]
+    aka: bool = True
+    kuitan: bool = True
+    game_length: str | None = None
+    lobby: int | None = None
+    kyokus: list[Kyoku] = field(default_factory=list)
+    final_scores: list[int] | None = None
+    final_points: list[float] | None = None
+    notes: list[str] = field(default_factory=list)  # non-fatal caveats (imported anyway)
+
+
+# --- replay --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    concealed: list[list[int]]
+    melds: list[list[tuple[str, list[int]]]]
+    riichi: list[int]  # accepted, in order of declaration
+    flags: dict[int, dict[str, bool]]  # per winner
+    win_tiles: dict[int, int]
+    nagashi: list[int]  # seats eligible for nagashi mangan
+    draws: int
+    dora: list[int]
+
+
+FLAG_NAMES = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"]
+
+
+def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
+    try:
+        hand.remove(tile)
+    except ValueError:
+        raise ImportError_(f"replay failed: seat {seat} {what} {tile_str(tile)} not in hand") from None
+
+
+def replay(k: Kyoku) -> Replay:
+    """Play the kyoku's events and derive what the outcome rows need."""
+    concealed = [list(h) for h in k.haipai]
+    melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
+    draws = 0
+    any_call = False
+    drew = [False] * 4
+    discarded = [False] * 4
+    ippatsu = [False] * 4
+    double = [False] * 4
+    accepted: list[int] = []
+    nagashi_ok = [True] * 4
+    dora = list(k.dora)
+    winners = [o for o in k.outcomes if o.result in ("ron", "tsumo")]
+    events = k.events
+    robbed_kan = None
+    if winners and winners[0].result == "ron" and events and events[-1][0] == "call":
+        robbed_kan = events[-1]
+        events = events[:-1]
+    last_draw: tuple | None = None  # (seat, rinshan, first draw, call before)
+    last_discard: tuple | None = None  # (seat, tile, draws so far)
+    for ev in events:
+        typ = ev[0]
+        if typ == "draw":
+            _, s, t, rinshan = ev
+            draws += 1
+            concealed[s].append(t)
+            last_draw = (s, rinshan, not drew[s], any_call, t)
+            drew[s] = True
+            last_discard = None
+        elif typ == "discard":
+            _, s, t, riichi = ev
+            _remove(concealed[s], t, s, "discards")
+            ippatsu[s] = False
+            if riichi:
+                double[s] = not discarded[s] and not any_call
+                ippatsu[s] = True
+            discarded[s] = True
+            if kind(t) not in TERMINAL_HONOUR:
+                nagashi_ok[s] = False
+            last_discard = (s, t, draws)
+            last_draw = None
+        elif typ == "call":
+            _, s, mk, tiles, called, frm = ev
+            any_call = True
+            ippatsu = [False] * 4
+            if mk in ("chi", "pon", "minkan"):
+                if last_discard is None or last_discard[1] != called:
+                    raise ImportError_(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
+                rest = list(tiles)
+                rest.remove(called)
+                for t in rest:
+                    _remove(concealed[s], t, s, f"{mk} uses")
+                melds[s].append((mk, list(tiles)))
+                nagashi_ok[frm] = False
+            elif mk == "kakan":
+                _remove(concealed[s], called, s, "kakan adds")
+                for i, (m, mt) in enumerate(melds[s]):
+                    if m == "pon" and kind(mt[0]) == kind(called):
+                        melds[s][i] = ("kakan", mt + [called])
+                        break
+                else:
+                    raise ImportError_(f"replay failed: seat {s} kakan {tile_str(called)} without a pon")
+            else:  # ankan
+                for t in tiles:
+                    _remove(concealed[s], t, s, "ankan uses")
+                melds[s].append(("ankan", list(tiles)))
+            last_discard = None
+        elif typ == "reach":
+            accepted.append(ev[1])
+        elif typ == "dora":
+            dora.append(ev[1])
+
+    flags: dict[int, dict[str, bool]] = {}
+    win_tiles: dict[int, int] = {}
+    for o in winners:
+        w = o.winner
+        f = dict.fromkeys(FLAG_NAMES, False)
+        f["ippatsu"] = ippatsu[w] and w in accepted
+        f["double_riichi"] = double[w] and w in accepted
+        if o.result == "tsumo":
+            if last_draw is None or last_draw[0] != w:
+                raise ImportError_(f"replay failed: tsumo by seat {w} but the last action is not its draw")
+            _, rinshan, first, call_before, t = last_draw
+            f["rinshan"] = rinshan
+            f["haitei"] = not rinshan and draws == WALL_DRAWS
+            f["tenhou"] = first and not call_before and w == k.dealer
+            f["chiihou"] = first and not call_before and w != k.dealer
+            win_tiles[w] = t
+        else:
+            if robbed_kan is not None:
+                _, s, mk, tiles, called, _ = robbed_kan
+                if s != o.loser or mk not in ("kakan", "ankan"):
+                    raise ImportError_(f"replay failed: ron by seat {w} after a {mk} by seat {s}")
+                f["chankan"] = True
+                win_tiles[w] = called
+            else:
+                if last_discard is None or last_discard[0] != o.loser:
+                    raise ImportError_(f"replay failed: ron by seat {w} but the last discard is not seat {o.loser}'s")
+                f["houtei"] = last_discard[2] == WALL_DRAWS
+                win_tiles[w] = last_discard[1]
+            f["renhou"] = not drew[w] and not any_call
+        flags[w] = f
+    nagashi = [s for s in range(4) if nagashi_ok[s] and discarded[s]]
+    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora)

@@ -1,0 +1,235 @@
+"""Tenhou mjlog XML (``<mjloggm>``) to the shared game model (see :mod:`analyzer.importers._common`)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from urllib.parse import unquote
+
+from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, ImportError_, Kyoku, Outcome
+
+_DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
+_DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
+_PLAY_TAG = re.compile(r"^([TUVWDEFG])(\d+)$")
+_ABORTS = {"yao9", "reach4", "ron3", "kan4", "kaze4"}
+# GO type bits: 0x01 vs humans, 0x02 no red fives, 0x04 no open tanyao, 0x08 hanchan, 0x10 three players,
+# 0x20 tokujou, 0x40 fast, 0x80 joukyuu. Higher bits (0x100 and up) are special lobbies (custom, chip, ratio...).
+_KNOWN_TYPE_BITS = 0xFF
+
+
+def _ints(text: str | None) -> list[int]:
+    return [int(x) for x in text.split(",")] if text else []
+
+
+def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
+    """Decode Tenhou's bit-packed meld: (kind, tile ids, called tile id, from seat)."""
+    frm = (who + (m & 3)) % 4
+    if m & 0x4:  # chi
+        base_called = m >> 10
+        called = base_called % 3
+        base = base_called // 3
+        base = (base // 7) * 9 + base % 7
+        tiles = [(base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3)]
+        return "chi", tiles, tiles[called], frm
+    if m & 0x18:  # pon (0x08) or kakan (0x10)
+        unused = (m >> 5) & 3
+        base_called = m >> 9
+        called = base_called % 3
+        base = base_called // 3
+        pon = [base * 4 + i for i in range(4) if i != unused]
+        if m & 0x8:
+            return "pon", pon, pon[called], frm
+        return "kakan", pon + [base * 4 + unused], base * 4 + unused, frm
+    if m & 0x20:
+        raise ImportError_("three-player game (nukidora) is not supported")
+    tile = m >> 8
+    tiles = [(tile // 4) * 4 + i for i in range(4)]
+    if m & 3 == 0:
+        return "ankan", tiles, tile, who
+    return "minkan", tiles, tile, frm
+
+
+def parse_mjlog(text: str, file: str) -> Game:
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise ImportError_(f"not well-formed mjlog XML: {exc}") from None
+    if root.tag != "mjloggm":
+        raise ImportError_(f"not an mjlog file: root element <{root.tag}>")
+
+    game = Game(file=file, ref=None, names=[])
+    aka = True
+
+    def tile(tid: int) -> int:
+        k = tid // 4
+        return k + RED if aka and tid in (16, 52, 88) else k
+
+    kyoku: Kyoku | None = None
+    pending_riichi: set[int] = set()
+    rinshan = [False] * 4
+    started = False
+    for el in root:
+        tag, a = el.tag, el.attrib
+        m = _PLAY_TAG.match(tag)
+        if m:
+            if kyoku is None:
+                raise ImportError_(f"<{tag}> before any <INIT>")
+            letter, tid = m.group(1), int(m.group(2))
+            if letter in _DRAW:
+                s = _DRAW[letter]
+                kyoku.events.append(("draw", s, tile(tid), rinshan[s]))
+                rinshan[s] = False
+            else:
+                s = _DISCARD[letter]
+                kyoku.events.append(("discard", s, tile(tid), s in pending_riichi))
+                pending_riichi.discard(s)
+            continue
+        if tag == "SHUFFLE":
+            game.ref = a.get("ref") or None
+        elif tag == "GO":
+            t = int(a.get("type", "169"))
+            if t & 0x10:
+                raise ImportError_("three-player game (GO type bit 0x10) is not supported")
+            if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
+                raise ImportError_(
+                    f"unsupported special-rule lobby (GO type={t}"
+                    f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
+                )
+            aka = not t & 0x02
+            game.aka = aka
+            game.kuitan = not t & 0x04
+            game.game_length = "hanchan" if t & 0x08 else "tonpuu"
+            game.lobby = int(a["lobby"]) if a.get("lobby", "").isdigit() else None
+        elif tag == "UN":
+            if "n0" in a and not game.names:
+                game.names = [unquote(a.get(f"n{i}", "")) for i in range(4)]
+                if not game.names[3]:
+                    raise ImportError_("three-player game (no fourth player) is not supported")
+        elif tag == "INIT":
+            started = True
+            seed = _ints(a.get("seed"))
+            ten = _ints(a.get("ten"))
+            if len(seed) < 6 or len(ten) != 4:
+                raise ImportError_("malformed <INIT>: seed/ten")
+            hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
+            if not hands[3]:
+                raise ImportError_("three-player game (no fourth hand) is not supported")
+            kyoku = Kyoku(
+                kyoku=seed[0],
+                honba=seed[1],
+                kyotaku=seed[2],
+                scores=[x * 100 for x in ten],
+                haipai=[[tile(t) for t in h] for h in hands],
+                dora=[tile(seed[5])],
+            )
+            if int(a.get("oya", seed[0] % 4)) != seed[0] % 4:
+                raise ImportError_(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
+            game.kyokus.append(kyoku)
+            pending_riichi = set()
+            rinshan = [False] * 4
+        elif tag == "N":
+            if kyoku is None:
+                raise ImportError_("<N> before any <INIT>")
+            who = int(a["who"])
+            mk, tids, called, frm = _meld(int(a["m"]), who)
+            kyoku.events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
+            if mk in ("minkan", "kakan", "ankan"):
+                rinshan[who] = True
+        elif tag == "REACH":
+            if kyoku is None:
+                raise ImportError_("<REACH> before any <INIT>")
+            who, step = int(a["who"]), a.get("step")
+            if step == "1":
+                pending_riichi.add(who)
+            elif step == "2":
+                kyoku.events.append(("reach", who))
+        elif tag == "DORA":
+            if kyoku is None:
+                raise ImportError_("<DORA> before any <INIT>")
+            kyoku.events.append(("dora", tile(int(a["hai"]))))
+        elif tag == "AGARI":
+            if kyoku is None:
+                raise ImportError_("<AGARI> before any <INIT>")
+            kyoku.outcomes.append(_agari(a, tile))
+            _owari(game, a)
+        elif tag == "RYUUKYOKU":
+            if kyoku is None:
+                raise ImportError_("<RYUUKYOKU> before any <INIT>")
+            kyoku.outcomes.append(_ryuukyoku(a))
+            _owari(game, a)
+        # TAIKYOKU, BYE, later UN (reconnects) and unknown tags carry nothing we need
+    if not started:
+        raise ImportError_("no hands (<INIT>) in the log")
+    if len(game.names) != 4:
+        game.names = ["", "", "", ""]
+    return game
+
+
+def _deltas(a: dict) -> list[int]:
+    sc = _ints(a.get("sc"))
+    if len(sc) != 8:
+        raise ImportError_("malformed sc= (expected 4 score/delta pairs)")
+    return [sc[2 * i + 1] * 100 for i in range(4)]
+
+
+def _owari(game: Game, a: dict) -> None:
+    if "owari" in a:
+        vals = a["owari"].split(",")
+        if len(vals) < 8:
+            raise ImportError_("malformed owari=")
+        game.final_scores = [int(vals[2 * i]) * 100 for i in range(4)]
+        game.final_points = [float(vals[2 * i + 1]) for i in range(4)]
+
+
+def _agari(a: dict, tile) -> Outcome:
+    who, frm = int(a["who"]), int(a["fromWho"])
+    ten = _ints(a.get("ten"))
+    o = Outcome(
+        result="tsumo" if who == frm else "ron",
+        deltas=_deltas(a),
+        winner=who,
+        loser=None if who == frm else frm,
+        pao=int(a["paoWho"]) if "paoWho" in a else None,
+        fu=ten[0],
+        points=ten[1],
+        limit=LIMITS.get(ten[2]) if len(ten) > 2 else None,
+        dora_indicators=[tile(t) for t in _ints(a.get("doraHai"))],
+        ura_indicators=[tile(t) for t in _ints(a.get("doraHaiUra"))] if "doraHaiUra" in a else None,
+        hand=[tile(t) for t in _ints(a.get("hai"))],
+        win_tile=tile(int(a["machi"])),
+    )
+    if "yakuman" in a:
+        for yid in _ints(a["yakuman"]):
+            o.yaku.append(TENHOU_YAKU_IDS[yid])
+        o.yakuman = len(o.yaku)
+        o.han = None
+    else:
+        pairs = _ints(a.get("yaku"))
+        han = 0
+        for yid, h in zip(pairs[::2], pairs[1::2]):
+            name = TENHOU_YAKU_IDS[yid]
+            han += h
+            if name == "dora":
+                o.dora += h
+            elif name == "ura":
+                o.ura += h
+            elif name == "aka":
+                o.aka += h
+            else:
+                o.yaku.append(name)
+        o.han = han
+    return o
+
+
+def _ryuukyoku(a: dict) -> Outcome:
+    typ = a.get("type")
+    if typ in _ABORTS:
+        result = "abort"
+    elif typ == "nm":
+        result = "nagashi"
+    elif typ is None:
+        result = "draw"
+    else:
+        raise ImportError_(f"unknown RYUUKYOKU type {typ!r}")
+    tenpai = [s for s in range(4) if f"hai{s}" in a]
+    return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None)

@@ -1,0 +1,392 @@
+"""Import real Tenhou game logs as hand records: :func:`read_tenhou`.
+
+Formats (sniffed from the content, ``.gz`` files are decompressed):
+
+* mjlog XML (``<mjloggm>``), a whole game per file;
+* Tenhou JSON (the tenhou.net/6 viewer format): a whole game as one object, or JSON lines each holding some
+  kyoku of the same game (the lines of one file are one game).
+
+Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
+above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
+import. ``read_tenhou`` has no side effects (it only reads the given paths).
+
+Output: one row per outcome, in play order (files in sorted path order). A multiple ron is one row per
+winner, adjacent, in turn order from the discarder; a (rare) double nagashi mangan is one row per winner.
+
+======================== ==============================================================================
+game_id                  the log's reference (mjlog SHUFFLE ref / JSON ``ref``), else the file name
+                         without extensions; made unique within one import (``folder/name``, then ``#2``...)
+round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
+honba                    counters at the start of the hand, as recorded
+kyotaku                  riichi sticks on the table at the start of the hand, as recorded
+player_0..player_3       names in initial seating (seat 0 = East in E1); an empty name becomes ``NoName``;
+                         duplicates are made unique within the game with a suffix `` (2)``, `` (3)``
+result                   ron | tsumo | draw (exhaustive) | nagashi (nagashi mangan) | abort (abortive draw:
+                         nine terminals, four riichi, triple ron, four kans, four winds)
+winner                   seat number as a string "0".."3" (ron, tsumo, nagashi); else null
+loser                    ron: the discarder's seat; else null
+pao                      the liable seat (Tenhou paoWho / the JSON pao field), else null
+riichi                   List[String]: seats that declared riichi in this hand and whose stick was accepted
+                         (Tenhou REACH step 2; a riichi discard that is ronned puts out no stick)
+tenpai                   List[String]: draw / nagashi rows: seats tenpai at the end (mjlog: the hands shown;
+                         JSON: the seats paid noten money, or from the final hands when nobody pays); else null
+hand                     ron / tsumo: concealed tiles including the winning tile, sorted MPSZ
+                         (``123m406p789s1122z``, ``0`` = red five, honours 1-7z = E S W N white green red)
+melds                    ron / tsumo: List[String] of the winner's melds in call order: ``chi:345p``,
+                         ``pon:777z``, ``minkan:9999s``, ``kakan:5555p``, ``ankan:1111z`` (red five ``0``)
+win_tile                 ron / tsumo: the winning tile (``8p``; ``0p`` for the red five)
+dora                     dora indicators in order (main indicator, then kan dora), each tile written with its
+                         suit (``3m7z``); win rows: as recorded with the win, other rows: revealed by then
+ura                      ura dora indicators likewise, only on win rows of a riichi winner where the log shows them
+ippatsu, double_riichi,  Boolean situation flags of the winner, derived from the sequence of play (draws,
+haitei, houtei, rinshan, discards, calls, kans, riichi), not from the recorded yaku; null on non-win rows:
+chankan, tenhou,         ippatsu: riichi stick accepted and no call (by anyone) and no own discard since the
+chiihou, renhou          riichi discard; double_riichi: riichi on one's first discard before any call;
+                         haitei: tsumo on the 70th draw of the hand (live + rinshan draws) that is not a rinshan
+                         draw; houtei: ron on the discard after the 70th draw; rinshan: tsumo on the replacement
+                         draw after one's kan; chankan: ron on an added kan (or on a closed kan: kokushi);
+                         tenhou / chiihou: dealer / non-dealer tsumo on the first draw with no call before it;
+                         renhou: ron before one's first draw with no call before it
+recorded_han             han including dora as recorded (null for yakuman hands)
+recorded_fu              fu as recorded (mjlog always; JSON only where the value string shows it)
+recorded_points          the hand's value without honba and sticks: the ron payment or the tsumo total
+                         (nagashi: the winner's recorded gain); null when the log omits the value
+recorded_limit           mangan | haneman | baiman | sanbaiman | yakuman (incl. kazoe) | null
+recorded_yaku            List[String] of canonical yaku names (see ``_common.TENHOU_YAKU_IDS``); dora, ura
+                         and red fives are counted in the next three columns instead; an unrecognised name is
+                         kept as ``unknown:NAME`` and reported as a problem
+recorded_dora,           han from dora, ura dora, red fives
+recorded_ura_dora,
+recorded_aka_dora
+recorded_yakuman         number of yakuman (0 when none; kazoe yakuman is 0 with recorded_limit yakuman)
+recorded_delta_0..3      score change of each seat in this row as recorded, INCLUDING the -1000 riichi deposit
+                         of each riichi declarer (booked on the hand's first row): for every hand, start scores
+                         + the sum of its rows' deltas = the next hand's start scores
+recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
+recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
+rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou``, plus
+                         ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
+                         has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
+game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
+lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+======================== ==============================================================================
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.importers._common import (
+    FLAG_NAMES,
+    Game,
+    ImportError_,
+    ImportProblem,
+    Kyoku,
+    Replay,
+    indicators_str,
+    is_red,
+    is_tenpai,
+    kind,
+    meld_str,
+    replay,
+    tile_str,
+    tiles_str,
+)
+from analyzer.importers.mjlog import parse_mjlog
+from analyzer.importers.tenhou_json import parse_json
+
+__all__ = ["ImportProblem", "read_tenhou", "parse_file", "COLUMNS"]
+
+LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
+_STR_LIST = pl.List(pl.String)
+COLUMNS: dict[str, pl.DataType] = {
+    "game_id": pl.String,
+    "round": pl.String,
+    "honba": pl.Int64,
+    "kyotaku": pl.Int64,
+    **{f"player_{s}": pl.String for s in range(4)},
+    "result": pl.String,
+    "winner": pl.String,
+    "loser": pl.String,
+    "pao": pl.String,
+    "riichi": _STR_LIST,
+    "tenpai": _STR_LIST,
+    "hand": pl.String,
+    "melds": _STR_LIST,
+    "win_tile": pl.String,
+    "dora": pl.String,
+    "ura": pl.String,
+    **{name: pl.Boolean for name in FLAG_NAMES},
+    "recorded_han": pl.Int64,
+    "recorded_fu": pl.Int64,
+    "recorded_points": pl.Int64,
+    "recorded_limit": pl.String,
+    "recorded_yaku": _STR_LIST,
+    "recorded_dora": pl.Int64,
+    "recorded_ura_dora": pl.Int64,
+    "recorded_aka_dora": pl.Int64,
+    "recorded_yakuman": pl.Int64,
+    **{f"recorded_delta_{s}": pl.Int64 for s in range(4)},
+    **{f"recorded_final_{s}": pl.Int64 for s in range(4)},
+    **{f"recorded_game_points_{s}": pl.Float64 for s in range(4)},
+    "rules": pl.String,
+    "game_length": pl.String,
+    "lobby": pl.Int64,
+}
+
+_REF = re.compile(r"^\d{10}gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}$")
+
+
+def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProblem]]:
+    """Files to read: given files as they are, directories recursively (log suffixes only, ``.gz`` too), globs."""
+    files: list[Path] = []
+    problems: list[ImportProblem] = []
+
+    def walk(d: Path) -> None:
+        for root, dirs, names in os.walk(d):
+            dirs.sort()
+            for n in sorted(names):
+                base = n[:-3] if n.endswith(".gz") else n
+                if base.lower().endswith(LOG_SUFFIXES):
+                    files.append(Path(root) / n)
+
+    for p in paths:
+        text = str(p)
+        if Path(text).is_dir():
+            walk(Path(text))
+        elif Path(text).is_file():
+            files.append(Path(text))
+        elif glob.has_magic(text):
+            matches = sorted(glob.glob(text, recursive=True))
+            if not matches:
+                problems.append(ImportProblem(text, "the pattern matches no file"))
+            for m in matches:
+                (walk if Path(m).is_dir() else files.append)(Path(m))
+        else:
+            problems.append(ImportProblem(text, "no such file or directory"))
+    seen: set[Path] = set()
+    unique = []
+    for f in files:
+        key = f.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, problems
+
+
+def parse_file(path: str | Path) -> Game:
+    """One log file into the shared game model (raises ``ImportError_`` with the problem's reason)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportError_(f"cannot read: {exc.strerror}") from None
+    if path.name.endswith(".gz") or data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise ImportError_(f"bad gzip data: {exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportError_("not UTF-8 text") from None
+    head = text.lstrip()[:1]
+    if head == "<":
+        return parse_mjlog(text, str(path))
+    if head in "{[" and head:
+        return parse_json(text, str(path))
+    raise ImportError_("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def read_tenhou(paths: list[str | Path]) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
+
+    Returns the hand records (columns in the module docstring) and the problems: files that did not import
+    (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
+    """
+    files, problems = expand_paths(paths)
+    cols: dict[str, list] = {name: [] for name in COLUMNS}
+    used_ids: Counter[str] = Counter()
+    for f in files:
+        try:
+            game = parse_file(f)
+            rows = game_rows(game)
+        except ImportError_ as exc:
+            problems.append(ImportProblem(str(f), str(exc)))
+            continue
+        except RecursionError:
+            problems.append(ImportProblem(str(f), "malformed: nesting too deep"))
+            continue
+        gid = _game_id(game, f, used_ids)
+        for row in rows:
+            row["game_id"] = gid
+            for name in COLUMNS:
+                cols[name].append(row.get(name))
+        for note in game.notes:
+            problems.append(ImportProblem(str(f), note, game_id=gid, imported=True))
+    return pl.DataFrame(cols, schema=COLUMNS), problems
+
+
+def _game_id(game: Game, f: Path, used: Counter[str]) -> str:
+    stem = f.name[:-3] if f.name.endswith(".gz") else f.name
+    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
+    gid = game.ref or stem
+    if used[gid]:
+        alt = f"{f.parent.name}/{stem}"
+        if not used[alt]:
+            gid = alt
+    base = gid
+    while used[gid]:
+        gid = f"{base}#{used[base] + 1}"
+        used[base] += 1
+    used[gid] += 1
+    return gid
+
+
+def _names(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in names:
+        n = n.strip() or "NoName"
+        if n in out:
+            i = 2
+            while f"{n} ({i})" in out or f"{n} ({i})" in names:
+                i += 1
+            n = f"{n} ({i})"
+        out.append(n)
+    return out
+
+
+def _rules(game: Game) -> str:
+    spec = "tenhou"
+    if not game.aka:
+        spec += ";aka_dora=false"
+    if not game.kuitan:
+        spec += ";open_tanyao=false"
+    return spec
+
+
+def _seats(seats) -> list[str]:
+    return [str(s) for s in seats]
+
+
+def game_rows(game: Game) -> list[dict]:
+    """All outcome rows of a game (without game_id)."""
+    names = _names(game.names)
+    common = {f"player_{s}": names[s] for s in range(4)}
+    common |= {"rules": _rules(game), "game_length": game.game_length, "lobby": game.lobby}
+    rows: list[dict] = []
+    for n, k in enumerate(game.kyokus):
+        if not k.outcomes:
+            raise ImportError_(f"hand {n + 1} ({k.round}) has no result")
+        try:
+            rows.extend(common | r for r in _kyoku_rows(game, k))
+        except ImportError_ as exc:
+            raise ImportError_(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
+    if rows and game.final_scores is not None:
+        for s in range(4):
+            rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
+            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s]
+    return rows
+
+
+def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
+    rp: Replay = replay(k)
+    riichi = _seats(rp.riichi)
+    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi}
+    rows: list[dict] = []
+    outcomes = list(k.outcomes)
+    if outcomes[0].result == "ron":
+        loser = outcomes[0].loser
+        outcomes.sort(key=lambda o: (o.winner - loser) % 4)
+    for o in outcomes:
+        row = dict(base, result=o.result)
+        deltas = list(o.deltas)
+        if o.result in ("ron", "tsumo"):
+            _win_row(game, k, rp, o, row)
+        elif o.result == "nagashi":
+            winners = [s for s in rp.nagashi if o.deltas[s] > 0] or rp.nagashi
+            if not winners:
+                raise ImportError_("nagashi mangan recorded but no seat discarded only terminals and honours")
+            row["tenpai"] = _seats(o.tenpai) if o.tenpai is not None else _tenpai_from_hands(rp)
+            for i, w in enumerate(winners):
+                r = dict(row, winner=str(w), recorded_points=o.deltas[w])
+                r["dora"] = indicators_str(rp.dora)
+                r |= _delta_cols(o.deltas if i == 0 else [0, 0, 0, 0], rp.riichi if not rows and i == 0 else [])
+                rows.append(r)
+            continue
+        else:
+            row["dora"] = indicators_str(rp.dora)
+            if o.result == "draw":
+                if rp.draws != 70:
+                    raise ImportError_(f"exhaustive draw after {rp.draws} draws (expected 70)")
+                if o.tenpai is not None:
+                    row["tenpai"] = _seats(o.tenpai)
+                elif o.all_tenpai is not None:
+                    row["tenpai"] = _seats(range(4)) if o.all_tenpai else []
+                elif any(deltas):
+                    row["tenpai"] = _seats(s for s in range(4) if deltas[s] > 0)
+                else:
+                    row["tenpai"] = _tenpai_from_hands(rp)
+        row |= _delta_cols(deltas, rp.riichi if not rows else [])
+        rows.append(row)
+    return rows
+
+
+def _tenpai_from_hands(rp: Replay) -> list[str]:
+    return _seats(s for s in range(4) if s in rp.riichi or is_tenpai(rp.concealed[s], rp.melds[s]))
+
+
+def _delta_cols(deltas: list[int], riichi: list[int]) -> dict:
+    return {f"recorded_delta_{s}": deltas[s] - 1000 * riichi.count(s) for s in range(4)}
+
+
+def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
+    w = o.winner
+    win_tile = rp.win_tiles[w]
+    hand = list(rp.concealed[w]) + ([win_tile] if o.result == "ron" else [])
+    if o.hand is not None and sorted(o.hand) != sorted(hand):
+        raise ImportError_(f"replayed winning hand {tiles_str(hand)} differs from the recorded {tiles_str(o.hand)}")
+    if o.win_tile is not None and o.win_tile != win_tile:
+        raise ImportError_(f"replayed winning tile {tile_str(win_tile)} differs from the recorded {tile_str(o.win_tile)}")
+    for name in o.yaku:
+        if name.startswith("unknown:"):
+            game.notes.append(f"{k.round}-{k.honba}: unrecognised yaku name {name[8:]!r} kept as {name!r}")
+    row |= {
+        "winner": str(w),
+        "loser": None if o.loser is None else str(o.loser),
+        "pao": None if o.pao is None else str(o.pao),
+        "hand": tiles_str(hand),
+        "melds": [meld_str(mk, tiles) for mk, tiles in rp.melds[w]],
+        "win_tile": tile_str(win_tile),
+        "dora": indicators_str(o.dora_indicators if o.dora_indicators is not None else rp.dora),
+        "ura": indicators_str(o.ura_indicators) if o.ura_indicators and w in rp.riichi else None,
+        **rp.flags[w],
+    }
+    if o.has_value:
+        row |= {
+            "recorded_han": o.han,
+            "recorded_fu": o.fu,
+            "recorded_points": o.points,
+            "recorded_limit": o.limit,
+            "recorded_yaku": list(o.yaku),
+            "recorded_dora": o.dora,
+            "recorded_ura_dora": o.ura,
+            "recorded_aka_dora": o.aka,
+            "recorded_yakuman": o.yakuman,
+        }
+
+
+def red_fives(hand: str | None, melds: list[str] | None) -> int:
+    """Number of red fives in a row's hand and melds (MPSZ ``0``)."""
+    text = (hand or "") + "".join(m.split(":", 1)[1] for m in melds or [])
+    return text.count("0")
+
+
+_ = (is_red, kind)  # re-exported helpers used by tests

@@ -1,0 +1,317 @@
+"""Tenhou JSON (tenhou.net/6 viewer format) to the shared game model (see :mod:`analyzer.importers._common`).
+
+Accepts a whole game as one JSON object, or JSON lines each holding some kyoku of the same game (the mjx
+layout: one kyoku per line). Draws, discards and calls are kept per seat in the format; the replay below puts
+them back in play order: after each discard, a pon/kan string naming the discarder at the head of another
+seat's draw list (or a chi string at the head of the next seat's list) is a call, otherwise the next seat draws.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from analyzer.importers._common import RED, Game, ImportError_, Kyoku, Outcome, yaku_name
+
+_ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
+_DRAWS = {"流局", "全員聴牌", "全員不聴"}
+_LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
+                ("満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
+_VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
+_YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
+
+
+def _tile(code) -> int:
+    if not isinstance(code, int) or isinstance(code, bool):
+        raise ImportError_(f"bad tile {code!r}")
+    if code in (51, 52, 53):
+        return RED + (code - 51) * 9 + 4
+    suit, num = divmod(code, 10)
+    if 1 <= suit <= 3 and 1 <= num <= 9:
+        return (suit - 1) * 9 + num - 1
+    if suit == 4 and 1 <= num <= 7:
+        return 27 + num - 1
+    raise ImportError_(f"bad tile {code!r}")
+
+
+def _call(text: str) -> tuple[str, list[int], int, int]:
+    """(letter, tiles, called tile, letter position) of a call string such as ``p434343`` or ``3737k3737``."""
+    m = re.fullmatch(r"((?:\d\d)*)([cpmka])((?:\d\d)+)", text)
+    if not m:
+        raise ImportError_(f"bad call string {text!r}")
+    before, letter, after = m.groups()
+    tiles = [_tile(int(before[i : i + 2])) for i in range(0, len(before), 2)]
+    tiles += [_tile(int(after[i : i + 2])) for i in range(0, len(after), 2)]
+    return letter, tiles, _tile(int(after[:2])), len(before)
+
+
+def _from_seat(caller: int, letter: str, pos: int) -> int:
+    if letter == "c":
+        return (caller + 3) % 4
+    return (caller + {0: 3, 2: 2}.get(pos, 1)) % 4
+
+
+def parse_json(text: str, file: str) -> Game:
+    text = text.lstrip("\ufeff")
+    try:
+        objs = [json.loads(text)]
+    except json.JSONDecodeError:
+        objs = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    objs.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise ImportError_(f"line {n}: not valid JSON ({exc.msg})") from None
+    if not objs or not all(isinstance(o, dict) and isinstance(o.get("log"), list) for o in objs):
+        raise ImportError_("not a Tenhou JSON log (expected objects with a 'log' list)")
+    first = objs[0]
+    names = first.get("name") or ["", "", "", ""]
+    if not isinstance(names, list):
+        raise ImportError_("'name' is not a list")
+    rule = first.get("rule") or {}
+    disp = str(rule.get("disp", ""))
+    if len(names) == 3 or "三" in disp or "3-Player" in disp or "Sanma" in disp:
+        raise ImportError_("three-player game is not supported")
+    if len(names) != 4:
+        raise ImportError_(f"expected 4 player names, got {len(names)}")
+    for o in objs[1:]:
+        if (o.get("name") or names) != names:
+            raise ImportError_("lines of one file name different players (one file must be one game)")
+    game = Game(file=file, ref=first.get("ref") or None, names=[str(n) for n in names])
+    if "aka" in rule or any(k.startswith("aka5") for k in rule):
+        game.aka = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
+    elif disp:
+        game.aka = "赤" in disp
+    if "東" in disp or "南" in disp:  # Japanese room names list 喰 when open tanyao is allowed
+        game.kuitan = "喰" in disp
+    if "南" in disp or "South" in disp:
+        game.game_length = "hanchan"
+    elif "東" in disp or "East" in disp:
+        game.game_length = "tonpuu"
+    lobby = first.get("lobby")
+    game.lobby = lobby if isinstance(lobby, int) else None
+    for o in objs:
+        for n, raw in enumerate(o["log"]):
+            try:
+                game.kyokus.append(_kyoku(raw, game.aka))
+            except ImportError_ as exc:
+                raise ImportError_(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+                raise ImportError_(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
+    sc = objs[-1].get("sc")
+    if isinstance(sc, list) and len(sc) == 8:
+        game.final_scores = [int(sc[2 * i]) for i in range(4)]
+        game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
+    return game
+
+
+def _kyoku(raw: list, aka: bool) -> Kyoku:
+    if len(raw) != 17:
+        raise ImportError_(f"expected 17 entries, got {len(raw)}")
+    (kyoku, honba, sticks), scores, dora, ura = raw[0], raw[1], raw[2], raw[3]
+    if len(scores) != 4 or any(not raw[4 + 3 * s] for s in range(4)):
+        raise ImportError_("three-player game is not supported")
+    k = Kyoku(
+        kyoku=int(kyoku),
+        honba=int(honba),
+        kyotaku=int(sticks),
+        scores=[int(x) for x in scores],
+        haipai=[[_tile(t) for t in raw[4 + 3 * s]] for s in range(4)],
+        dora=[_tile(t) for t in dora],
+    )
+    if any(len(h) != 13 for h in k.haipai):
+        raise ImportError_("a starting hand does not have 13 tiles")
+    k.events = _replay_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
+    k.outcomes = _result(raw[16], [_tile(t) for t in ura], k)
+    return k
+
+
+def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tuple]:
+    ti = [0, 0, 0, 0]
+    di = [0, 0, 0, 0]
+    last_drawn: list[int | None] = [None] * 4
+    events: list[tuple] = []
+    turn, need_draw, rinshan = k.dealer, True, False
+    while True:
+        s = turn
+        if need_draw:
+            if ti[s] >= len(takes[s]):
+                break
+            t = takes[s][ti[s]]
+            if isinstance(t, str):
+                raise ImportError_(f"seat {s}: call {t!r} where a draw was expected")
+            ti[s] += 1
+            last_drawn[s] = _tile(t)
+            events.append(("draw", s, last_drawn[s], rinshan))
+            rinshan = False
+        if di[s] >= len(discards[s]):
+            break
+        d = discards[s][di[s]]
+        di[s] += 1
+        riichi = False
+        if isinstance(d, str):
+            if d.startswith("r"):
+                riichi, d = True, int(d[1:])
+            else:
+                letter, tiles, called, _ = _call(d)
+                if letter == "a":
+                    events.append(("call", s, "ankan", tiles, called, s))
+                elif letter == "k":
+                    rest = list(tiles)
+                    for m in reversed(events):  # the pon this kakan extends
+                        if m[0] == "call" and m[1] == s and m[2] == "pon" and m[3][0] % RED == called % RED:
+                            for x in m[3]:
+                                rest.remove(x)
+                            break
+                    else:
+                        raise ImportError_(f"seat {s}: kakan {d!r} without a pon")
+                    events.append(("call", s, "kakan", tiles, rest[0], s))
+                else:
+                    raise ImportError_(f"seat {s}: unexpected {d!r} among discards")
+                need_draw, rinshan = True, True
+                continue
+        if d == 60:
+            if last_drawn[s] is None:
+                raise ImportError_(f"seat {s}: tsumogiri without a drawn tile")
+            tile = last_drawn[s]
+        else:
+            tile = _tile(d)
+        last_drawn[s] = None
+        events.append(("discard", s, tile, riichi))
+        caller = None
+        for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
+            nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
+            if isinstance(nxt, str):
+                letter, tiles, called, pos = _call(nxt)
+                if letter in "pm" and _from_seat(o, letter, pos) == s and called % RED == tile % RED:
+                    caller = (o, letter, tiles, called)
+                    break
+        if caller is None:
+            o = (s + 1) % 4
+            nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
+            if isinstance(nxt, str):
+                letter, tiles, called, pos = _call(nxt)
+                if letter == "c" and called % RED == tile % RED:
+                    caller = (o, letter, tiles, called)
+        if riichi and (caller is not None or _continues(takes, ti, (s + 1) % 4)):
+            events.append(("reach", s))
+        elif riichi:
+            events.append(("riichi_last", s))  # resolved against the result in _result
+        if caller is None:
+            turn, need_draw = (s + 1) % 4, True
+            continue
+        o, letter, tiles, called = caller
+        ti[o] += 1
+        mk = {"c": "chi", "p": "pon", "m": "minkan"}[letter]
+        events.append(("call", o, mk, tiles, tile, s))
+        turn = o
+        if mk == "minkan":
+            if di[o] < len(discards[o]) and discards[o][di[o]] == 0:
+                di[o] += 1
+            need_draw, rinshan = True, True
+        else:
+            need_draw = False
+    for s in range(4):
+        if ti[s] != len(takes[s]) or di[s] != len(discards[s]):
+            raise ImportError_(
+                f"replay failed: seat {s} has unused draws/discards ({len(takes[s]) - ti[s]}/{len(discards[s]) - di[s]})"
+            )
+    return events
+
+
+def _continues(takes: list[list], ti: list[int], nxt: int) -> bool:
+    return ti[nxt] < len(takes[nxt])
+
+
+def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
+    for word, limit in _LIMIT_WORDS:
+        if text.startswith(word):
+            o.limit = limit
+            text = text[len(word) :]
+            break
+    m = _VALUE.match(text)
+    if not m:
+        raise ImportError_(f"cannot read the hand value {text!r}")
+    a = int(m["a"])
+    if m["b"]:
+        o.points = 2 * a + int(m["b"])
+    elif m["all"] or (tsumo and dealer):
+        o.points = 3 * a
+    else:
+        o.points = a
+    o.fu = int(m["fu"]) if m["fu"] else None
+    if m["han"]:
+        o.han = int(m["han"])
+
+
+def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
+    if not res or not isinstance(res[0], str):
+        raise ImportError_("missing result")
+    kind = res[0]
+    riichi_last = next((ev[1] for ev in k.events if ev[0] == "riichi_last"), None)
+    if kind == "和了":
+        outs = []
+        for deltas, info in zip(res[1::2], res[2::2]):
+            who, frm, pao = int(info[0]), int(info[1]), int(info[2])
+            o = Outcome(
+                result="tsumo" if who == frm else "ron",
+                deltas=[int(x) for x in deltas],
+                winner=who,
+                loser=None if who == frm else frm,
+                pao=None if pao == who else pao,
+                dora_indicators=list(k.dora),
+                ura_indicators=list(ura) if ura else None,
+            )
+            if len(info) < 4:
+                o.has_value = False
+            else:
+                _parse_value(str(info[3]), o, o.result == "tsumo", who == k.dealer)
+                han = 0
+                for y in info[4:]:
+                    m = _YAKU.match(str(y))
+                    if not m:
+                        raise ImportError_(f"cannot read the yaku {y!r}")
+                    name = yaku_name(m["name"])
+                    if name is None:
+                        name = f"unknown:{m['name']}"
+                    if m["ykm"]:
+                        o.yakuman += 1
+                        o.yaku.append(name)
+                        continue
+                    h = int(m["han"])
+                    han += h
+                    if name == "dora":
+                        o.dora += h
+                    elif name == "ura":
+                        o.ura += h
+                    elif name == "aka":
+                        o.aka += h
+                    else:
+                        o.yaku.append(name)
+                if o.yakuman:
+                    o.han = None
+                elif o.han is None:
+                    o.han = han
+            outs.append(o)
+        if not outs:
+            raise ImportError_("win without winners")
+        _resolve_last_riichi(k, accept=riichi_last is not None and riichi_last != outs[0].loser)
+        return outs
+    deltas = [int(x) for x in res[1]] if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
+    _resolve_last_riichi(k, accept=True)
+    if kind in _DRAWS:
+        o = Outcome(result="draw", deltas=deltas)
+        if kind != "流局":
+            o.all_tenpai = kind == "全員聴牌"
+        return [o]
+    if kind == "流し満貫":
+        return [Outcome(result="nagashi", deltas=deltas)]
+    if kind in _ABORTS:
+        return [Outcome(result="abort", deltas=deltas)]
+    raise ImportError_(f"unknown result {kind!r}")
+
+
+def _resolve_last_riichi(k: Kyoku, accept: bool) -> None:
+    """A riichi on the hand's last discard is accepted unless that discard was ronned."""
+    k.events = [("reach", ev[1]) if ev[0] == "riichi_last" else ev for ev in k.events if accept or ev[0] != "riichi_last"]
