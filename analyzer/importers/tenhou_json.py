@@ -127,11 +127,52 @@ def _kyoku(raw: list, aka: bool) -> Kyoku:
     return k
 
 
+class _Ambiguous(ImportError_):
+    """A replay that failed after taking calls that could also belong to a later identical discard."""
+
+    def __init__(self, message: str, choices: list[tuple[int, int]]):
+        super().__init__(message)
+        self.choices = choices
+
+
 def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tuple]:
+    """Events in play order. When a seat discards the same tile again before a caller could draw, the format
+    does not say which of the two discards was called: try the first, and on failure back-track (the later)."""
+    stack: list[frozenset] = [frozenset()]
+    seen: set[frozenset] = set()
+    first_error: ImportError_ | None = None
+    while stack and len(seen) < 256:
+        skip = stack.pop()
+        if skip in seen:
+            continue
+        seen.add(skip)
+        try:
+            return _replay_once(k, takes, discards, skip)
+        except _Ambiguous as exc:
+            first_error = first_error or exc
+            for choice in exc.choices:
+                if choice not in skip:
+                    stack.append(skip | {choice})
+    raise ImportError_(str(first_error)) if first_error else ImportError_("replay failed")
+
+
+def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozenset) -> list[tuple]:
     ti = [0, 0, 0, 0]
     di = [0, 0, 0, 0]
+    hands = [list(h) for h in k.haipai]
     last_drawn: list[int | None] = [None] * 4
     events: list[tuple] = []
+    choices: list[tuple[int, int]] = []  # (seat, discard index) whose call could belong to a later discard
+
+    def fail(message: str):
+        raise _Ambiguous(f"replay failed: {message}", choices)
+
+    def remove(seat: int, tile: int, what: str) -> None:
+        try:
+            hands[seat].remove(tile)
+        except ValueError:
+            fail(f"seat {seat} {what} a tile it does not hold")
+
     turn, need_draw, rinshan = k.dealer, True, False
     while True:
         s = turn
@@ -140,14 +181,16 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
                 break
             t = takes[s][ti[s]]
             if isinstance(t, str):
-                raise ImportError_(f"seat {s}: call {t!r} where a draw was expected")
+                fail(f"seat {s}: call {t!r} where a draw was expected")
             ti[s] += 1
             last_drawn[s] = _tile(t)
+            hands[s].append(last_drawn[s])
             events.append(("draw", s, last_drawn[s], rinshan))
             rinshan = False
         if di[s] >= len(discards[s]):
             break
         d = discards[s][di[s]]
+        at = di[s]
         di[s] += 1
         riichi = False
         if isinstance(d, str):
@@ -156,45 +199,57 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
             else:
                 letter, tiles, called, _ = _call(d)
                 if letter == "a":
+                    for x in tiles:
+                        remove(s, x, "ankans")
                     events.append(("call", s, "ankan", tiles, called, s))
                 elif letter == "k":
                     rest = list(tiles)
                     for m in reversed(events):  # the pon this kakan extends
                         if m[0] == "call" and m[1] == s and m[2] == "pon" and m[3][0] % RED == called % RED:
                             for x in m[3]:
+                                if x not in rest:
+                                    fail(f"seat {s}: kakan {d!r} does not extend its pon")
                                 rest.remove(x)
                             break
                     else:
-                        raise ImportError_(f"seat {s}: kakan {d!r} without a pon")
+                        fail(f"seat {s}: kakan {d!r} without a pon")
+                    remove(s, rest[0], "kakans")
                     events.append(("call", s, "kakan", tiles, rest[0], s))
                 else:
-                    raise ImportError_(f"seat {s}: unexpected {d!r} among discards")
+                    fail(f"seat {s}: unexpected {d!r} among discards")
                 need_draw, rinshan = True, True
                 continue
         if d == 60:
             if last_drawn[s] is None:
-                raise ImportError_(f"seat {s}: tsumogiri without a drawn tile")
+                fail(f"seat {s}: tsumogiri without a drawn tile")
             tile = last_drawn[s]
         else:
             tile = _tile(d)
         last_drawn[s] = None
+        remove(s, tile, "discards")
         events.append(("discard", s, tile, riichi))
         caller = None
-        for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
-            nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
-            if isinstance(nxt, str):
-                letter, tiles, called, pos = _call(nxt)
-                if letter in "pm" and _from_seat(o, letter, pos) == s and called % RED == tile % RED:
-                    caller = (o, letter, tiles, called)
-                    break
-        if caller is None:
-            o = (s + 1) % 4
-            nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
-            if isinstance(nxt, str):
-                letter, tiles, called, pos = _call(nxt)
-                if letter == "c" and called % RED == tile % RED:
-                    caller = (o, letter, tiles, called)
-        if riichi and (caller is not None or _continues(takes, ti, (s + 1) % 4)):
+        if (s, at) not in skip:
+            for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
+                nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
+                if isinstance(nxt, str):
+                    letter, tiles, called, pos = _call(nxt)
+                    if letter in "pm" and _from_seat(o, letter, pos) == s and called == tile:
+                        caller = (o, letter, tiles, called)
+                        break
+            if caller is None:
+                o = (s + 1) % 4
+                nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
+                if isinstance(nxt, str):
+                    letter, tiles, called, pos = _call(nxt)
+                    if letter == "c" and called == tile:
+                        caller = (o, letter, tiles, called)
+            if caller is not None and any(
+                x == 60 or x == d or (isinstance(x, str) and x.startswith("r"))
+                for x in discards[s][di[s] :]
+            ):
+                choices.append((s, at))
+        if riichi and (caller is not None or ti[(s + 1) % 4] < len(takes[(s + 1) % 4])):
             events.append(("reach", s))
         elif riichi:
             events.append(("riichi_last", s))  # resolved against the result in _result
@@ -204,6 +259,10 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
         o, letter, tiles, called = caller
         ti[o] += 1
         mk = {"c": "chi", "p": "pon", "m": "minkan"}[letter]
+        rest = list(tiles)
+        rest.remove(called)
+        for x in rest:
+            remove(o, x, f"{mk}s with")
         events.append(("call", o, mk, tiles, tile, s))
         turn = o
         if mk == "minkan":
@@ -214,14 +273,8 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
             need_draw = False
     for s in range(4):
         if ti[s] != len(takes[s]) or di[s] != len(discards[s]):
-            raise ImportError_(
-                f"replay failed: seat {s} has unused draws/discards ({len(takes[s]) - ti[s]}/{len(discards[s]) - di[s]})"
-            )
+            fail(f"seat {s} has unused draws/discards ({len(takes[s]) - ti[s]}/{len(discards[s]) - di[s]})")
     return events
-
-
-def _continues(takes: list[list], ti: list[int], nxt: int) -> bool:
-    return ti[nxt] < len(takes[nxt])
 
 
 def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
