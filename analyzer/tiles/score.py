@@ -1,0 +1,462 @@
+"""score_tiles: the vectorised scorer (see the package docstring for the design)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.rules import Rules
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.tiles import fu as F
+from analyzer.tiles import yaku as Y
+from analyzer.tiles.dora import dora_stages
+from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, MELD_KINDS, SUITS, digits_codes, suit_digits, tile_id
+from analyzer.tiles.tables import lut
+
+P = "__tt_"  # prefix of the scratch columns
+NFLAT = 23533
+
+
+def C(name: str) -> pl.Expr:
+    return pl.col(P + name)
+
+
+def _flag(name: str) -> pl.Expr:
+    return pl.col(name).fill_null(False)
+
+
+def _bit(x: pl.Expr, i: pl.Expr) -> pl.Expr:
+    return (x // lut("POW2", i)) % 2 == 1
+
+
+def _any(exprs: list[pl.Expr]) -> pl.Expr:
+    return pl.any_horizontal(exprs)
+
+
+# ------------------------------------------------------------------------------------------------ stage 1: parse
+def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
+    hand = pl.col("hand")
+    cols: dict[str, pl.Expr] = {}
+    for s, letter in enumerate(SUITS):
+        c5, c32 = digits_codes(suit_digits(hand, letter))
+        cols[f"c5_{s}"], cols[f"c32_{s}"] = c5, c32
+    cols["aka_h"] = hand.str.count_matches("0", literal=True)
+    cols["aka_m"] = pl.col("melds").list.join("").str.count_matches("0", literal=True).fill_null(0)
+    cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
+    cols["win_t"] = tile_id(pl.col("win_tile"))  # small tree: slices of a short column
+    for i in range(4):
+        m = pl.col("melds").list.get(i, null_on_oob=True)
+        cols[f"mk{i}"] = m.str.extract(r"^([a-z]+):", 1).replace_strict(MELD_KINDS, default=-1, return_dtype=pl.Int32)
+        digits = m.str.extract(r":([0-9]{3,4})[mpsz]$", 1)
+        num = digits.str.replace_all("0", "5", literal=True).str.to_integer(strict=False).fill_null(0).clip(0, 9999)
+        cols[f"mshape{i}"] = lut("MELD", num)
+        cols[f"ms{i}"] = m.str.extract(r"([mpsz])$", 1).replace_strict(
+            {x: j for j, x in enumerate(SUITS)}, default=-1, return_dtype=pl.Int32
+        )
+        cols[f"mp{i}"] = m.is_not_null()
+    return lf.with_columns(**{P + k: v for k, v in cols.items()})
+
+
+# --------------------------------------------------------------------------------------- stage 2: hand features
+def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    cols: dict[str, pl.Expr] = {}
+    bad_meld = []
+    contrib = {s: pl.lit(0, pl.Int64) for s in range(4)}
+    chi_bits = pl.lit(0, pl.Int64)
+    pon_bits = pl.lit(0, pl.Int64)
+    n_open = n_kan = n_ankan = n_mchi = n_mout = meld_fu = meld_cat = pl.lit(0, pl.Int64)
+    for i in range(4):
+        kind, shape, suit, present = C(f"mk{i}"), C(f"mshape{i}") // 16, C(f"ms{i}"), C(f"mp{i}")
+        rank = C(f"mshape{i}") % 16
+        valid = (
+            ((kind == 0) & (shape == 1) & (suit >= 0) & (suit < 3))
+            | ((kind == 1) & (shape == 2) & (suit >= 0))
+            | ((kind >= 2) & (shape == 3) & (suit >= 0))
+        ) & ((suit < 3) | (rank < 7))
+        bad_meld.append(present & ~valid)
+        ok = present & valid
+        is_chi, is_kan, is_ankan = ok & (kind == 0), ok & (kind >= 2), ok & (kind == 4)
+        yao = (suit == 3) | pl.when(kind == 0).then(rank.is_in([0, 6])).otherwise(rank.is_in([0, 8]))
+        p32 = lut("POW32", rank.clip(0, 8))
+        add = pl.when(kind == 0).then(p32 * 1057).when(kind == 1).then(p32 * 3).otherwise(p32 * 4)
+        for s in range(4):
+            contrib[s] = contrib[s] + pl.when(ok & (suit == s)).then(add).otherwise(0)
+        chi_bits = chi_bits | pl.when(is_chi).then(lut("POW2", (suit * 7 + rank).clip(0, 20))).otherwise(0)
+        pon_bits = pon_bits | pl.when(ok & (kind >= 1) & (suit < 3)).then(
+            lut("POW2", (suit * 9 + rank).clip(0, 26))
+        ).otherwise(0)
+        n_open = n_open + (ok & (kind < 4)).cast(pl.Int64)
+        n_kan = n_kan + is_kan.cast(pl.Int64)
+        n_ankan = n_ankan + is_ankan.cast(pl.Int64)
+        n_mchi = n_mchi + is_chi.cast(pl.Int64)
+        n_mout = n_mout + (ok & yao).cast(pl.Int64)
+        # category: open triplet 0/1, open kan 4/5, closed kan 6/7 (+1 terminal/honour)
+        cat = pl.when(kind == 1).then(0).when(kind == 4).then(6).otherwise(4) + yao.cast(pl.Int32)
+        cat_fu = pl.when(kind == 1).then(2).when(kind == 4).then(16).otherwise(8) * (1 + yao.cast(pl.Int32))
+        meld_fu = meld_fu + pl.when(ok & (kind >= 1)).then(cat_fu).otherwise(0)
+        meld_cat = meld_cat + pl.when(ok & (kind >= 1)).then(lut("POW8", cat.clip(0, 7))).otherwise(0)
+    cols.update(
+        bad_meld=_any(bad_meld) | (C("n_melds") > 4),
+        m_chi=chi_bits, m_pon=pon_bits, n_open=n_open, n_kan=n_kan, n_ankan=n_ankan, n_mchi=n_mchi,
+        n_mout=n_mout, meld_fu=meld_fu, meld_cat=meld_cat,
+    )
+    for s in range(4):
+        cols[f"f32_{s}"] = C(f"c32_{s}") + contrib[s]
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+
+    # ---- checks and count-based features
+    cols = {}
+    notation_ok = (
+        pl.col("hand").str.contains(HAND_RE)
+        & C("win_t").is_not_null()
+        & (pl.col("dora").is_null() | pl.col("dora").str.contains(INDICATORS_RE))
+        & (pl.col("ura").is_null() | pl.col("ura").str.contains(INDICATORS_RE))
+        & pl.all_horizontal([C(f"c32_{s}").is_not_null() for s in range(4)])
+    )
+    n_conc = sum(C(f"c32_{s}") % 31 for s in range(4))
+    b = [sum(2 ** (5 * r + k) for r in range(9)) for k in range(5)]
+    fifth = _any(
+        [
+            ((C(f"f32_{s}") & (b[3] | b[4])) != 0)
+            | ((((C(f"f32_{s}") & b[2]) // 4) & (((C(f"f32_{s}") & b[1]) // 2) | (C(f"f32_{s}") & b[0]))) != 0)
+            for s in range(4)
+        ]
+    )
+    ws, wr = C("win_t") // 9, C("win_t") % 9
+    conc_w = pl.when(ws == 0).then(C("c32_0")).when(ws == 1).then(C("c32_1")).when(ws == 2).then(C("c32_2"))
+    win_count = (conc_w.otherwise(C("c32_3")) // lut("POW32", wr.fill_null(0).clip(0, 8))) % 32
+    problem = (
+        pl.when(pl.col("hand").is_null()).then(None)
+        .when(~notation_ok).then(pl.lit("bad_notation"))
+        .when(C("bad_meld")).then(pl.lit("bad_meld"))
+        .when(n_conc + 3 * C("n_melds") != 14).then(pl.lit("tile_count"))
+        .when(fifth).then(pl.lit("fifth_copy"))
+        .when(win_count == 0).then(pl.lit("win_tile_not_in_hand"))
+        .otherwise(pl.lit("ok"))
+    )
+    cols["problem0"] = problem
+    cols["ws"], cols["wr"], cols["win_count"] = ws.fill_null(0), wr.fill_null(0), win_count.fill_null(0)
+    tot = [C(f"f32_{s}") % 31 for s in range(4)]
+    yao = [(C(f"f32_{s}") % 32) + (C(f"f32_{s}") // 32**8) % 32 for s in range(3)]
+    simples = sum(tot[s] - yao[s] for s in range(3))
+    nsuits = sum((tot[s] > 0).cast(pl.Int32) for s in range(3))
+    numbers = tot[0] + tot[1] + tot[2]
+    fz = [(C("f32_3") // 32**t) % 32 for t in range(7)]
+    nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
+    seat, rnd = pl.col("_seat_wind").fill_null(0), pl.col("_round_wind").fill_null(0)
+    seat_count = (C("f32_3") // lut("POW32", seat.clip(0, 3))) % 32
+    round_count = (C("f32_3") // lut("POW32", rnd.clip(0, 3))) % 32
+    cols.update(
+        closed=C("n_open") == 0,
+        tanyao=(sum(yao) + tot[3]) == 0,
+        honitsu=(nsuits == 1) & (tot[3] > 0),
+        chinitsu=(nsuits == 1) & (tot[3] == 0),
+        tsuuiisou=numbers == 0,
+        chinroutou=(simples == 0) & (tot[3] == 0),
+        honroutou=(simples == 0) & (tot[3] > 0) & (numbers > 0),
+        ryuuiisou=(tot[0] == 0) & (tot[1] == 0) & ((C("f32_2") & nongreen_s) == 0)
+        & ((C("f32_3") & (32**7 - 1 - 31 * 32**5)) == 0),
+        no_honours=tot[3] == 0,
+        haku=fz[4] >= 3, hatsu=fz[5] >= 3, chun=fz[6] >= 3,
+        seat_wind=seat_count >= 3, round_wind=round_count >= 3,
+        dragon_trip=sum((fz[t] >= 3).cast(pl.Int32) for t in (4, 5, 6)),
+        dragon_pair=sum((fz[t] == 2).cast(pl.Int32) for t in (4, 5, 6)),
+        wind_trip=sum((fz[t] >= 3).cast(pl.Int32) for t in range(4)),
+        wind_pair=sum((fz[t] == 2).cast(pl.Int32) for t in range(4)),
+        seat=seat, rnd=rnd,
+    )
+    # dora (hand level; only used when the reading has a yaku and no yakuman)
+    full = [C(f"f32_{s}") for s in range(4)]
+    riichi = _flag("_is_riichi") | _flag("double_riichi")
+    cols["aka_n"] = (C("aka_h") + C("aka_m")) if rules.aka_dora else pl.lit(0, pl.Int64)
+    # situational yaku (hand level)
+    tsumo = _flag("_is_tsumo")
+    closed = C("n_open") == 0
+    dr = _flag("double_riichi") & closed
+    cols.update(
+        tsumo=tsumo,
+        riichi=riichi & ~dr & closed,
+        double_riichi=dr,
+        ippatsu=_flag("ippatsu") & riichi & closed,
+        menzen_tsumo=tsumo & closed,
+        haitei=_flag("haitei") & tsumo,
+        houtei=_flag("houtei") & ~tsumo,
+        rinshan=_flag("rinshan") & tsumo,
+        chankan=_flag("chankan") & ~tsumo,
+        tenhou=_flag("tenhou") & tsumo & _flag("_winner_is_dealer"),
+        chiihou=_flag("chiihou") & tsumo & ~_flag("_winner_is_dealer"),
+        renhou_flag=_flag("renhou") & ~tsumo,
+    )
+    for s in range(3):
+        cols[f"nd_{s}"] = lut("NDEC", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
+        cols[f"off_{s}"] = lut("OFF", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
+    hc = C("c5_3").fill_null(0).clip(0, 5**7 - 1)
+    cols.update(hvalid=lut("HVALID", hc) == 1, hpair=lut("HPAIR", hc), hpon=lut("HPON", hc))
+    cols["chuuren"] = (C("n_melds") == 0) & (
+        sum(lut("CHUUREN", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3)) > 0
+    )
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    lf = _apply(lf, "", dora_stages(C, "dora_n", pl.col("dora"), full, rules.kan_dora))
+    if rules.ura_dora:
+        lf = _apply(lf, "", dora_stages(C, "ura_all", pl.col("ura"), full, rules.kan_dora))
+        lf = lf.with_columns(pl.when(C("riichi") | C("double_riichi")).then(C("ura_all")).otherwise(0).alias(P + "ura_n"))
+    else:
+        lf = lf.with_columns(pl.lit(0, pl.Int64).alias(P + "ura_n"))
+    return lf.with_columns((C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"))
+
+
+# -------------------------------------------------------------------------------- stage 3: readings and points
+# A reading is a list of stages (dicts of expressions); each stage may use the columns of the previous ones
+# through ``R(name)``.  Materialising the stages keeps the expression trees small.
+Stages = list[dict[str, pl.Expr]]
+
+
+def _apply(lf: pl.LazyFrame, prefix: str, stages: Stages) -> pl.LazyFrame:
+    for stage in stages:
+        lf = lf.with_columns(**{P + prefix + k: v for k, v in stage.items()})
+    return lf
+
+
+def _finish(R, present: dict[str, pl.Expr], ym: dict[str, pl.Expr], rules: Rules) -> Stages:
+    """han / yakuman / points / sort score / yaku key of one reading (needs columns valid, fu)."""
+    if rules.renhou == "yakuman":
+        ym = ym | {"renhou_yakuman": C("renhou_flag")}
+    renhou_m = C("renhou_flag") if rules.renhou == "mangan" else pl.lit(False)
+    st1 = {
+        "yakuman": Y.yakuman_sum(ym, rules),
+        "yhan": Y.han_sum(present, C("closed")),
+        "ymask": Y.mask(present),
+        "ymmask": Y.mask(ym),
+    }
+    st2 = {
+        "has_yaku": (R("yhan") > 0) | (R("yakuman") > 0) | renhou_m,
+        "renhou_han": pl.when(renhou_m & (R("yakuman") == 0))
+        .then((5 - R("yhan") - C("dora_n") - C("ura_n") - C("aka_n")).clip(lower_bound=0))
+        .otherwise(0),
+    }
+    st3 = {"han": pl.when(R("yakuman") > 0).then(0).otherwise(
+        R("yhan") + C("dora_n") + C("ura_n") + C("aka_n") + R("renhou_han"))}
+    st4 = {"base": base_points(R("han"), R("fu"), R("yakuman"), rules)}
+    st5 = {"pts": hand_points(R("base"), _flag("_winner_is_dealer"), C("tsumo"))}
+    st6 = {
+        "score": pl.when(R("valid") & R("has_yaku"))
+        .then(R("pts") * 1_000_000 + (R("yakuman") > 0).cast(pl.Int64) * 100_000 + R("han") * 1000 + R("fu"))
+        .when(R("valid")).then(0)
+        .otherwise(-1),
+        "ykey": pl.when(R("yakuman") > 0).then(R("ymmask")).otherwise(
+            R("ymask") + (~C("closed")).cast(pl.Int64) * Y.OPEN_BIT + R("renhou_han") * Y.RENHOU_UNIT
+            + pl.when(renhou_m).then(2 ** Y.BIT["renhou"]).otherwise(0)
+        ),
+    }
+    return [st1, st2, st3, st4, st5, st6]
+
+
+def _standard(prefix: str, k: pl.Expr | None, rules: Rules) -> Stages:
+    """Stages of the standard (4 groups + pair) reading number ``k`` (None = the first split)."""
+    def R(name: str) -> pl.Expr:
+        return C(prefix + name)
+
+    st: dict[str, pl.Expr] = {}
+    for s in range(3):
+        i = C(f"off_{s}") if k is None else C(f"off_{s}") + k % C(f"nd_{s}").clip(lower_bound=1)
+        st[f"idx{s}"] = i.clip(0, NFLAT - 1)
+    g: dict[str, list[pl.Expr]] = {}
+    st2: dict[str, pl.Expr] = {}
+    for name in ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside"):
+        for s in range(3):
+            st2[f"{name}{s}"] = lut(name, R(f"idx{s}"))
+            g.setdefault(name, []).append(R(f"{name}{s}"))
+    ws, wr = C("ws"), C("wr")
+    st2["idx_w"] = pl.when(ws == 0).then(R("idx0")).when(ws == 1).then(R("idx1")).otherwise(R("idx2"))
+    in_suit = ws < 3
+    hpair = C("hpair")
+    st3 = {
+        "R": in_suit & _bit(lut("ryan", R("idx_w")), wr),
+        "K": in_suit & _bit(lut("kan", R("idx_w")), wr),
+        "Pn": in_suit & _bit(lut("pen", R("idx_w")), wr),
+        "T": pl.when(ws == 0).then(g["pair"][0] == wr).when(ws == 1).then(g["pair"][1] == wr)
+        .when(ws == 2).then(g["pair"][2] == wr).otherwise(hpair == wr),
+        "nchi": g["nchi"][0] + g["nchi"][1] + g["nchi"][2] + C("n_mchi"),
+        "pairs": sum((p != 9).cast(pl.Int32) for p in g["pair"]) + (hpair != 7).cast(pl.Int32),
+        "ps": g["pon_simple"][0] + g["pon_simple"][1] + g["pon_simple"][2],
+        "pt": g["pon_term"][0] + g["pon_term"][1] + g["pon_term"][2] + C("hpon"),
+        "chi_all": (g["chi"][0] + g["chi"][1] * 128 + g["chi"][2] * 16384) | C("m_chi"),
+        "pon_all": (g["pon"][0] + g["pon"][1] * 512 + g["pon"][2] * 262144) | C("m_pon"),
+        "peikou": g["peikou"][0] + g["peikou"][1] + g["peikou"][2],
+        "outside": (g["outside"][0] == 1) & (g["outside"][1] == 1) & (g["outside"][2] == 1)
+        & (C("n_mout") == C("n_melds")),
+        "seat_pair": hpair == C("seat"),
+        "round_pair": hpair == C("rnd"),
+        "dragon_pair": (hpair >= 4) & (hpair <= 6),
+    }
+    closed, tsumo = C("closed"), C("tsumo")
+    st4 = {
+        "valid": (C("nd_0") > 0) & (C("nd_1") > 0) & (C("nd_2") > 0) & C("hvalid") & (R("pairs") == 1)
+        & (C("problem0") == "ok"),
+        "pinfu_shape": closed & (R("nchi") == 4) & ~R("dragon_pair") & ~R("seat_pair") & ~R("round_pair"),
+    }
+    st5 = {
+        "wait": pl.when(~in_suit).then(pl.when(R("T")).then(3).otherwise(4))
+        .when(R("pinfu_shape") & R("R")).then(0).when(R("K")).then(1).when(R("Pn")).then(2)
+        .when(R("T")).then(3).when(R("R")).then(0)
+        .otherwise(4).cast(pl.Int32)
+    }
+    st6 = {
+        "pinfu": R("pinfu_shape") & (R("wait") == 0),
+        "sr": ((R("wait") == 4) & ~tsumo).cast(pl.Int64),  # shanpon ron: that triplet is open
+        "win_yao": (~in_suit | (wr == 0) | (wr == 8)).cast(pl.Int64),
+    }
+    sr, win_yao = R("sr"), R("win_yao")
+    cs, ct = R("ps") - sr * (1 - win_yao), R("pt") - sr * win_yao
+    os_, ot = sr * (1 - win_yao), sr * win_yao
+    menzen_ron = closed & ~tsumo
+    tsumo_fu = tsumo & (~_flag("rinshan") | pl.lit(rules.rinshan_tsumo_fu)) & (~R("pinfu") | pl.lit(rules.pinfu_tsumo_fu))
+    wind_fu = (
+        pl.when(R("seat_pair") & R("round_pair")).then(rules.double_wind_pair_fu)
+        .when(R("seat_pair") | R("round_pair")).then(2).otherwise(0)
+    )
+    st7 = {
+        "ankou": R("ps") + R("pt") + C("n_ankan") - sr,
+        "catpack": C("meld_cat") + os_ + ot * 8 + cs * 64 + ct * 512,
+        "raw": 20 + menzen_ron.cast(pl.Int64) * 10 + tsumo_fu.cast(pl.Int64) * 2
+        + pl.when(R("wait").is_in([1, 2, 3])).then(2).otherwise(0)
+        + pl.when(R("dragon_pair")).then(2).otherwise(0) + wind_fu
+        + C("meld_fu") + 2 * os_ + 4 * ot + 4 * cs + 8 * ct,
+        "tsumo_fu": tsumo_fu,
+    }
+    rounded = (R("raw") + 9) // 10 * 10
+    open_bump = ~closed & (rounded == 20)
+    st8 = {
+        "fu": pl.when(open_bump).then(30).otherwise(rounded),
+        "fukey": menzen_ron.cast(pl.Int64) * 4 + R("tsumo_fu").cast(pl.Int64) * 8 + R("wait").cast(pl.Int64) * 16
+        + R("dragon_pair").cast(pl.Int64) * 128 + R("seat_pair").cast(pl.Int64) * 256
+        + R("round_pair").cast(pl.Int64) * 512 + open_bump.cast(pl.Int64) * 1024 + R("catpack") * F.CAT_SHIFT,
+    }
+    chi_all, pon_all = R("chi_all"), R("pon_all")
+    chanta_shape = R("outside") & (R("nchi") > 0)
+    present = {
+        "riichi": C("riichi"), "double_riichi": C("double_riichi"), "ippatsu": C("ippatsu"),
+        "menzen_tsumo": C("menzen_tsumo"), "pinfu": R("pinfu"),
+        "tanyao": C("tanyao") & (closed | pl.lit(rules.open_tanyao)),
+        "iipeikou": closed & (R("peikou") == 1), "ryanpeikou": closed & (R("peikou") >= 2),
+        "haku": C("haku"), "hatsu": C("hatsu"), "chun": C("chun"),
+        "seat_wind": C("seat_wind"), "round_wind": C("round_wind"),
+        "sanshoku": ((chi_all & (chi_all // 128) & (chi_all // 16384)) % 128) != 0,
+        "sanshoku_doukou": ((pon_all & (pon_all // 512) & (pon_all // 262144)) % 512) != 0,
+        "ittsu": _any([((chi_all // 128**s) % 128 & 73) == 73 for s in range(3)]),
+        "chanta": chanta_shape & ~C("no_honours"), "junchan": chanta_shape & C("no_honours"),
+        "honitsu": C("honitsu"), "chinitsu": C("chinitsu"),
+        "toitoi": R("nchi") == 0, "sanankou": R("ankou") == 3, "sankantsu": C("n_kan") == 3,
+        "honroutou": C("honroutou"), "shousangen": (C("dragon_trip") == 2) & (C("dragon_pair") == 1),
+        "haitei": C("haitei"), "houtei": C("houtei"), "rinshan": C("rinshan"), "chankan": C("chankan"),
+    }
+    junsei = C("win_count") == pl.when(wr.is_in([0, 8])).then(4).otherwise(2)
+    ym = {
+        "suuankou": (R("ankou") == 4) & (R("wait") != 3), "suuankou_tanki": (R("ankou") == 4) & (R("wait") == 3),
+        "daisangen": C("dragon_trip") == 3,
+        "shousuushii": (C("wind_trip") == 3) & (C("wind_pair") == 1), "daisuushii": C("wind_trip") == 4,
+        "tsuuiisou": C("tsuuiisou"), "ryuuiisou": C("ryuuiisou"), "chinroutou": C("chinroutou"),
+        "chuuren": C("chuuren") & ~junsei, "junsei_chuuren": C("chuuren") & junsei,
+        "suukantsu": C("n_kan") == 4, "tenhou": C("tenhou"), "chiihou": C("chiihou"),
+    }
+    return [st, st2, st3, st4, st5, st6, st7, st8, *_finish(R, present, ym, rules)]
+
+
+def _chiitoitsu(rules: Rules) -> Stages:
+    def R(name: str) -> pl.Expr:
+        return C("c_" + name)
+
+    pairs = sum(lut("PAIRS7", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
+    pairs = pairs + lut("HPAIRS7", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    st = {
+        "valid": (C("n_melds") == 0) & (pairs == 7) & (C("problem0") == "ok"),
+        "fu": pl.lit(25, pl.Int64), "fukey": pl.lit(1, pl.Int64), "wait": pl.lit(5, pl.Int32),
+    }
+    present = {
+        "riichi": C("riichi"), "double_riichi": C("double_riichi"), "ippatsu": C("ippatsu"),
+        "menzen_tsumo": C("menzen_tsumo"), "tanyao": C("tanyao"), "honitsu": C("honitsu"),
+        "chinitsu": C("chinitsu"), "honroutou": C("honroutou"), "chiitoitsu": pl.lit(True),
+        "haitei": C("haitei"), "houtei": C("houtei"), "rinshan": C("rinshan"), "chankan": C("chankan"),
+    }
+    ym = {"tsuuiisou": C("tsuuiisou"), "tenhou": C("tenhou"), "chiihou": C("chiihou")}
+    return [st, *_finish(R, present, ym, rules)]
+
+
+def _kokushi(rules: Rules) -> Stages:
+    def R(name: str) -> pl.Expr:
+        return C("k_" + name)
+
+    tiles = sum(lut("KOK", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
+    tiles = tiles + lut("HKOK", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    thirteen = C("win_count") == 2
+    st = {
+        "valid": (C("n_melds") == 0) & (tiles == 14) & (C("problem0") == "ok"),
+        "fu": pl.lit(0, pl.Int64), "fukey": pl.lit(2, pl.Int64),
+        "wait": pl.when(thirteen).then(7).otherwise(6).cast(pl.Int32),
+    }
+    ym = {"kokushi": ~thirteen, "kokushi_13": thirteen, "tenhou": C("tenhou"), "chiihou": C("chiihou")}
+    return [st, *_finish(R, {}, ym, rules)]
+
+
+WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
+OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
+
+
+def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem."""
+    original = lf.collect_schema().names()
+    lf = lf.with_row_index(P + "rid")
+    lf = _features(_parse(lf), rules)
+
+    # standard reading: every hand with its first split; the ~1% with several splits also get the others
+    std0 = _apply(lf, "s_", _standard("s_", None, rules))
+    amb = lf.filter(C("n_read") > 1).with_columns(pl.int_ranges(1, C("n_read")).alias(P + "k")).explode(P + "k")
+    amb = (
+        _apply(amb, "a_", _standard("a_", C("k"), rules))
+        .group_by(P + "rid")
+        .agg([C("a_" + k).sort_by(C("a_score")).last() for k in OUT])
+    )
+    lf = std0.join(amb, on=P + "rid", how="left", maintain_order="left")
+    better = C("a_score").fill_null(-2) > C("s_score")
+    lf = lf.with_columns(
+        **{P + "s_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("s_" + k)) for k in OUT}
+    )
+    lf = _apply(_apply(lf, "c_", _chiitoitsu(rules)), "k_", _kokushi(rules))
+    best = (
+        pl.when((C("k_score") > C("s_score")) & (C("k_score") >= C("c_score"))).then(pl.lit("k_"))
+        .when(C("c_score") > C("s_score")).then(pl.lit("c_"))
+        .otherwise(pl.lit("s_"))
+    )
+    lf = lf.with_columns(best.alias(P + "best"))
+    pick = {
+        k: pl.when(C("best") == "k_").then(C("k_" + k)).when(C("best") == "c_").then(C("c_" + k)).otherwise(C("s_" + k))
+        for k in OUT
+    }
+    lf = lf.with_columns(**{P + "b_" + k: v for k, v in pick.items()})
+    problem = (
+        pl.when(C("problem0") != "ok").then(C("problem0"))
+        .when(C("b_score") < 0).then(pl.lit("not_complete"))
+        .when(C("b_score") == 0).then(pl.lit("no_yaku"))
+    )
+    scored = C("b_score") > 0
+    no_ym = scored & (C("b_yakuman") == 0)
+    lf = lf.with_columns(
+        tile_problem=problem,
+        han=pl.when(scored).then(C("b_han")).cast(pl.Int64),
+        fu=pl.when(scored).then(C("b_fu")).cast(pl.Int64),
+        yakuman=pl.when(scored).then(C("b_yakuman")).cast(pl.Int64),
+        dora_count=pl.when(no_ym).then(C("dora_n")).when(scored).then(0).cast(pl.Int64),
+        ura_dora=pl.when(no_ym).then(C("ura_n")).when(scored).then(0).cast(pl.Int64),
+        aka_dora=pl.when(no_ym).then(C("aka_n")).when(scored).then(0).cast(pl.Int64),
+        wait=pl.when(C("b_score") >= 0).then(
+            pl.lit(pl.Series(WAIT_NAMES)).gather(C("b_wait").fill_null(0).clip(0, len(WAIT_NAMES) - 1))
+        ),
+        **{P + "ykey": pl.when(scored).then(C("b_ykey")), P + "fukey": pl.when(scored).then(C("b_fukey"))},
+    )
+    ykeys = lf.select(C("ykey")).unique().drop_nulls().with_columns(yaku=Y.yaku_list(C("ykey"), rules))
+    fkeys = lf.select(C("fukey")).unique().drop_nulls().with_columns(fu_detail=F.fu_detail(C("fukey"), rules))
+    lf = lf.join(ykeys, on=P + "ykey", how="left", maintain_order="left")
+    lf = lf.join(fkeys, on=P + "fukey", how="left", maintain_order="left")
+    return lf.select(
+        *original, "yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait",
+        "tile_problem",
+    )

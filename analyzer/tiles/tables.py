@@ -1,0 +1,106 @@
+"""Lookup tables (numpy built, exposed as Polars Series for ``pl.lit(series).gather(idx)``).
+
+* Suit decompositions come from ``data/suit_decomp.npz`` (written by ``scripts/build_tile_tables.py``):
+  21,743 decomposable 9-count vectors, 23,533 splits.  At import they are scattered into dense arrays over
+  all 5**9 base-5 codes: ``NDEC[code]`` (0 = not decomposable) and ``OFF[code]`` (first split's row).
+* Per-code shape stats (chiitoitsu pairs, kokushi, chuuren) and the honour table are computed here with
+  numpy over the dense code space (a few tens of ms).
+* ``DIG5``/``DIG32`` map a 4-digit decimal chunk of a tile string ("1123") to the sum of 5**(d-1) / 32**(d-1)
+  over its digits, so a suit's digit string becomes a base-5 (table key) and a base-32 (count) code with
+  ``str.to_integer`` and four gathers.
+* ``MELD[n]`` classifies a meld's digits (as an integer, red 0 already read as 5): 16*shape + base rank,
+  shape 1 = sequence, 2 = triplet, 3 = quad, 0 = invalid.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import polars as pl
+
+NCODES = 5**9
+NHON = 5**7
+FIELDS = ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside", "ryan", "kan", "pen")
+
+
+def _digits(n: int, width: int) -> np.ndarray:
+    codes = np.arange(n, dtype=np.int64)
+    return np.stack([(codes // 5**i) % 5 for i in range(width)], axis=1).astype(np.int8)
+
+
+@cache
+def tables() -> dict[str, pl.Series]:
+    out: dict[str, pl.Series] = {}
+    with resources.files("analyzer.tiles").joinpath("data/suit_decomp.npz").open("rb") as fh:
+        npz = np.load(fh)
+        data = {k: npz[k] for k in npz.files}
+    codes, ndec = data["codes"], data["ndec"].astype(np.int32)
+    dense_n = np.zeros(NCODES, np.int8)
+    dense_off = np.zeros(NCODES, np.int32)
+    dense_n[codes] = ndec
+    dense_off[codes] = np.concatenate([[0], np.cumsum(ndec)[:-1]]).astype(np.int32)
+    out["NDEC"] = pl.Series("ndec", dense_n, dtype=pl.Int32)
+    out["OFF"] = pl.Series("off", dense_off, dtype=pl.Int32)
+    for name in FIELDS:
+        out[name] = pl.Series(name, data[name].astype(np.int32))
+
+    # sparse shapes scattered into dense code arrays (-99 = shape impossible)
+    p7 = np.full(NCODES, -99, np.int32)
+    for mask in range(512):
+        ranks = [i for i in range(9) if mask >> i & 1]
+        p7[sum(2 * 5**i for i in ranks)] = len(ranks)
+    out["PAIRS7"] = pl.Series("p7", p7)
+    kok = np.full(NCODES, -99, np.int32)
+    for a in (1, 2):
+        for b in (1, 2):
+            kok[a + b * 5**8] = a + b
+    out["KOK"] = pl.Series("kok", kok)
+    chu = np.zeros(NCODES, np.int32)
+    base = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+    for extra in range(9):
+        chu[sum((c + (i == extra)) * 5**i for i, c in enumerate(base))] = 1
+    out["CHUUREN"] = pl.Series("chu", chu)
+
+    h = _digits(NHON, 7)
+    htotal = h.sum(axis=1)
+    hpairs = (h == 2).sum(axis=1)
+    hvalid = np.all((h == 0) | (h == 2) | (h == 3), axis=1) & (hpairs <= 1)
+    out["HVALID"] = pl.Series("hv", hvalid.astype(np.int32))
+    out["HPAIR"] = pl.Series("hp", np.where(hpairs == 1, np.argmax(h == 2, axis=1), 7).astype(np.int32))
+    out["HPON"] = pl.Series("hpon", (h == 3).sum(axis=1).astype(np.int32))
+    out["HPAIRS7"] = pl.Series("hp7", np.where(np.all((h == 0) | (h == 2), axis=1), htotal // 2, -99).astype(np.int32))
+    hkok = np.all((h >= 1) & (h <= 2), axis=1)
+    out["HKOK"] = pl.Series("hkok", np.where(hkok, htotal, -99).astype(np.int32))
+
+    # digit chunks: "1123" -> sum of 5**(d-1) / 32**(d-1); zero digits are padding (red fives were read as 5)
+    n = np.arange(10_000)
+    chunk = np.stack([(n // 10**i) % 10 for i in range(4)], axis=1)
+    p5 = np.where(chunk > 0, 5 ** np.maximum(chunk - 1, 0), 0).sum(axis=1)
+    p32 = np.where(chunk > 0, 32 ** np.maximum(chunk - 1, 0).astype(np.int64), 0).sum(axis=1)
+    out["DIG5"] = pl.Series("d5", p5.astype(np.int64))
+    out["DIG32"] = pl.Series("d32", p32.astype(np.int64))
+
+    meld = np.zeros(10_000, np.int32)
+    for x in range(10_000):
+        s = str(x)
+        if "0" in s:
+            continue
+        v = sorted(int(c) - 1 for c in s)
+        if len(v) == 3 and v[1] == v[0] + 1 and v[2] == v[0] + 2:
+            meld[x] = 16 + v[0]
+        elif len(v) == 3 and v[0] == v[2]:
+            meld[x] = 32 + v[0]
+        elif len(v) == 4 and v[0] == v[3]:
+            meld[x] = 48 + v[0]
+    out["MELD"] = pl.Series("meld", meld)
+    out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
+    out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
+    out["POW8"] = pl.Series("p8", [8**i for i in range(12)], dtype=pl.Int64)
+    return out
+
+
+def lut(name: str, idx: pl.Expr) -> pl.Expr:
+    """``TABLE[idx]`` as an expression (``idx`` must be in range and not null)."""
+    return pl.lit(tables()[name]).gather(idx)

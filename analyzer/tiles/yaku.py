@@ -1,0 +1,122 @@
+"""Yaku names, their han (closed / open, kuisagari) and the yaku list built from a bit mask.
+
+A reading's yaku are a bit mask over :data:`YAKU` (plus the open flag and the variable renhou han), so the
+``yaku`` output column is built only once per distinct key and joined back.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.rules import Rules
+
+# (name, closed han, open han; 0 = closed only).  Order is the bit index and the order of the output list.
+NORMAL: tuple[tuple[str, int, int], ...] = (
+    ("riichi", 1, 0),
+    ("double_riichi", 2, 0),
+    ("ippatsu", 1, 0),
+    ("menzen_tsumo", 1, 0),
+    ("pinfu", 1, 0),
+    ("tanyao", 1, 1),
+    ("iipeikou", 1, 0),
+    ("ryanpeikou", 3, 0),
+    ("haku", 1, 1),
+    ("hatsu", 1, 1),
+    ("chun", 1, 1),
+    ("seat_wind", 1, 1),
+    ("round_wind", 1, 1),
+    ("sanshoku", 2, 1),
+    ("sanshoku_doukou", 2, 2),
+    ("ittsu", 2, 1),
+    ("chanta", 2, 1),
+    ("junchan", 3, 2),
+    ("honitsu", 3, 2),
+    ("chinitsu", 6, 5),
+    ("toitoi", 2, 2),
+    ("sanankou", 2, 2),
+    ("sankantsu", 2, 2),
+    ("honroutou", 2, 2),
+    ("shousangen", 2, 2),
+    ("chiitoitsu", 2, 0),
+    ("haitei", 1, 1),
+    ("houtei", 1, 1),
+    ("rinshan", 1, 1),
+    ("chankan", 1, 1),
+    ("renhou", 0, 0),  # renhou = 'mangan': han filled up to 5 (variable, stored in the key)
+)
+# (name, yakuman count when rules.double_yakuman, else 1)
+YAKUMAN: tuple[tuple[str, int], ...] = (
+    ("kokushi", 1),
+    ("kokushi_13", 2),
+    ("suuankou", 1),
+    ("suuankou_tanki", 2),
+    ("daisangen", 1),
+    ("shousuushii", 1),
+    ("daisuushii", 2),
+    ("tsuuiisou", 1),
+    ("ryuuiisou", 1),
+    ("chinroutou", 1),
+    ("chuuren", 1),
+    ("junsei_chuuren", 2),
+    ("suukantsu", 1),
+    ("tenhou", 1),
+    ("chiihou", 1),
+    ("renhou_yakuman", 1),  # reported as "renhou"
+)
+BIT = {name: i for i, (name, _, _) in enumerate(NORMAL)} | {
+    name: len(NORMAL) + i for i, (name, _) in enumerate(YAKUMAN)
+}
+OPEN_BIT = 2**50
+RENHOU_UNIT = 2**51
+YAKU_DTYPE = pl.List(pl.Struct({"name": pl.String, "han": pl.Int32}))
+
+
+def yakuman_count(name: str, rules: Rules) -> int:
+    return dict(YAKUMAN)[name] if rules.double_yakuman else 1
+
+
+def han_sum(present: dict[str, pl.Expr], closed: pl.Expr) -> pl.Expr:
+    """Han of the normal yaku in ``present`` (name -> Boolean expr), kuisagari applied."""
+    total = pl.lit(0, pl.Int64)
+    table = {n: (c, o) for n, c, o in NORMAL}
+    for name, expr in present.items():
+        c, o = table[name]
+        if c == 0:
+            continue
+        han = pl.lit(c) if c == o else pl.when(closed).then(c).otherwise(o)
+        total = total + pl.when(expr).then(han).otherwise(0)
+    return total
+
+
+def yakuman_sum(present: dict[str, pl.Expr], rules: Rules) -> pl.Expr:
+    total = pl.lit(0, pl.Int64)
+    for name, expr in present.items():
+        total = total + pl.when(expr).then(yakuman_count(name, rules)).otherwise(0)
+    return total
+
+
+def mask(present: dict[str, pl.Expr]) -> pl.Expr:
+    total = pl.lit(0, pl.Int64)
+    for name, expr in present.items():
+        total = total + pl.when(expr).then(pl.lit(2 ** BIT[name], pl.Int64)).otherwise(0)
+    return total
+
+
+def yaku_list(key: pl.Expr, rules: Rules) -> pl.Expr:
+    """List[Struct{name, han}] from a key = mask + OPEN_BIT*open + RENHOU_UNIT*renhou_han (no-yakuman only)."""
+    is_open = (key // OPEN_BIT) % 2 == 1
+    renhou_han = key // RENHOU_UNIT
+    items = []
+    for name, c, o in NORMAL:
+        on = (key // 2 ** BIT[name]) % 2 == 1
+        if name == "renhou":
+            han = renhou_han
+        else:
+            han = pl.lit(c) if c == o else pl.when(is_open).then(o).otherwise(c)
+        items.append(pl.when(on).then(pl.struct(name=pl.lit(name), han=han.cast(pl.Int32))))
+    for name, _ in YAKUMAN:
+        on = (key // 2 ** BIT[name]) % 2 == 1
+        shown = "renhou" if name == "renhou_yakuman" else name
+        han = pl.lit(13 * yakuman_count(name, rules), pl.Int32)
+        items.append(pl.when(on).then(pl.struct(name=pl.lit(shown), han=han)))
+    return pl.concat_list(items).list.drop_nulls().cast(YAKU_DTYPE)
