@@ -86,9 +86,11 @@ def score(
     raw = data.lazy() if isinstance(data, (pl.LazyFrame, pl.DataFrame)) else load(data)
     raw = _prepare_input(raw)
     inputs = _input_columns(raw)
-    checked = validate(raw)
-    valid = checked.filter(pl.col("_reasons").list.len() == 0)
-    scored = score_hands(valid, rules)
+    # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
+    # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
+    # costs more than it saves.
+    checked = validate(raw).collect().lazy()
+    scored = score_hands(checked.filter(pl.col("_reasons").list.len() == 0), rules).collect().lazy()
     hands_out = scored.sort("_seq").select(
         *inputs,
         *[c for c in ADDED_COLUMNS if c not in inputs],

@@ -1,0 +1,63 @@
+"""Bad rows become rejects with file, row, column, value and reason; nothing is lost."""
+
+import polars as pl
+
+from analyzer import preset, score
+from conftest import game
+
+
+def test_every_row_lands_in_hands_or_rejects():
+    df = game(
+        [
+            {"round": "E1", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Aoki", "han": 1, "fu": 30},
+            {"round": "E5", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Aoki", "han": 1, "fu": 30},
+            {"round": "E2", "honba": "x", "result": "tsumo", "winner": "Zed", "han": 1, "fu": 30},
+            {"round": "E2", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Baba", "han": 2},
+            {"round": "E2", "honba": 0, "result": "win", "winner": "Baba"},
+            {"round": "E2", "honba": 0, "result": "draw", "riichi": "Nobody"},
+            {"round": "E2", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Chiba", "han": 2, "fu": 35},
+        ]
+    )
+    result = score(df, preset("tenhou"))
+    assert result.hands.height == 1
+    assert result.rows_rejected == 6 and result.rows_read == 7
+    reasons = {(r["row"], r["column"]): r for r in result.rejects.iter_rows(named=True)}
+    assert reasons[(2, "round")]["value"] == "E5"
+    assert reasons[(3, "honba")]["value"] == "x"
+    assert reasons[(3, "winner")]["reason"].startswith("not a player")
+    assert (4, "loser") in reasons and (4, "fu") in reasons
+    assert (5, "result") in reasons
+    assert reasons[(6, "riichi")]["value"] == "Nobody"
+    assert reasons[(7, "fu")]["value"] == "35"
+    assert set(result.rejects.columns) == {"file", "row", "game_id", "column", "value", "reason"}
+
+
+def test_players_by_seat_number_and_lists_with_spaces_or_commas(tmp_path):
+    csv = tmp_path / "sheet.csv"
+    csv.write_text(
+        "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,riichi,tenpai,han,fu\n"
+        "g,E1,0,Ann Lee,Bo,Cy,Di,draw,,,\"Ann Lee, Bo\",\"Ann Lee,Bo\",,\n"
+        "g,E1,1,Ann Lee,Bo,Cy,Di,ron,3,0,,,1,30\n"
+        "g,E2,0,Ann Lee,Bo,Cy,Di,draw,,,Cy Di,Cy Di,,\n",
+        encoding="utf-8",
+    )
+    result = score([csv], preset("tenhou"))
+    assert result.rows_rejected == 0
+    assert result.hands["delta_0"].to_list() == [1500 - 1000, -300 - 1000, 0 - 1500]
+    assert result.hands["delta_3"].to_list() == [-1500, 1000 + 300 + 2000, 1500 - 1000]
+
+
+def test_csv_and_parquet_mixed_with_missing_columns(tmp_path):
+    game(
+        [{"round": "E1", "honba": 0, "result": "tsumo", "winner": "Aoki", "han": 2, "fu": 20}]
+    ).drop("pao", "tenpai").with_columns(pl.col("riichi")).write_parquet(tmp_path / "a.parquet")
+    (tmp_path / "b.csv").write_text(
+        "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,han,fu,notes\n"
+        "g1,E1,1,Aoki,Baba,Chiba,Doi,ron,Doi,Baba,1,30,typed late\n",
+        encoding="utf-8",
+    )
+    result = score([tmp_path], preset("tenhou"))
+    assert result.rows_rejected == 0
+    assert result.hands["notes"].to_list() == [None, "typed late"]  # unknown columns pass through
+    assert result.hands["source_file"].str.ends_with(".parquet").to_list() == [True, False]
+    assert result.hands["delta_0"].to_list() == [2100, 0]
