@@ -15,19 +15,23 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.games import game_results
-from analyzer.io.load import load
+from analyzer.io.load import as_text_columns, load
 from analyzer.players import player_stats
 from analyzer.problems import flag_problems
 from analyzer.replay import derive_table_state, order_hands, running_scores
 from analyzer.rules import Rules, load_rules
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.payments import deltas, hand_value
+from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
 from analyzer.validate import rejects_of, validate
 
 ADDED_COLUMNS = [
     "dealer",
     "replayed_honba",
     "kyotaku",
+    "han",
+    "fu",
+    "yakuman",
     "base_points",
     "limit",
     "points",
@@ -83,17 +87,21 @@ def score(
 ) -> ScoreResult:
     """Score hand records: a LazyFrame/DataFrame of raw text columns (as :func:`analyzer.load` gives), or paths."""
     rules = load_rules(rules)
-    raw = data.lazy() if isinstance(data, (pl.LazyFrame, pl.DataFrame)) else load(data)
-    raw = _prepare_input(raw)
+    if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
+        raw = _prepare_input(as_text_columns(data.lazy()))
+    else:
+        raw = _prepare_input(load(data))
     inputs = _input_columns(raw)
     # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
     # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
     # costs more than it saves.
-    checked = validate(raw).collect().lazy()
+    checked = validate(raw).pipe(apply_tiles, rules).collect().lazy()
     scored = score_hands(checked.filter(pl.col("_reasons").list.len() == 0), rules).collect().lazy()
+    tile_columns = [c for c in TILE_OUTPUTS if c in scored.collect_schema().names()]
+    given = [c for c in ("given_han", "given_fu", "given_yakuman") if c in scored.collect_schema().names()]
     hands_out = scored.sort("_seq").select(
         *inputs,
-        *[c for c in ADDED_COLUMNS if c not in inputs],
+        *[c for c in [*ADDED_COLUMNS[:6], *tile_columns, *given, *ADDED_COLUMNS[6:]] if c not in inputs],
         *[pl.col(k).alias(v) for k, v in SOURCE_COLUMNS.items()],
     )
     games = game_results(scored, rules)

@@ -76,6 +76,15 @@ def _as_text(name: str, dtype: pl.DataType) -> pl.Expr:
     return col.cast(pl.String)
 
 
+def as_text_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Every input column as text, and player lists and melds as lists of text (source columns untouched)."""
+    schema = lf.collect_schema()
+    return lf.select(
+        pl.col(name) if name.startswith("_") else _as_text(name, dtype).alias(name.strip())
+        for name, dtype in schema.items()
+    )
+
+
 def scan_file(path: Path, index: int) -> pl.LazyFrame:
     """One file as text columns plus its source columns."""
     try:
@@ -83,12 +92,11 @@ def scan_file(path: Path, index: int) -> pl.LazyFrame:
             lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert")
         else:
             lf = pl.scan_parquet(path)
-        schema = lf.collect_schema()
+        lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
-    columns = [_as_text(name, dtype).alias(name.strip()) for name, dtype in schema.items()]
     return (
-        lf.select(columns)
+        as_text_columns(lf)
         .with_row_index(SOURCE_ROW, offset=1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),

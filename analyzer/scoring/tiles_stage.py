@@ -1,0 +1,124 @@
+"""Hands given as tiles flow through the same pipeline: ``apply_tiles`` turns tiles into han, fu and yakuman.
+
+Needs the validated columns (``result``, ``_winner``, ``dealer``, ``_round_idx``, ``_riichi_mask``, ``han``,
+``fu``, ``yakuman``, ``_reasons``) and the tile columns (``hand``, ``melds``, ``win_tile``, ``dora``, ``ura``
+and the situation flags). Only ron and tsumo rows with a ``hand`` are scored from tiles. Adds:
+
+================ ==========================================================================================
+yaku, fu_detail  the chosen reading's yaku (name, han) and fu items (fu, reason)
+dora_count,      dora, ura dora and red fives counted (``dora_count`` because ``dora`` holds the indicators)
+ura_dora,
+aka_dora
+wait             the wait of the chosen reading
+given_han,       the han / fu / yakuman the row gave, when tiles replaced them (the tiles win)
+given_fu,
+given_yakuman
+_tile_problems   codes: the tile problem (``not_complete``, ``no_yaku``, …) and ``han_mismatch``,
+                 ``fu_mismatch``, ``yakuman_mismatch`` against given or ``recorded_*`` values
+================ ==========================================================================================
+
+A row whose tiles cannot be scored keeps the han/fu it gave (with the problem code); without them it is
+rejected with the tile problem as the reason.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.rules import Rules
+from analyzer.schema import SITUATION_FLAGS
+
+TRUE_TEXT = ["true", "1", "yes", "y", "t"]
+FALSE_TEXT = ["false", "0", "no", "n", "f", ""]
+TILE_OUTPUTS = ["yaku", "fu_detail", "dora_count", "ura_dora", "aka_dora", "wait"]
+
+
+def _flag(name: str, schema: pl.Schema) -> pl.Expr:
+    if name not in schema:
+        return pl.lit(False)
+    if schema[name] == pl.Boolean:
+        return pl.col(name).fill_null(False)
+    text = pl.col(name).cast(pl.String).str.strip_chars().str.to_lowercase()
+    return text.is_in(TRUE_TEXT).fill_null(False)
+
+
+def _bad_flags(schema: pl.Schema) -> list[pl.Expr]:
+    reasons = []
+    for name in SITUATION_FLAGS:
+        if name in schema and schema[name] == pl.String:
+            text = pl.col(name).str.strip_chars().str.to_lowercase()
+            reasons.append(
+                pl.when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT)).then(
+                    pl.struct(column=pl.lit(name), value=pl.col(name), reason=pl.lit("not true/false"))
+                )
+            )
+    return reasons
+
+
+def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    schema = lf.collect_schema()
+    if "hand" not in schema:
+        return lf
+    from analyzer.tiles import score_tiles  # the tables load on first use, not on every import of analyzer
+
+    for name, dtype in {"melds": pl.List(pl.String), "win_tile": pl.String, "dora": pl.String, "ura": pl.String}.items():
+        if name not in schema:
+            lf = lf.with_columns(pl.lit(None, dtype).alias(name))
+    win = pl.col("result").is_in(["ron", "tsumo"]) & (pl.col("_reasons").list.len() == 0)
+    winner_bit = pl.lit(2, pl.Int64).pow(pl.col("_winner").fill_null(0))
+    double_riichi = _flag("double_riichi", schema)
+    prepared = lf.with_columns(
+        pl.col("hand").alias("_hand_text"),
+        pl.when(win).then(pl.col("hand").str.strip_chars()).alias("hand"),
+        *[_flag(name, schema).alias(name) for name in SITUATION_FLAGS],
+        (pl.col("result") == "tsumo").alias("_is_tsumo"),
+        (((pl.col("_riichi_mask") // winner_bit) % 2 == 1) | double_riichi).alias("_is_riichi"),
+        ((pl.col("_winner") - pl.col("dealer")) % 4).alias("_seat_wind"),
+        (pl.col("_round_idx") // 4).alias("_round_wind"),
+        (pl.col("_winner") == pl.col("dealer")).alias("_winner_is_dealer"),
+        pl.col("han").alias("given_han"),
+        pl.col("fu").alias("given_fu"),
+        pl.col("yakuman").alias("given_yakuman"),
+        pl.concat_list([pl.col("_reasons"), *_bad_flags(schema)]).list.drop_nulls().alias("_reasons")
+        if _bad_flags(schema)
+        else pl.col("_reasons"),
+    )
+    scored = score_tiles(prepared.drop("han", "fu", "yakuman"), rules)
+    scored_names = scored.collect_schema().names()
+    tiles_ok = pl.col("hand").is_not_null() & pl.col("tile_problem").is_null()
+    given_value = pl.col("given_han").is_not_null() | (pl.col("given_yakuman").fill_null(0) > 0)
+
+    def mismatch(given: pl.Expr, computed: pl.Expr, code: str) -> pl.Expr:
+        return pl.when(tiles_ok & given.is_not_null() & (given != computed)).then(pl.lit(code))
+
+    checks = [
+        pl.when(pl.col("hand").is_not_null()).then(pl.col("tile_problem")),
+        mismatch(pl.col("given_han"), pl.col("_tile_han"), "han_mismatch"),
+        mismatch(pl.col("given_fu"), pl.col("_tile_fu"), "fu_mismatch"),
+        mismatch(pl.col("given_yakuman").fill_null(0), pl.col("_tile_yakuman"), "yakuman_mismatch"),
+    ]
+    for recorded, computed in (("recorded_han", "_tile_han"), ("recorded_fu", "_tile_fu")):
+        if recorded in scored_names:
+            given = pl.col(recorded).cast(pl.Int64, strict=False)
+            checks.append(mismatch(given, pl.col(computed), f"{recorded}_mismatch"))
+    unscorable = pl.col("hand").is_not_null() & pl.col("tile_problem").is_not_null() & ~given_value
+    reject = pl.struct(
+        column=pl.lit("hand"),
+        value=pl.col("_hand_text"),
+        reason=pl.format("tiles cannot be scored: {}", pl.col("tile_problem")),
+    )
+    return (
+        scored.rename({"han": "_tile_han", "fu": "_tile_fu", "yakuman": "_tile_yakuman"})
+        .with_columns(
+            pl.when(tiles_ok).then(pl.col("_tile_han")).otherwise(pl.col("given_han")).alias("han"),
+            pl.when(tiles_ok).then(pl.col("_tile_fu")).otherwise(pl.col("given_fu")).alias("fu"),
+            pl.when(tiles_ok).then(pl.col("_tile_yakuman")).otherwise(pl.col("given_yakuman")).alias("yakuman"),
+            pl.concat_list(checks).list.drop_nulls().alias("_tile_problems"),
+            pl.when(unscorable)
+            .then(pl.concat_list([pl.col("_reasons"), pl.concat_list([reject])]))
+            .otherwise(pl.col("_reasons"))
+            .alias("_reasons"),
+        )
+        .with_columns(pl.col("_hand_text").alias("hand"))
+        .drop("_hand_text", "_tile_han", "_tile_fu", "_tile_yakuman", "tile_problem")
+    )

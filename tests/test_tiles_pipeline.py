@@ -1,0 +1,56 @@
+"""Hands given as tiles flow through the whole pipeline: tiles win over given han/fu, bad tiles are flagged."""
+
+import polars as pl
+import pytest
+
+from analyzer import preset, score
+from conftest import SHARED, game
+
+SEEDS = SHARED / "reference" / "seed_examples.csv"
+
+
+@pytest.fixture
+def seeds() -> pl.DataFrame:
+    if not SEEDS.is_file():
+        pytest.skip(f"seed examples not found at {SEEDS}")
+    return pl.read_csv(SEEDS, infer_schema=False)
+
+
+def test_seed_examples_score_as_worked(seeds):
+    result = score(seeds.drop("expected_han", "expected_fu", "expected_points", "note", "example"), preset("tenhou"))
+    assert result.rows_rejected == 0
+    got = result.hands.select("game_id", "han", "fu", "points").rows()
+    for (game_id, han, fu, points), expected in zip(got, seeds.iter_rows(named=True)):
+        assert han == int(expected["expected_han"]), game_id
+        if expected["expected_fu"]:
+            assert fu == int(expected["expected_fu"]), game_id
+        assert points == int(expected["expected_points"]), game_id
+
+
+def test_seed_pinfu_tsumo_counts_tsumo_fu_only_as_an_option(seeds):
+    row = seeds.filter(pl.col("example") == "000-2").drop("expected_han", "expected_fu", "expected_points", "note", "example")
+    result = score(row, preset("tenhou").replace(pinfu_tsumo_fu=True))
+    assert result.hands.select("fu", "points").row(0) == (30, 7900)
+
+
+def _tile_row(**extra):
+    base = {"round": "E1", "honba": 0, "result": "ron", "winner": "Chiba", "loser": "Aoki"}
+    return game([{**base, **extra}])
+
+
+def test_unscorable_tiles_without_han_are_rejected_with_the_reason():
+    df = _tile_row(hand="123m456p789s11z23s", win_tile="4s")
+    result = score(df, preset("tenhou"))
+    assert result.hands.height == 0
+    reject = result.rejects.row(0, named=True)
+    assert reject["column"] == "hand" and reject["reason"].startswith("tiles cannot be scored")
+
+
+def test_tiles_replace_given_values_and_flag_the_difference():
+    # Pinfu, tanyao, riichi ron: 3 han 30 fu; the sheet says 2 han 30 fu.
+    df = _tile_row(hand="234m456p678s55p234s", win_tile="2s", riichi="Chiba", han=2, fu=30)
+    result = score(df, preset("tenhou"))
+    row = result.hands.row(0, named=True)
+    assert (row["han"], row["fu"], row["given_han"]) == (3, 30, 2)
+    assert row["problems"] == "han_mismatch"
+    assert row["points"] == 3900
