@@ -27,8 +27,8 @@ WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 
 TERMINAL_HONOUR = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
 
 
-class ImportError_(Exception):
-    """A problem that stops one file (or one game) from importing; the message becomes the problem reason."""
+class LogError(Exception):
+    """A problem that stops one file from importing; the message becomes the :class:`ImportProblem` reason."""
 
 
 @dataclass(frozen=True)
@@ -331,7 +331,7 @@ def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
     try:
         hand.remove(tile)
     except ValueError:
-        raise ImportError_(f"replay failed: seat {seat} {what} {tile_str(tile)} not in hand") from None
+        raise LogError(f"replay failed: seat {seat} {what} {tile_str(tile)} not in hand") from None
 
 
 def replay(k: Kyoku) -> Replay:
@@ -382,7 +382,7 @@ def replay(k: Kyoku) -> Replay:
             ippatsu = [False] * 4
             if mk in ("chi", "pon", "minkan"):
                 if last_discard is None or last_discard[1] != called:
-                    raise ImportError_(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
+                    raise LogError(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
                 rest = list(tiles)
                 rest.remove(called)
                 for t in rest:
@@ -396,7 +396,7 @@ def replay(k: Kyoku) -> Replay:
                         melds[s][i] = ("kakan", mt + [called])
                         break
                 else:
-                    raise ImportError_(f"replay failed: seat {s} kakan {tile_str(called)} without a pon")
+                    raise LogError(f"replay failed: seat {s} kakan {tile_str(called)} without a pon")
             else:  # ankan
                 for t in tiles:
                     _remove(concealed[s], t, s, "ankan uses")
@@ -416,7 +416,7 @@ def replay(k: Kyoku) -> Replay:
         f["double_riichi"] = double[w] and w in accepted
         if o.result == "tsumo":
             if last_draw is None or last_draw[0] != w:
-                raise ImportError_(f"replay failed: tsumo by seat {w} but the last action is not its draw")
+                raise LogError(f"replay failed: tsumo by seat {w} but the last action is not its draw")
             _, rinshan, first, call_before, t = last_draw
             f["rinshan"] = rinshan
             f["haitei"] = not rinshan and draws == WALL_DRAWS
@@ -427,12 +427,12 @@ def replay(k: Kyoku) -> Replay:
             if robbed_kan is not None:
                 _, s, mk, tiles, called, _ = robbed_kan
                 if s != o.loser or mk not in ("kakan", "ankan"):
-                    raise ImportError_(f"replay failed: ron by seat {w} after a {mk} by seat {s}")
+                    raise LogError(f"replay failed: ron by seat {w} after a {mk} by seat {s}")
                 f["chankan"] = True
                 win_tiles[w] = called
             else:
                 if last_discard is None or last_discard[0] != o.loser:
-                    raise ImportError_(f"replay failed: ron by seat {w} but the last discard is not seat {o.loser}'s")
+                    raise LogError(f"replay failed: ron by seat {w} but the last discard is not seat {o.loser}'s")
                 f["houtei"] = last_discard[2] == WALL_DRAWS
                 win_tiles[w] = last_discard[1]
             f["renhou"] = not drew[w] and not any_call

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
-from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, ImportError_, Kyoku, Outcome
+from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
 
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
@@ -41,7 +41,7 @@ def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
             return "pon", pon, pon[called], frm
         return "kakan", pon + [base * 4 + unused], base * 4 + unused, frm
     if m & 0x20:
-        raise ImportError_("three-player game (nukidora) is not supported")
+        raise LogError("three-player game (nukidora) is not supported")
     tile = m >> 8
     tiles = [(tile // 4) * 4 + i for i in range(4)]
     if m & 3 == 0:
@@ -53,9 +53,9 @@ def parse_mjlog(text: str, file: str) -> Game:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise ImportError_(f"not well-formed mjlog XML: {exc}") from None
+        raise LogError(f"not well-formed mjlog XML: {exc}") from None
     if root.tag != "mjloggm":
-        raise ImportError_(f"not an mjlog file: root element <{root.tag}>")
+        raise LogError(f"not an mjlog file: root element <{root.tag}>")
 
     game = Game(file=file, ref=None, names=[])
     aka = True
@@ -73,7 +73,7 @@ def parse_mjlog(text: str, file: str) -> Game:
         m = _PLAY_TAG.match(tag)
         if m:
             if kyoku is None:
-                raise ImportError_(f"<{tag}> before any <INIT>")
+                raise LogError(f"<{tag}> before any <INIT>")
             letter, tid = m.group(1), int(m.group(2))
             if letter in _DRAW:
                 s = _DRAW[letter]
@@ -89,9 +89,9 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "GO":
             t = int(a.get("type", "169"))
             if t & 0x10:
-                raise ImportError_("three-player game (GO type bit 0x10) is not supported")
+                raise LogError("three-player game (GO type bit 0x10) is not supported")
             if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
-                raise ImportError_(
+                raise LogError(
                     f"unsupported special-rule lobby (GO type={t}"
                     f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
                 )
@@ -104,16 +104,16 @@ def parse_mjlog(text: str, file: str) -> Game:
             if "n0" in a and not game.names:
                 game.names = [unquote(a.get(f"n{i}", "")) for i in range(4)]
                 if not game.names[3]:
-                    raise ImportError_("three-player game (no fourth player) is not supported")
+                    raise LogError("three-player game (no fourth player) is not supported")
         elif tag == "INIT":
             started = True
             seed = _ints(a.get("seed"))
             ten = _ints(a.get("ten"))
             if len(seed) < 6 or len(ten) != 4:
-                raise ImportError_("malformed <INIT>: seed/ten")
+                raise LogError("malformed <INIT>: seed/ten")
             hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
             if not hands[3]:
-                raise ImportError_("three-player game (no fourth hand) is not supported")
+                raise LogError("three-player game (no fourth hand) is not supported")
             kyoku = Kyoku(
                 kyoku=seed[0],
                 honba=seed[1],
@@ -123,13 +123,13 @@ def parse_mjlog(text: str, file: str) -> Game:
                 dora=[tile(seed[5])],
             )
             if int(a.get("oya", seed[0] % 4)) != seed[0] % 4:
-                raise ImportError_(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
+                raise LogError(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
             game.kyokus.append(kyoku)
             pending_riichi = set()
             rinshan = [False] * 4
         elif tag == "N":
             if kyoku is None:
-                raise ImportError_("<N> before any <INIT>")
+                raise LogError("<N> before any <INIT>")
             who = int(a["who"])
             mk, tids, called, frm = _meld(int(a["m"]), who)
             kyoku.events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
@@ -137,7 +137,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 rinshan[who] = True
         elif tag == "REACH":
             if kyoku is None:
-                raise ImportError_("<REACH> before any <INIT>")
+                raise LogError("<REACH> before any <INIT>")
             who, step = int(a["who"]), a.get("step")
             if step == "1":
                 pending_riichi.add(who)
@@ -145,21 +145,21 @@ def parse_mjlog(text: str, file: str) -> Game:
                 kyoku.events.append(("reach", who))
         elif tag == "DORA":
             if kyoku is None:
-                raise ImportError_("<DORA> before any <INIT>")
+                raise LogError("<DORA> before any <INIT>")
             kyoku.events.append(("dora", tile(int(a["hai"]))))
         elif tag == "AGARI":
             if kyoku is None:
-                raise ImportError_("<AGARI> before any <INIT>")
+                raise LogError("<AGARI> before any <INIT>")
             kyoku.outcomes.append(_agari(a, tile))
             _owari(game, a)
         elif tag == "RYUUKYOKU":
             if kyoku is None:
-                raise ImportError_("<RYUUKYOKU> before any <INIT>")
+                raise LogError("<RYUUKYOKU> before any <INIT>")
             kyoku.outcomes.append(_ryuukyoku(a))
             _owari(game, a)
         # TAIKYOKU, BYE, later UN (reconnects) and unknown tags carry nothing we need
     if not started:
-        raise ImportError_("no hands (<INIT>) in the log")
+        raise LogError("no hands (<INIT>) in the log")
     if len(game.names) != 4:
         game.names = ["", "", "", ""]
     return game
@@ -168,7 +168,7 @@ def parse_mjlog(text: str, file: str) -> Game:
 def _deltas(a: dict) -> list[int]:
     sc = _ints(a.get("sc"))
     if len(sc) != 8:
-        raise ImportError_("malformed sc= (expected 4 score/delta pairs)")
+        raise LogError("malformed sc= (expected 4 score/delta pairs)")
     return [sc[2 * i + 1] * 100 for i in range(4)]
 
 
@@ -176,7 +176,7 @@ def _owari(game: Game, a: dict) -> None:
     if "owari" in a:
         vals = a["owari"].split(",")
         if len(vals) < 8:
-            raise ImportError_("malformed owari=")
+            raise LogError("malformed owari=")
         game.final_scores = [int(vals[2 * i]) * 100 for i in range(4)]
         game.final_points = [float(vals[2 * i + 1]) for i in range(4)]
 
@@ -230,6 +230,6 @@ def _ryuukyoku(a: dict) -> Outcome:
     elif typ is None:
         result = "draw"
     else:
-        raise ImportError_(f"unknown RYUUKYOKU type {typ!r}")
+        raise LogError(f"unknown RYUUKYOKU type {typ!r}")
     tenpai = [s for s in range(4) if f"hai{s}" in a]
     return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None)

@@ -77,7 +77,6 @@ from __future__ import annotations
 import glob
 import gzip
 import os
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -86,14 +85,12 @@ import polars as pl
 from analyzer.importers._common import (
     FLAG_NAMES,
     Game,
-    ImportError_,
+    LogError,
     ImportProblem,
     Kyoku,
     Replay,
     indicators_str,
-    is_red,
     is_tenpai,
-    kind,
     meld_str,
     replay,
     tile_str,
@@ -141,7 +138,6 @@ COLUMNS: dict[str, pl.DataType] = {
     "lobby": pl.Int64,
 }
 
-_REF = re.compile(r"^\d{10}gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}$")
 
 
 def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProblem]]:
@@ -182,27 +178,27 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
 
 
 def parse_file(path: str | Path) -> Game:
-    """One log file into the shared game model (raises ``ImportError_`` with the problem's reason)."""
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ImportError_(f"cannot read: {exc.strerror}") from None
+        raise LogError(f"cannot read: {exc.strerror}") from None
     if path.name.endswith(".gz") or data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
-            raise ImportError_(f"bad gzip data: {exc}") from None
+            raise LogError(f"bad gzip data: {exc}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ImportError_("not UTF-8 text") from None
+        raise LogError("not UTF-8 text") from None
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, str(path))
     if head in "{[" and head:
         return parse_json(text, str(path))
-    raise ImportError_("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+    raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
 
 def read_tenhou(paths: list[str | Path]) -> tuple[pl.DataFrame, list[ImportProblem]]:
@@ -218,11 +214,11 @@ def read_tenhou(paths: list[str | Path]) -> tuple[pl.DataFrame, list[ImportProbl
         try:
             game = parse_file(f)
             rows = game_rows(game)
-        except ImportError_ as exc:
+        except LogError as exc:
             problems.append(ImportProblem(str(f), str(exc)))
             continue
-        except RecursionError:
-            problems.append(ImportProblem(str(f), "malformed: nesting too deep"))
+        except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError) as exc:
+            problems.append(ImportProblem(str(f), f"malformed log ({type(exc).__name__}: {exc})"))
             continue
         gid = _game_id(game, f, used_ids)
         for row in rows:
@@ -284,11 +280,11 @@ def game_rows(game: Game) -> list[dict]:
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:
-            raise ImportError_(f"hand {n + 1} ({k.round}) has no result")
+            raise LogError(f"hand {n + 1} ({k.round}) has no result")
         try:
             rows.extend(common | r for r in _kyoku_rows(game, k))
-        except ImportError_ as exc:
-            raise ImportError_(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
+        except LogError as exc:
+            raise LogError(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
     if rows and game.final_scores is not None:
         for s in range(4):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
@@ -313,7 +309,7 @@ def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
         elif o.result == "nagashi":
             winners = [s for s in rp.nagashi if o.deltas[s] > 0] or rp.nagashi
             if not winners:
-                raise ImportError_("nagashi mangan recorded but no seat discarded only terminals and honours")
+                raise LogError("nagashi mangan recorded but no seat discarded only terminals and honours")
             row["tenpai"] = _seats(o.tenpai) if o.tenpai is not None else _tenpai_from_hands(rp)
             for i, w in enumerate(winners):
                 r = dict(row, winner=str(w), recorded_points=o.deltas[w])
@@ -325,7 +321,7 @@ def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
             row["dora"] = indicators_str(rp.dora)
             if o.result == "draw":
                 if rp.draws != 70:
-                    raise ImportError_(f"exhaustive draw after {rp.draws} draws (expected 70)")
+                    raise LogError(f"exhaustive draw after {rp.draws} draws (expected 70)")
                 if o.tenpai is not None:
                     row["tenpai"] = _seats(o.tenpai)
                 elif o.all_tenpai is not None:
@@ -352,9 +348,9 @@ def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
     win_tile = rp.win_tiles[w]
     hand = list(rp.concealed[w]) + ([win_tile] if o.result == "ron" else [])
     if o.hand is not None and sorted(o.hand) != sorted(hand):
-        raise ImportError_(f"replayed winning hand {tiles_str(hand)} differs from the recorded {tiles_str(o.hand)}")
+        raise LogError(f"replayed winning hand {tiles_str(hand)} differs from the recorded {tiles_str(o.hand)}")
     if o.win_tile is not None and o.win_tile != win_tile:
-        raise ImportError_(f"replayed winning tile {tile_str(win_tile)} differs from the recorded {tile_str(o.win_tile)}")
+        raise LogError(f"replayed winning tile {tile_str(win_tile)} differs from the recorded {tile_str(o.win_tile)}")
     for name in o.yaku:
         if name.startswith("unknown:"):
             game.notes.append(f"{k.round}-{k.honba}: unrecognised yaku name {name[8:]!r} kept as {name!r}")
@@ -388,5 +384,3 @@ def red_fives(hand: str | None, melds: list[str] | None) -> int:
     text = (hand or "") + "".join(m.split(":", 1)[1] for m in melds or [])
     return text.count("0")
 
-
-_ = (is_red, kind)  # re-exported helpers used by tests

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from analyzer.importers._common import RED, Game, ImportError_, Kyoku, Outcome, yaku_name
+from analyzer.importers._common import RED, Game, LogError, Kyoku, Outcome, yaku_name
 
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
 _DRAWS = {"流局", "全員聴牌", "全員不聴"}
@@ -23,7 +23,7 @@ _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
 
 def _tile(code) -> int:
     if not isinstance(code, int) or isinstance(code, bool):
-        raise ImportError_(f"bad tile {code!r}")
+        raise LogError(f"bad tile {code!r}")
     if code in (51, 52, 53):
         return RED + (code - 51) * 9 + 4
     suit, num = divmod(code, 10)
@@ -31,14 +31,14 @@ def _tile(code) -> int:
         return (suit - 1) * 9 + num - 1
     if suit == 4 and 1 <= num <= 7:
         return 27 + num - 1
-    raise ImportError_(f"bad tile {code!r}")
+    raise LogError(f"bad tile {code!r}")
 
 
 def _call(text: str) -> tuple[str, list[int], int, int]:
     """(letter, tiles, called tile, letter position) of a call string such as ``p434343`` or ``3737k3737``."""
     m = re.fullmatch(r"((?:\d\d)*)([cpmka])((?:\d\d)+)", text)
     if not m:
-        raise ImportError_(f"bad call string {text!r}")
+        raise LogError(f"bad call string {text!r}")
     before, letter, after = m.groups()
     tiles = [_tile(int(before[i : i + 2])) for i in range(0, len(before), 2)]
     tiles += [_tile(int(after[i : i + 2])) for i in range(0, len(after), 2)]
@@ -62,22 +62,22 @@ def parse_json(text: str, file: str) -> Game:
                 try:
                     objs.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise ImportError_(f"line {n}: not valid JSON ({exc.msg})") from None
+                    raise LogError(f"line {n}: not valid JSON ({exc.msg})") from None
     if not objs or not all(isinstance(o, dict) and isinstance(o.get("log"), list) for o in objs):
-        raise ImportError_("not a Tenhou JSON log (expected objects with a 'log' list)")
+        raise LogError("not a Tenhou JSON log (expected objects with a 'log' list)")
     first = objs[0]
     names = first.get("name") or ["", "", "", ""]
     if not isinstance(names, list):
-        raise ImportError_("'name' is not a list")
+        raise LogError("'name' is not a list")
     rule = first.get("rule") or {}
     disp = str(rule.get("disp", ""))
     if len(names) == 3 or "三" in disp or "3-Player" in disp or "Sanma" in disp:
-        raise ImportError_("three-player game is not supported")
+        raise LogError("three-player game is not supported")
     if len(names) != 4:
-        raise ImportError_(f"expected 4 player names, got {len(names)}")
+        raise LogError(f"expected 4 player names, got {len(names)}")
     for o in objs[1:]:
         if (o.get("name") or names) != names:
-            raise ImportError_("lines of one file name different players (one file must be one game)")
+            raise LogError("lines of one file name different players (one file must be one game)")
     game = Game(file=file, ref=first.get("ref") or None, names=[str(n) for n in names])
     if "aka" in rule or any(k.startswith("aka5") for k in rule):
         game.aka = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
@@ -95,10 +95,10 @@ def parse_json(text: str, file: str) -> Game:
         for n, raw in enumerate(o["log"]):
             try:
                 game.kyokus.append(_kyoku(raw, game.aka))
-            except ImportError_ as exc:
-                raise ImportError_(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
+            except LogError as exc:
+                raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
-                raise ImportError_(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
+                raise LogError(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
     sc = objs[-1].get("sc")
     if isinstance(sc, list) and len(sc) == 8:
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
@@ -108,10 +108,10 @@ def parse_json(text: str, file: str) -> Game:
 
 def _kyoku(raw: list, aka: bool) -> Kyoku:
     if len(raw) != 17:
-        raise ImportError_(f"expected 17 entries, got {len(raw)}")
+        raise LogError(f"expected 17 entries, got {len(raw)}")
     (kyoku, honba, sticks), scores, dora, ura = raw[0], raw[1], raw[2], raw[3]
     if len(scores) != 4 or any(not raw[4 + 3 * s] for s in range(4)):
-        raise ImportError_("three-player game is not supported")
+        raise LogError("three-player game is not supported")
     k = Kyoku(
         kyoku=int(kyoku),
         honba=int(honba),
@@ -121,13 +121,13 @@ def _kyoku(raw: list, aka: bool) -> Kyoku:
         dora=[_tile(t) for t in dora],
     )
     if any(len(h) != 13 for h in k.haipai):
-        raise ImportError_("a starting hand does not have 13 tiles")
+        raise LogError("a starting hand does not have 13 tiles")
     k.events = _replay_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
     k.outcomes = _result(raw[16], [_tile(t) for t in ura], k)
     return k
 
 
-class _Ambiguous(ImportError_):
+class _Ambiguous(LogError):
     """A replay that failed after taking calls that could also belong to a later identical discard."""
 
     def __init__(self, message: str, choices: list[tuple[int, int]]):
@@ -140,7 +140,7 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
     does not say which of the two discards was called: try the first, and on failure back-track (the later)."""
     stack: list[frozenset] = [frozenset()]
     seen: set[frozenset] = set()
-    first_error: ImportError_ | None = None
+    first_error: LogError | None = None
     while stack and len(seen) < 256:
         skip = stack.pop()
         if skip in seen:
@@ -153,7 +153,7 @@ def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tup
             for choice in exc.choices:
                 if choice not in skip:
                     stack.append(skip | {choice})
-    raise ImportError_(str(first_error)) if first_error else ImportError_("replay failed")
+    raise LogError(str(first_error)) if first_error else LogError("replay failed")
 
 
 def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozenset) -> list[tuple]:
@@ -285,7 +285,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
             break
     m = _VALUE.match(text)
     if not m:
-        raise ImportError_(f"cannot read the hand value {text!r}")
+        raise LogError(f"cannot read the hand value {text!r}")
     a = int(m["a"])
     if m["b"]:
         o.points = 2 * a + int(m["b"])
@@ -300,7 +300,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
 
 def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
     if not res or not isinstance(res[0], str):
-        raise ImportError_("missing result")
+        raise LogError("missing result")
     kind = res[0]
     riichi_last = next((ev[1] for ev in k.events if ev[0] == "riichi_last"), None)
     if kind == "和了":
@@ -324,7 +324,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
                 for y in info[4:]:
                     m = _YAKU.match(str(y))
                     if not m:
-                        raise ImportError_(f"cannot read the yaku {y!r}")
+                        raise LogError(f"cannot read the yaku {y!r}")
                     name = yaku_name(m["name"])
                     if name is None:
                         name = f"unknown:{m['name']}"
@@ -348,7 +348,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
                     o.han = han
             outs.append(o)
         if not outs:
-            raise ImportError_("win without winners")
+            raise LogError("win without winners")
         _resolve_last_riichi(k, accept=riichi_last is not None and riichi_last != outs[0].loser)
         return outs
     deltas = [int(x) for x in res[1]] if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
@@ -362,7 +362,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
         return [Outcome(result="nagashi", deltas=deltas)]
     if kind in _ABORTS:
         return [Outcome(result="abort", deltas=deltas)]
-    raise ImportError_(f"unknown result {kind!r}")
+    raise LogError(f"unknown result {kind!r}")
 
 
 def _resolve_last_riichi(k: Kyoku, accept: bool) -> None:
