@@ -1,0 +1,148 @@
+"""Tile-scoring benchmark: analyzer.tiles.score_tiles against the pure-Python ``mahjong`` package.
+
+    .venv/bin/python -m benchmarks.tiles [--n 1000000] [--sample 5000] [--seed 0] [--rules tenhou]
+
+Generates N hands with ``benchmarks.handgen`` (timed on its own), scores them with ``score_tiles`` in one
+``collect()`` (hands/s, hand values included), scores the first ``--sample`` hands with ``mahjong`` in the same
+process (hands/s, end to end from our row dicts, and the ``estimate_hand_value`` calls alone), prints the speed
+ratio, how many sampled hands agree on points, and the peak RSS, and writes the figures as JSON to
+``benchmarks/results/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.rules import load_rules
+from analyzer.scoring.points import base_points, hand_points
+from benchmarks.handgen import generate
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _peak_rss_mb() -> float:
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    return round(kb / 1024, 1)
+
+
+def _score_analyzer(df: pl.DataFrame, rules):
+    try:
+        from analyzer.tiles import score_tiles
+    except ImportError as exc:
+        return None, f"analyzer.tiles.score_tiles not available: {exc}"
+    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
+    lf = score_tiles(df.lazy(), rules).with_columns(
+        points=hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
+    )
+    return lf.collect(), None
+
+
+def _score_mahjong(rows: list[dict], rules):
+    """(results, seconds end to end, seconds inside estimate_hand_value) for the sampled rows."""
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.tiles.oracle import Unsupported, build_args, score_row
+
+    t0 = time.perf_counter()
+    results = []
+    for row in rows:
+        try:
+            results.append(score_row(row, rules))
+        except Unsupported:
+            results.append(None)
+    total = time.perf_counter() - t0
+
+    args = []
+    for row in rows:
+        try:
+            args.append(build_args(row, rules))
+        except Unsupported:
+            pass
+    t0 = time.perf_counter()
+    for tiles, win, melds, dora, ura, config in args:
+        HandCalculator.estimate_hand_value(tiles, win, melds=melds, dora_indicators=dora,
+                                           ura_dora_indicators=ura, config=config)
+    calc = time.perf_counter() - t0
+    return results, total, calc, len(args)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.tiles", description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=1_000_000, help="hands to generate and score with analyzer")
+    ap.add_argument("--sample", type=int, default=5000, help="hands (the first ones) to score with mahjong too")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rules", default="tenhou", help="preset name or spec, as analyzer takes them")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="directory for the JSON figures")
+    args = ap.parse_args(argv)
+    rules = load_rules(args.rules)
+    fig: dict = {
+        "n": args.n, "sample": min(args.sample, args.n), "seed": args.seed, "rules": args.rules,
+        "polars": pl.__version__, "python": platform.python_version(), "machine": platform.machine(),
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+    t0 = time.perf_counter()
+    df = generate(args.n, seed=args.seed)
+    fig["generate_s"] = round(time.perf_counter() - t0, 3)
+    fig["generate_hands_per_s"] = round(args.n / max(fig["generate_s"], 1e-9))
+    print(f"generate   {args.n:>9,} hands  {fig['generate_s']:8.2f} s  {fig['generate_hands_per_s']:>12,} hands/s")
+
+    t0 = time.perf_counter()
+    scored, why = _score_analyzer(df, rules)
+    if scored is None:
+        print(f"analyzer   skipped ({why})")
+        fig["analyzer_skipped"] = why
+    else:
+        fig["analyzer_s"] = round(time.perf_counter() - t0, 3)
+        fig["analyzer_hands_per_s"] = round(args.n / max(fig["analyzer_s"], 1e-9))
+        fig["analyzer_no_yaku"] = int((scored["tile_problem"] == "no_yaku").sum())
+        print(f"analyzer   {args.n:>9,} hands  {fig['analyzer_s']:8.2f} s  {fig['analyzer_hands_per_s']:>12,} hands/s")
+
+    rows = df.head(fig["sample"]).to_dicts()
+    results, total, calc, n_calc = _score_mahjong(rows, rules)
+    fig["mahjong_s"] = round(total, 3)
+    fig["mahjong_hands_per_s"] = round(len(rows) / max(total, 1e-9))
+    fig["mahjong_calc_only_hands_per_s"] = round(n_calc / max(calc, 1e-9))
+    print(f"mahjong    {len(rows):>9,} hands  {total:8.2f} s  {fig['mahjong_hands_per_s']:>12,} hands/s "
+          f"(estimate_hand_value alone: {fig['mahjong_calc_only_hands_per_s']:,} hands/s)")
+
+    if scored is not None:
+        fig["ratio"] = round(fig["analyzer_hands_per_s"] / max(fig["mahjong_hands_per_s"], 1), 1)
+        ours = scored.head(len(rows)).select("points", "tile_problem").to_dicts()
+        compared = agree = 0
+        for mine, o in zip(ours, results):
+            if o is None or o.error not in (None, "no_yaku"):
+                continue
+            compared += 1
+            if o.error == "no_yaku":
+                agree += mine["tile_problem"] == "no_yaku"
+            else:
+                agree += mine["tile_problem"] is None and mine["points"] == o.points
+        fig["sample_compared"], fig["sample_agree_points"] = compared, agree
+        print(f"ratio      analyzer/mahjong = {fig['ratio']:,}x; sample agreement on points/no-yaku: "
+              f"{agree:,}/{compared:,}")
+    fig["peak_rss_mb"] = _peak_rss_mb()
+    print(f"peak RSS   {fig['peak_rss_mb']:,} MB")
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = args.out / f"tiles-{stamp}-n{args.n}.json"
+    path.write_text(json.dumps(fig, indent=2) + "\n")
+    (args.out / "tiles-latest.json").write_text(json.dumps(fig, indent=2) + "\n")
+    print(f"figures    {path}")
+    fig["json"] = str(path)
+    return fig
+
+
+if __name__ == "__main__":
+    main()
