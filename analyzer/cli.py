@@ -16,13 +16,13 @@ from rich.console import Console
 from rich.table import Table
 
 from analyzer.io.load import InputError
-from analyzer.io.write import FORMATS, write_results
+from analyzer.io.write import FORMATS, write_results, write_table
 from analyzer.pipeline import ScoreResult, score
 from analyzer.rules import RulesError, load_rules, preset_names
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
 console = Console(stderr=True)
-out = Console()
+out = Console(width=None if Console().is_terminal else 160)
 
 
 class Failure(click.ClickException):
@@ -63,6 +63,7 @@ def main() -> None:
 
     \b
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
+    analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
     """
@@ -130,6 +131,41 @@ def _print_counts(result: ScoreResult, paths: dict[str, Path]) -> None:
         console.print(
             f"[yellow]{result.rows_rejected} row(s) rejected: see {paths['rejects']}[/]", highlight=False
         )
+
+
+@main.group("import")
+def import_group() -> None:
+    """Turn recorded game logs into hand records."""
+
+
+@import_group.command("tenhou")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def import_tenhou(paths: tuple[str, ...], output: str, debug: bool) -> None:
+    """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
+
+    A malformed or unsupported file (e.g. three-player) is reported and the others still import.
+    Exit status 1 when some file did not import.
+    """
+    from analyzer.importers import read_tenhou
+
+    with _friendly_errors(debug):
+        with _progress(f"Reading {len(paths)} path(s)…"):
+            hands, problems = read_tenhou(list(paths))
+        if hands.height == 0 and not problems:
+            raise Failure("no Tenhou logs found in " + ", ".join(paths))
+        write_table(hands, output)
+    failed = [p for p in problems if not p.imported]
+    for problem in problems:
+        colour = "yellow" if problem.imported else "red"
+        console.print(f"[{colour}]{problem.file}[/]: {problem.reason}", highlight=False)
+    out.print(
+        f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
+        f" {len(failed)} file(s) not imported",
+        highlight=False,
+    )
+    sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)
 
 
 @main.group("rules")

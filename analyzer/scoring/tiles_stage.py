@@ -95,7 +95,9 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         pl.when(pl.col("hand").is_not_null()).then(pl.col("tile_problem")),
         mismatch(pl.col("given_han"), pl.col("_tile_han"), "han_mismatch"),
         mismatch(pl.col("given_fu"), pl.col("_tile_fu"), "fu_mismatch"),
-        mismatch(pl.col("given_yakuman").fill_null(0), pl.col("_tile_yakuman"), "yakuman_mismatch"),
+        mismatch(
+            pl.when(given_value).then(pl.col("given_yakuman").fill_null(0)), pl.col("_tile_yakuman"), "yakuman_mismatch"
+        ),
     ]
     for recorded, computed in (("recorded_han", "_tile_han"), ("recorded_fu", "_tile_fu")):
         if recorded in scored_names:

@@ -1,0 +1,93 @@
+"""The command line: outputs written, counts that add up, exit codes, one-line errors."""
+
+import polars as pl
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+SAMPLE = "sample_logs/csv"
+
+
+def test_score_writes_every_output_and_exits_clean(tmp_path):
+    result = CliRunner().invoke(main, ["score", SAMPLE, "-o", str(tmp_path), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    for name in ("hands", "games", "players", "rejects"):
+        assert (tmp_path / f"{name}.csv").is_file()
+    hands = pl.read_csv(tmp_path / "hands.csv")
+    assert f"rows read: {hands.height} = scored {hands.height} + rejected 0" in result.output
+    assert "Standings" in result.output
+    assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave no temporary files
+
+
+def test_parquet_and_csv_samples_give_the_same_results(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(main, ["score", SAMPLE, "-o", str(tmp_path / "a")]).exit_code == 0
+    assert runner.invoke(main, ["score", "sample_logs/parquet", "-o", str(tmp_path / "b")]).exit_code == 0
+    a = pl.read_parquet(tmp_path / "a" / "games.parquet")
+    b = pl.read_parquet(tmp_path / "b" / "games.parquet")
+    assert a.equals(b)
+
+
+def test_rejected_rows_exit_1_and_are_listed(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,han,fu\n"
+        "g,E1,0,A,B,C,D,ron,B,A,3,40\n"
+        "g,E2,0,A,B,C,D,ron,Q,A,3,40\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["score", str(bad), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "rows read: 2 = scored 1 + rejected 1" in result.output
+    rejects = pl.read_parquet(tmp_path / "out" / "rejects.parquet")
+    assert rejects.select("row", "column", "value").row(0) == (2, "winner", "Q")
+
+
+def test_bad_usage_and_unreadable_input_exit_2_without_traceback(tmp_path):
+    runner = CliRunner()
+    for args in (
+        ["score", str(tmp_path / "missing.csv"), "-o", str(tmp_path)],
+        ["score", SAMPLE, "-o", str(tmp_path), "--rules", "no-such-rules"],
+        ["score", SAMPLE],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 2, args
+        assert "Traceback" not in result.output
+
+
+def test_unreadable_csv_content_is_a_one_line_error(tmp_path):
+    broken = tmp_path / "broken.csv"
+    broken.write_bytes(b"game_id,round\n\"unterminated,E1\n")
+    result = CliRunner().invoke(main, ["score", str(broken), "-o", str(tmp_path / "out")])
+    assert result.exit_code in (1, 2)
+    assert "Traceback" not in result.output
+
+
+def test_rules_list_and_show():
+    runner = CliRunner()
+    listed = runner.invoke(main, ["rules", "list"])
+    assert listed.exit_code == 0
+    for name in ("tenhou", "majsoul", "ema", "wrc", "mleague"):
+        assert name in listed.output
+    shown = runner.invoke(main, ["rules", "show", "ema"])
+    assert shown.exit_code == 0 and "kiriage" in shown.output and "sanbaiman" in shown.output
+
+
+def test_rules_from_toml_start_from_a_preset(tmp_path):
+    toml = tmp_path / "club.toml"
+    toml.write_text('preset = "ema"\numa = [20, 10, -10, -20]\nkiriage = true\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["rules", "show", str(toml)])
+    assert result.exit_code == 0
+    assert "20, 10, -10, -20" in result.output
+
+
+def test_import_tenhou_sample_then_score(tmp_path):
+    runner = CliRunner()
+    imported = runner.invoke(main, ["import", "tenhou", "sample_logs/tenhou", "-o", str(tmp_path / "hands.parquet")])
+    assert imported.exit_code == 0, imported.output
+    scored = runner.invoke(main, ["score", str(tmp_path / "hands.parquet"), "-o", str(tmp_path / "out")])
+    assert scored.exit_code == 0, scored.output
+    hands = pl.read_parquet(tmp_path / "out" / "hands.parquet")
+    assert hands.filter(pl.col("problems") != "").height == 0
+    recorded = hands.select(pl.col(f"recorded_delta_{s}").cast(pl.Int64) for s in range(4))
+    assert hands.select(f"delta_{s}" for s in range(4)).rows() == recorded.rows()
