@@ -258,3 +258,15 @@ def test_owari_rounding_and_uma(df):
             contradicting_preset.add(r["game_id"])
     assert contradicting_preset == {"bug7", "bug8", "bye", "shuffle", "1", "11", "15", "17", "26", "30", "31", "37",
                                     "40", "9"}
+
+
+def test_scoring_the_imported_hands_reproduces_tenhou(df):
+    """End to end: the tiles and flags we import, scored by the pipeline, give Tenhou's own deltas."""
+    from analyzer.pipeline import score
+
+    result = score(df.filter(~pl.col("game_id").is_in(SYNTHETIC)), "tenhou")
+    assert result.rejects.height == 0
+    hands = result.hands.filter(pl.col("problems").str.contains("mismatch").not_())
+    same = pl.all_horizontal(pl.col(f"delta_{s}") == pl.col(f"recorded_delta_{s}").cast(pl.Int64) for s in range(4))
+    assert hands.height > 700
+    assert hands.filter(~same).height == 0
