@@ -18,7 +18,8 @@ def count_of(tile: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
     suit, rank = tile // 9, tile % 9
     code = pl.when(suit == 0).then(full32[0]).when(suit == 1).then(full32[1]).when(suit == 2).then(full32[2])
     code = code.otherwise(full32[3])
-    return ((code // lut("POW32", rank.fill_null(0).clip(0, 8))) % 32).fill_null(0)
+    count = (code // lut("POW32", rank.fill_null(0).clip(0, 8))) % 32
+    return pl.when(tile.is_not_null()).then(count).otherwise(0)
 
 
 def dora_stages(col, out: str, indicators: pl.Expr, full32: list[pl.Expr], kan_dora: bool) -> list[dict]:

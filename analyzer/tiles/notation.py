@@ -19,10 +19,14 @@ INDICATORS_RE = r"^(?:[0-9]+[mps]|[1-7]+z)*$"
 MELD_KINDS = {"chi": 0, "pon": 1, "minkan": 2, "kakan": 3, "ankan": 4}
 
 
-def digits_codes(digits: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """(base-5 code, base-32 code) of a digit string such as ``"1123"`` (null -> 0; > 18 digits -> null)."""
+def digits_number(digits: pl.Expr) -> pl.Expr:
+    """A suit's digit string as an integer, red 0 read as 5 (null/empty -> 0; more than 18 digits -> null)."""
     n = digits.str.replace_all("0", "5", literal=True).str.to_integer(strict=False)
-    n = pl.when(digits.is_null() | (digits == "")).then(0).otherwise(n)
+    return pl.when(digits.is_null() | (digits == "")).then(0).otherwise(n)
+
+
+def digits_codes(n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """(base-5 code, base-32 code) of a digit number such as ``1123`` (see :func:`digits_number`)."""
     c5 = c32 = None
     for j in range(4):
         chunk = (n // 10 ** (4 * j)) % 10_000

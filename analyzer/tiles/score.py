@@ -9,7 +9,7 @@ from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.dora import dora_stages
-from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, MELD_KINDS, SUITS, digits_codes, suit_digits, tile_id
+from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, MELD_KINDS, SUITS, digits_codes, digits_number, suit_digits, tile_id
 from analyzer.tiles.tables import lut
 
 P = "__tt_"  # prefix of the scratch columns
@@ -35,10 +35,12 @@ def _any(exprs: list[pl.Expr]) -> pl.Expr:
 # ------------------------------------------------------------------------------------------------ stage 1: parse
 def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     hand = pl.col("hand")
+    lf = lf.with_columns(
+        **{f"{P}num_{s}": digits_number(suit_digits(hand, letter)) for s, letter in enumerate(SUITS)}
+    )
     cols: dict[str, pl.Expr] = {}
-    for s, letter in enumerate(SUITS):
-        c5, c32 = digits_codes(suit_digits(hand, letter))
-        cols[f"c5_{s}"], cols[f"c32_{s}"] = c5, c32
+    for s in range(4):
+        cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"num_{s}"))
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
     cols["aka_m"] = pl.col("melds").list.join("").str.count_matches("0", literal=True).fill_null(0)
     cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
