@@ -16,10 +16,9 @@ def kyoku(header, scores, dora, ura, haipai, plan, result, exclude, dealer):
     for suit in (1, 2, 3, 4):
         for n in range(1, 10 if suit < 4 else 8):
             code = suit * 10 + n
-            pool += [code] * 4
-    c = Counter(norm(t) for t in used.elements())
-    for t, n in c.items():
-        for _ in range(n): pool.remove(t)
+            pool += [code] * 4 if n != 5 or suit == 4 else [code] * 3 + [50 + suit]  # one red five per suit
+    for t in used.elements():
+        pool.remove(t)  # fails if the hand-written tiles use more than the wall holds
     rng = random.Random(header[0])
     rng.shuffle(pool)
     pool = [t for t in pool if t not in exclude]

@@ -336,6 +336,11 @@ def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
 
 def replay(k: Kyoku) -> Replay:
     """Play the kyoku's events and derive what the outcome rows need."""
+    seen = Counter(kind(t) for h in k.haipai for t in h)
+    seen.update(kind(ev[2]) for ev in k.events if ev[0] == "draw")
+    over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
+    if over:
+        raise LogError(f"more than four of {', '.join(over)} dealt and drawn")
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
     draws = 0

@@ -154,3 +154,92 @@ def test_unknown_yaku_name_is_kept_and_reported(tmp_path):
     df, problems = read_tenhou([tmp_path / "g.json"])
     assert df["recorded_yaku"][0].to_list() == ["unknown:謎の役"]
     assert len(problems) == 1 and problems[0].imported and problems[0].game_id == "g"
+
+
+# --- the same game as mjlog XML ---------------------------------------------------------------------------
+_SAMPLE_YAKU = [[(8, 1)], [(1, 1), (0, 1), (53, 0)], None, [(7, 1), (8, 1), (54, 3)]]  # Tenhou yaku ids, han
+_SAMPLE_TEN = ["40,1300,0", "30,2000,0", None, "30,8000,1"]
+
+
+def _as_mjlog(game_type: int) -> str:
+    """The sample game written as an mjlog, from the replayed events (tile ids handed out per kind)."""
+    game = parse_file(SAMPLE)
+    out = [f'<mjloggm ver="2.3"><GO type="{game_type}" lobby="0"/>',
+           '<UN n0="Aoi" n1="Ben" n2="Chie" n3="Dan" dan="0,0,0,0" rate="1500,1500,1500,1500" sx="M,F,F,M"/>',
+           '<TAIKYOKU oya="0"/>']
+    for n, k in enumerate(game.kyokus):
+        free = {kd: [4 * kd + i for i in range(4)] for kd in range(34)}
+        for kd in (4, 13, 22):
+            free[kd].remove(4 * kd)  # id 16/52/88 is the red five
+        def take(tile: int) -> int:
+            return 4 * (tile % 100) if tile >= 100 else free[tile].pop()
+        held = [dict() for _ in range(4)]
+        def hold(s: int, tile: int) -> int:
+            tid = take(tile)
+            held[s].setdefault(tile, []).append(tid)
+            return tid
+        hands = [[hold(s, t) for t in k.haipai[s]] for s in range(4)]
+        dora = [take(t) for t in k.dora]
+        scores = list(k.scores)
+        out.append(f'<INIT seed="{k.kyoku},{k.honba},{k.kyotaku},0,0,{dora[0]}" '
+                   f'ten="{",".join(str(x // 100) for x in scores)}" oya="{k.dealer}" '
+                   + " ".join(f'hai{s}="{",".join(map(str, hands[s]))}"' for s in range(4)) + "/>")
+        last = None
+        for ev in k.events:
+            if ev[0] == "draw":
+                last = hold(ev[1], ev[2])
+                out.append(f"<{'TUVW'[ev[1]]}{last}/>")
+            elif ev[0] == "discard":
+                if ev[3]:
+                    out.append(f'<REACH who="{ev[1]}" step="1"/>')
+                last = held[ev[1]][ev[2]].pop()
+                out.append(f"<{'DEFG'[ev[1]]}{last}/>")
+            elif ev[0] == "reach":
+                scores[ev[1]] -= 1000
+                out.append(f'<REACH who="{ev[1]}" ten="{",".join(str(x // 100) for x in scores)}" step="2"/>')
+        o = k.outcomes[0]
+        sticks = k.kyotaku + sum(1 for ev in k.events if ev[0] == "reach")
+        sc = ",".join(f"{scores[s] // 100},{o.deltas[s] // 100}" for s in range(4))
+        end = ' owari="345,45.0,243,-16.0,260,6.0,152,-35.0"' if n == len(game.kyokus) - 1 else ""
+        if o.result == "draw":
+            shown = " ".join(f'hai{s}="{",".join(str(i) for ids in held[s].values() for i in ids)}"' for s in o_tenpai(o))
+            out.append(f'<RYUUKYOKU ba="{k.honba},{sticks}" sc="{sc}" {shown}{end}/>')
+            continue
+        w = o.winner
+        concealed = [i for ids in held[w].values() for i in ids]
+        if o.result == "ron":
+            concealed.append(last)
+        yaku = ",".join(f"{y},{h}" for y, h in _SAMPLE_YAKU[n])
+        ura = f' doraHaiUra="{",".join(str(take(t)) for t in o.ura_indicators)}"' if o.ura_indicators else ""
+        out.append(f'<AGARI ba="{k.honba},{sticks}" hai="{",".join(map(str, sorted(concealed)))}" machi="{last}" '
+                   f'ten="{_SAMPLE_TEN[n]}" yaku="{yaku}" doraHai="{",".join(map(str, dora))}"{ura} who="{w}" '
+                   f'fromWho="{w if o.loser is None else o.loser}" sc="{sc}"{end}/>')
+    return "".join(out) + "</mjloggm>"
+
+
+def o_tenpai(o) -> list[int]:
+    return [s for s in range(4) if o.deltas[s] > 0]
+
+
+def test_the_same_game_as_mjlog_imports_the_same(tmp_path, sample):
+    (tmp_path / "sample.mjlog").write_text(_as_mjlog(game_type=0x01 | 0x40))
+    df, problems = read_tenhou([tmp_path / "sample.mjlog"])
+    assert problems == []
+    differ = ["game_id", "lobby", "recorded_fu"]
+    assert df.drop(differ).equals(sample.drop(differ))
+    assert df["lobby"].unique().to_list() == [0]
+    # mjlog records fu for limit hands too; the JSON value string of a mangan ("満貫8000点") does not
+    assert df["recorded_fu"].to_list() == [40, 30, None, 30]
+    assert sample["recorded_fu"].to_list() == [40, 30, None, None]
+
+
+def test_mjlog_rule_bits(tmp_path):
+    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x01 | 0x02 | 0x04 | 0x08))
+    df, problems = read_tenhou([tmp_path / "g.mjlog"])
+    assert problems == []
+    assert set(df["rules"]) == {"tenhou;aka_dora=false;open_tanyao=false"}
+    assert set(df["game_length"]) == {"hanchan"}
+    assert "0" not in "".join(df["hand"].drop_nulls())  # no red fives without aka
+    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x401))
+    df, problems = read_tenhou([tmp_path / "g.mjlog"])
+    assert df.height == 0 and "special-rule lobby" in problems[0].reason
