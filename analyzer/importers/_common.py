@@ -269,6 +269,7 @@ class Outcome:
     ura_indicators: list[int] | None = None
     hand: list[int] | None = None  # recorded concealed tiles incl. the winning tile (mjlog)
     win_tile: int | None = None  # recorded winning tile (mjlog)
+    melds: list[tuple[str, list[int]]] | None = None  # recorded melds of the winner (mjlog)
     tenpai: list[int] | None = None  # recorded tenpai seats (mjlog RYUUKYOKU hai0..3)
     all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
     has_value: bool = True  # False when the log omits the value (a shortened result)

@@ -197,6 +197,7 @@ def _agari(a: dict, tile) -> Outcome:
         ura_indicators=[tile(t) for t in _ints(a.get("doraHaiUra"))] if "doraHaiUra" in a else None,
         hand=[tile(t) for t in _ints(a.get("hai"))],
         win_tile=tile(int(a["machi"])),
+        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in (_meld(m, who) for m in _ints(a.get("m")))],
     )
     if "yakuman" in a:
         for yid in _ints(a["yakuman"]):

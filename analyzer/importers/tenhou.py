@@ -29,7 +29,7 @@ pao                      the liable seat (Tenhou paoWho / the JSON pao field), e
 riichi                   List[String]: seats that declared riichi in this hand and whose stick was accepted
                          (Tenhou REACH step 2; a riichi discard that is ronned puts out no stick)
 tenpai                   List[String]: draw / nagashi rows: seats tenpai at the end (mjlog: the hands shown;
-                         JSON: the seats paid noten money, or from the final hands when nobody pays); else null
+                         JSON: the seats receiving noten money, else from the final hands); else null
 hand                     ron / tsumo: concealed tiles including the winning tile, sorted MPSZ
                          (``123m406p789s1122z``, ``0`` = red five, honours 1-7z = E S W N white green red)
 melds                    ron / tsumo: List[String] of the winner's melds in call order: ``chi:345p``,
@@ -351,6 +351,8 @@ def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
         raise LogError(f"replayed winning hand {tiles_str(hand)} differs from the recorded {tiles_str(o.hand)}")
     if o.win_tile is not None and o.win_tile != win_tile:
         raise LogError(f"replayed winning tile {tile_str(win_tile)} differs from the recorded {tile_str(o.win_tile)}")
+    if o.melds is not None and _meld_set(o.melds) != _meld_set(rp.melds[w]):
+        raise LogError("replayed melds of the winner differ from the recorded ones")
     for name in o.yaku:
         if name.startswith("unknown:"):
             game.notes.append(f"{k.round}-{k.honba}: unrecognised yaku name {name[8:]!r} kept as {name!r}")
@@ -377,6 +379,10 @@ def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
             "recorded_aka_dora": o.aka,
             "recorded_yakuman": o.yakuman,
         }
+
+
+def _meld_set(melds: list[tuple[str, list[int]]]) -> list[tuple[str, list[int]]]:
+    return sorted((mk, sorted(tiles)) for mk, tiles in melds)
 
 
 def red_fives(hand: str | None, melds: list[str] | None) -> int:
