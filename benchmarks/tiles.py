@@ -1,10 +1,11 @@
 """Tile-scoring benchmark: analyzer.tiles.score_tiles against the pure-Python ``mahjong`` package.
 
     .venv/bin/python -m benchmarks.tiles [--n 1000000] [--sample 5000] [--seed 0] [--rules tenhou]
+                                         [--engine auto|in-memory|streaming] [--out benchmarks/results]
 
 Generates N hands with ``benchmarks.handgen`` (timed on its own), scores them with ``score_tiles`` in one
-``collect()`` (hands/s, hand values included), scores the first ``--sample`` hands with ``mahjong`` in the same
-process (hands/s, end to end from our row dicts, and the ``estimate_hand_value`` calls alone), prints the speed
+``collect(engine=--engine)`` (hands/s, hand values included), scores the first ``--sample`` hands with ``mahjong``
+in the same process (hands/s, end to end from our row dicts, and the ``estimate_hand_value`` calls alone), prints the speed
 ratio, how many sampled hands agree on points, and the peak RSS, and writes the figures as JSON to
 ``benchmarks/results/`` (gitignored).
 """
@@ -34,7 +35,7 @@ def _peak_rss_mb() -> float:
     return round(kb / 1024, 1)
 
 
-def _score_analyzer(df: pl.DataFrame, rules):
+def _score_analyzer(df: pl.DataFrame, rules, engine: str):
     try:
         from analyzer.tiles import score_tiles
     except ImportError as exc:
@@ -43,7 +44,7 @@ def _score_analyzer(df: pl.DataFrame, rules):
     lf = score_tiles(df.lazy(), rules).with_columns(
         points=hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
     )
-    return lf.collect(), None
+    return lf.collect(engine=engine), None
 
 
 def _score_mahjong(rows: list[dict], rules):
@@ -82,11 +83,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--sample", type=int, default=5000, help="hands (the first ones) to score with mahjong too")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rules", default="tenhou", help="preset name or spec, as analyzer takes them")
+    ap.add_argument("--engine", default="auto", choices=["auto", "in-memory", "streaming"],
+                    help="polars engine for the one collect() (auto is streaming for lazy queries in polars 2)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="directory for the JSON figures")
     args = ap.parse_args(argv)
     rules = load_rules(args.rules)
     fig: dict = {
         "n": args.n, "sample": min(args.sample, args.n), "seed": args.seed, "rules": args.rules,
+        "engine": args.engine,
         "polars": pl.__version__, "python": platform.python_version(), "machine": platform.machine(),
         "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"generate   {args.n:>9,} hands  {fig['generate_s']:8.2f} s  {fig['generate_hands_per_s']:>12,} hands/s")
 
     t0 = time.perf_counter()
-    scored, why = _score_analyzer(df, rules)
+    scored, why = _score_analyzer(df, rules, args.engine)
     if scored is None:
         print(f"analyzer   skipped ({why})")
         fig["analyzer_skipped"] = why
