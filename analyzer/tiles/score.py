@@ -435,7 +435,8 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     }
     lf = lf.with_columns(**{P + "b_" + k: v for k, v in pick.items()})
     problem = (
-        pl.when(C("problem0") != "ok").then(C("problem0"))
+        pl.when(C("problem0").is_null()).then(None)
+        .when(C("problem0") != "ok").then(C("problem0"))
         .when(C("b_score") < 0).then(pl.lit("not_complete"))
         .when(C("b_score") == 0).then(pl.lit("no_yaku"))
     )

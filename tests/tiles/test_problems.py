@@ -1,0 +1,80 @@
+"""Bad rows get a problem code and null values; they never crash the batch or get dropped."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from analyzer.rules import Rules
+from analyzer.tiles import score_tiles
+from tests.tiles.conftest import make_frame, score_frame
+
+GOOD = dict(hand="12355m456p234789s", win="4s", riichi=True)
+CASES = [
+    ("bad_notation", dict(hand="123x55m456p234789s", win="4s")),
+    ("bad_notation", dict(hand="12355m456p234789s", win="4x")),
+    ("bad_notation", dict(hand="12355m456p234789s89z", win="4s")),
+    ("bad_notation", dict(GOOD, dora="4q")),
+    ("bad_meld", dict(hand="12355m456p234s", melds="chi:135s", win="4s")),
+    ("bad_meld", dict(hand="12355m456p234s", melds="pon:789s", win="4s")),
+    ("bad_meld", dict(hand="12355m456p234s", melds="kan:7777s", win="4s")),
+    ("bad_meld", dict(hand="12355m456p234s", melds="chi:123z", win="4s")),
+    ("tile_count", dict(hand="1235m456p234789s", win="4s")),
+    ("tile_count", dict(hand="12355m456p234789s", melds="pon:111z", win="4s")),
+    ("fifth_copy", dict(hand="11111m456p234s789s", win="4s")),
+    ("fifth_copy", dict(hand="123m456p11555z", melds="pon:555z", win="1z")),
+    ("win_tile_not_in_hand", dict(hand="12355m456p234789s", win="6s")),
+    ("not_complete", dict(hand="12355m456p234788s", win="4s")),
+    ("no_yaku", dict(hand="12355m456p234s", melds="chi:789s", win="4s")),
+    ("no_yaku", dict(hand="123m33456p222789s", win="2s")),  # closed ron, no riichi: nothing
+]
+
+
+@pytest.fixture(scope="module")
+def scored():
+    return score_frame([GOOD, *[c for _, c in CASES], dict(GOOD, hand=None)])
+
+
+def test_problem_codes(scored):
+    assert scored["tile_problem"].to_list() == [None, *[p for p, _ in CASES], None]
+
+
+def test_bad_rows_have_null_values(scored):
+    bad = scored.slice(1, len(CASES))
+    for col in ("han", "fu", "yakuman", "yaku", "fu_detail", "dora_count"):
+        assert bad[col].null_count() == len(CASES), col
+    # the wait is still reported on complete hands without yaku
+    assert bad.filter(pl.col("tile_problem") == "no_yaku")["wait"].to_list() == ["ryanmen", "shanpon"]
+
+
+def test_null_hand_row_is_kept_unscored(scored):
+    last = scored.row(-1, named=True)
+    assert last["keep"] == "x" and last["han"] is None and last["tile_problem"] is None
+
+
+def test_output_schema_and_passthrough():
+    df = make_frame([GOOD, dict(GOOD, hand="bad")]).with_columns(extra=pl.Series([1, 2]))
+    out = score_tiles(df.lazy(), Rules()).collect()
+    assert out.columns[: len(df.columns)] == df.columns
+    assert out.select(df.columns).equals(df)
+    assert out.schema["yaku"] == pl.List(pl.Struct({"name": pl.String, "han": pl.Int32}))
+    assert out.schema["fu_detail"] == pl.List(pl.Struct({"fu": pl.Int32, "reason": pl.String}))
+    for col in ("han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora"):
+        assert out.schema[col] == pl.Int64, col
+    assert out.schema["wait"] == pl.String and out.schema["tile_problem"] == pl.String
+
+
+def test_dora_ura_aka_and_kan_dora():
+    case = dict(hand="123m406p23455s789s", win="2s", riichi=True, dora="4s8s", ura="1m3m")
+    # dora 5s x2 (4s) + kan dora 9s x1 (8s); ura 2m x1 (1m) + 4m x0; aka 1
+    r = score_frame([case]).row(0, named=True)
+    assert (r["dora_count"], r["ura_dora"], r["aka_dora"]) == (3, 1, 1)
+    assert r["han"] == 2 + 3 + 1 + 1
+    r = score_frame([case], Rules(kan_dora=False, ura_dora=False, aka_dora=False)).row(0, named=True)
+    assert (r["dora_count"], r["ura_dora"], r["aka_dora"], r["han"]) == (2, 0, 0, 4)
+    # ura needs riichi; the compact indicator form "48s" is read as 4s then 8s
+    r = score_frame([dict(case, riichi=False, tsumo=True, dora="48s")]).row(0, named=True)
+    assert (r["dora_count"], r["ura_dora"]) == (3, 0)
+    # wrap-arounds: 9 -> 1, N -> E, red -> white
+    r = score_frame([dict(hand="111m456p789s55z123s", win="2s", riichi=True, dora="9m4z7z")]).row(0, named=True)
+    assert r["dora_count"] == 3 + 0 + 2
