@@ -50,9 +50,10 @@ def _round_game_points(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         return lf.with_columns(exact.alias("game_points"))
     if rules.game_points_rounding == "tenth":
         return lf.with_columns(exact.round(1).alias("game_points"))
-    # Tenhou: scores of places 2-4 to whole thousands (a remainder of 500 goes down, 600 up); first place
-    # takes minus the sum of the others so the table sums to zero.
-    thousands = ((pl.col("final_score") + 400) / 1000).floor()
+    # Tenhou: scores of places 2-4 to the nearest thousand, 500 away from zero (5500 -> 6, -7500 -> -8, as
+    # recomputed from 50 real logs); first place takes minus the sum of the others so the table sums to zero.
+    score = pl.col("final_score")
+    thousands = score.sign() * ((score.abs() + 500) / 1000).floor()
     others = thousands - rules.return_points / 1000 + pl.col("uma") - pl.col("penalty")
     is_top = pl.col("_ordinal") == 1
     return lf.with_columns(

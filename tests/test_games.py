@@ -43,7 +43,7 @@ def test_split_leftover_sticks_between_tied_first_places():
     assert sum(g["final_score"] for g in games.values()) == 120000
 
 
-def test_tenhou_rounding_five_down_six_up_and_top_takes_the_rest():
+def test_tenhou_rounding_to_thousands_and_top_takes_the_rest():
     rows = [
         {"round": "E1", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Aoki", "yakuman": 1},
         {"round": "E2", "honba": 0, "result": "ron", "winner": "Chiba", "loser": "Doi", "han": 3, "fu": 30},
@@ -58,7 +58,11 @@ def test_tenhou_rounding_five_down_six_up_and_top_takes_the_rest():
     assert sum(g["game_points"] for g in games.values()) == 0
 
 
-@pytest.mark.parametrize("score_after, expected", [(34500, 4), (34600, 5), (14500, -16), (14600, -15)])
+# Real logs: 5500 -> -44 with uma -20, i.e. 500 rounds away from zero; -7500 -> -8000.
+@pytest.mark.parametrize(
+    "score_after, expected",
+    [(34400, 4), (34500, 5), (14400, -16), (14500, -15), (5500, -24), (-7400, -37), (-7500, -38)],
+)
 def test_tenhou_rounding_boundaries(score_after, expected):
     from analyzer.games import _round_game_points
     import polars as pl
