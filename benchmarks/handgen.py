@@ -318,8 +318,16 @@ def _tile_strings(tile: np.ndarray, red: np.ndarray) -> np.ndarray:
     return out
 
 
-def generate(n: int, seed: int = 0, themes: dict[str, float] | None = None) -> pl.DataFrame:
-    """``n`` winning hands drawn with ``numpy.random.default_rng(seed)`` (see the module docstring)."""
+def generate(n: int, seed: int = 0, themes: dict[str, float] | None = None, flag_boost: float = 1.0) -> pl.DataFrame:
+    """``n`` winning hands drawn with ``numpy.random.default_rng(seed)`` (see the module docstring).
+
+    ``themes`` replaces the theme weights; ``flag_boost`` multiplies the rates of the rare situation flags
+    (first-turn wins, double riichi, ippatsu, rinshan, haitei, houtei, chankan).
+    """
+
+    def rate(p):
+        return np.minimum(np.asarray(p) * flag_boost, 0.9)
+
     rng = np.random.default_rng(seed)
     themes = themes or THEMES
     names = list(themes)
@@ -449,18 +457,18 @@ def generate(n: int, seed: int = 0, themes: dict[str, float] | None = None) -> p
     tsumo = rng.random(n) < np.where(theme_arr == "suuankou", 0.6, 0.45)
     closed = ~is_open
     no_meld = ~has_meld
-    first_turn = no_meld & (rng.random(n) < 0.015)
+    first_turn = no_meld & (rng.random(n) < rate(0.015))
     tenhou = first_turn & tsumo & dealer
     chiihou = first_turn & tsumo & ~dealer
     renhou = first_turn & ~tsumo & ~dealer
     riichi = closed & ~first_turn & (rng.random(n) < 0.6)
-    double_riichi = riichi & (rng.random(n) < 0.07)
-    ippatsu = riichi & (rng.random(n) < 0.15)
-    rinshan = tsumo & (n_kans > 0) & ~first_turn & (rng.random(n) < np.where(theme_arr == "kan", 0.4, 0.25))
-    haitei = tsumo & ~rinshan & ~first_turn & (rng.random(n) < 0.04)
-    houtei = ~tsumo & ~first_turn & (rng.random(n) < 0.04)
+    double_riichi = riichi & (rng.random(n) < rate(0.07))
+    ippatsu = riichi & (rng.random(n) < rate(0.15))
+    rinshan = tsumo & (n_kans > 0) & ~first_turn & (rng.random(n) < rate(np.where(theme_arr == "kan", 0.4, 0.25)))
+    haitei = tsumo & ~rinshan & ~first_turn & (rng.random(n) < rate(0.04))
+    houtei = ~tsumo & ~first_turn & (rng.random(n) < rate(0.04))
     # chankan: the three other copies of the win tile are still unseen (one of them was just robbed from a kakan)
-    chankan = ~tsumo & ~houtei & ~first_turn & (total[rows, win] == 1) & (rng.random(n) < 0.05)
+    chankan = ~tsumo & ~houtei & ~first_turn & (total[rows, win] == 1) & (rng.random(n) < rate(0.05))
     ippatsu &= ~rinshan  # ippatsu is broken by one's own kan in most readings; keep the set simple
 
     # dora / ura indicators: 1 + one per kan, never exceeding 4 copies of a tile
