@@ -28,9 +28,10 @@ def dora_stages(col, out: str, indicators: pl.Expr, full32: list[pl.Expr], kan_d
     ``col(name)`` gives the scratch column expression for a scratch name.
     """
     n = MAX_INDICATORS if kan_dora else 1
-    st1 = {f"{out}_norm": normalise_indicators(indicators)}
+    st0 = {f"{out}_grouped": pl.when(indicators.str.contains(r"[0-9][0-9]")).then(indicators)}
+    st1 = {f"{out}_norm": pl.coalesce(normalise_indicators(col(f"{out}_grouped")), indicators)}
     st2 = {f"{out}_tok{k}": col(f"{out}_norm").str.slice(2 * k, 2) for k in range(n)}
     st3 = {f"{out}_ind{k}": tile_id(col(f"{out}_tok{k}")) for k in range(n)}
     st4 = {f"{out}_tgt{k}": next_tile(col(f"{out}_ind{k}")) for k in range(n)}
     st5 = {out: sum(count_of(col(f"{out}_tgt{k}"), full32) for k in range(n))}
-    return [st1, st2, st3, st4, st5]
+    return [st0, st1, st2, st3, st4, st5]

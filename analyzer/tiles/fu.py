@@ -40,34 +40,51 @@ WAITS = ("ryanmen", "kanchan", "penchan", "tanki", "shanpon")  # wait codes 0..4
 FU_DTYPE = pl.List(pl.Struct({"fu": pl.Int32, "reason": pl.String}))
 
 
-def _bit(key: pl.Expr, i: int) -> pl.Expr:
-    return (key // 2**i) % 2 == 1
-
-
-def fu_detail(key: pl.Expr, rules: Rules) -> pl.Expr:
-    mode = key % 4
-    wait = (key // 16) % 8
-    std = mode == 0
-
-    def item(cond: pl.Expr, fu: int, reason: str) -> pl.Expr:
-        return pl.when(cond).then(pl.struct(fu=pl.lit(fu, pl.Int32), reason=pl.lit(reason)))
-
-    seat, rnd = _bit(key, 8), _bit(key, 9)
+def fu_details(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
+    """(key, fu_detail) for distinct fu keys, by a cross join with the table of fu items."""
     items = [
-        item(std, 20, BASE),
-        item(mode == 1, 25, CHIITOITSU),
-        item(std & _bit(key, 2), 10, MENZEN_RON),
-        item(std & _bit(key, 3), 2, TSUMO),
-        item(std & (wait == 1), 2, KANCHAN),
-        item(std & (wait == 2), 2, PENCHAN),
-        item(std & (wait == 3), 2, TANKI),
-        item(std & _bit(key, 7), 2, DRAGON_PAIR),
-        item(std & seat & rnd, rules.double_wind_pair_fu, DOUBLE_WIND_PAIR),
-        item(std & seat & ~rnd, 2, SEAT_WIND_PAIR),
-        item(std & rnd & ~seat, 2, ROUND_WIND_PAIR),
+        ("base", 20, BASE), ("chiitoitsu", 25, CHIITOITSU), ("menzen_ron", 10, MENZEN_RON), ("tsumo", 2, TSUMO),
+        ("kanchan", 2, KANCHAN), ("penchan", 2, PENCHAN), ("tanki", 2, TANKI), ("dragon", 2, DRAGON_PAIR),
+        ("double", rules.double_wind_pair_fu, DOUBLE_WIND_PAIR), ("seat", 2, SEAT_WIND_PAIR),
+        ("round", 2, ROUND_WIND_PAIR),
+        *[(f"cat{c}", fu, reason) for c, (reason, fu) in enumerate(CATEGORIES)],
+        ("open_pinfu", 10, OPEN_PINFU),
     ]
-    for c, (reason, fu) in enumerate(CATEGORIES):
-        count = (key // (CAT_SHIFT * 8**c)) % 8
-        items += [item(std & (count >= j), fu, reason) for j in range(1, 5)]
-    items.append(item(std & _bit(key, 10), 10, OPEN_PINFU))
-    return pl.concat_list(items).list.drop_nulls().cast(FU_DTYPE)
+    table = pl.LazyFrame(
+        {"__item": [i[0] for i in items], "__fu": [i[1] for i in items], "__reason": [i[2] for i in items],
+         "__order": list(range(len(items)))},
+        schema={"__item": pl.String, "__fu": pl.Int32, "__reason": pl.String, "__order": pl.Int64},
+    )
+    k = pl.col(key)
+    mode, wait = k % 4, (k // 16) % 8
+    std = (mode == 0).cast(pl.Int64)
+    seat, rnd = (k // 256) % 2, (k // 512) % 2
+    it = pl.col("__item")
+    count = (
+        pl.when(it == "base").then(std)
+        .when(it == "chiitoitsu").then((mode == 1).cast(pl.Int64))
+        .when(it == "menzen_ron").then(std * ((k // 4) % 2))
+        .when(it == "tsumo").then(std * ((k // 8) % 2))
+        .when(it == "kanchan").then(std * (wait == 1).cast(pl.Int64))
+        .when(it == "penchan").then(std * (wait == 2).cast(pl.Int64))
+        .when(it == "tanki").then(std * (wait == 3).cast(pl.Int64))
+        .when(it == "dragon").then(std * ((k // 128) % 2))
+        .when(it == "double").then(std * seat * rnd)
+        .when(it == "seat").then(std * seat * (1 - rnd))
+        .when(it == "round").then(std * rnd * (1 - seat))
+        .when(it == "open_pinfu").then(std * ((k // 1024) % 2))
+    )
+    for c in range(len(CATEGORIES)):
+        count = count.when(it == f"cat{c}").then(std * ((k // (CAT_SHIFT * 8**c)) % 8))
+    rows = (
+        keys.join(table, how="cross")
+        .with_columns(__n=count.otherwise(0))
+        .filter(pl.col("__n") > 0)
+        .with_columns(__rep=pl.int_ranges(0, pl.col("__n")))
+        .explode("__rep")
+        .group_by(key)
+        .agg(pl.struct(fu=pl.col("__fu"), reason=pl.col("__reason")).sort_by("__order", "__rep").alias("fu_detail"))
+    )
+    return keys.join(rows, on=key, how="left").with_columns(
+        pl.col("fu_detail").fill_null(pl.lit([], dtype=FU_DTYPE)).cast(FU_DTYPE)
+    )

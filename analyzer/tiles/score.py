@@ -9,8 +9,8 @@ from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.dora import dora_stages
-from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, MELD_KINDS, SUITS, digits_codes, digits_number, suit_digits, tile_id
-from analyzer.tiles.tables import lut
+from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, suit_digits, tile_id
+from analyzer.tiles.tables import MELD_CAT_SHIFT, lut, meld_ids
 
 P = "__tt_"  # prefix of the scratch columns
 NFLAT = 23533
@@ -44,66 +44,38 @@ def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
     cols["aka_m"] = pl.col("melds").list.join("").str.count_matches("0", literal=True).fill_null(0)
     cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
-    cols["win_t"] = tile_id(pl.col("win_tile"))  # small tree: slices of a short column
+    cols["win_t"] = tile_id(pl.col("win_tile"))
+    ids = meld_ids()
     for i in range(4):
         m = pl.col("melds").list.get(i, null_on_oob=True)
-        cols[f"mk{i}"] = m.str.extract(r"^([a-z]+):", 1).replace_strict(MELD_KINDS, default=-1, return_dtype=pl.Int32)
-        digits = m.str.extract(r":([0-9]{3,4})[mpsz]$", 1)
-        num = digits.str.replace_all("0", "5", literal=True).str.to_integer(strict=False).fill_null(0).clip(0, 9999)
-        cols[f"mshape{i}"] = lut("MELD", num)
-        cols[f"ms{i}"] = m.str.extract(r"([mpsz])$", 1).replace_strict(
-            {x: j for j, x in enumerate(SUITS)}, default=-1, return_dtype=pl.Int32
-        )
-        cols[f"mp{i}"] = m.is_not_null()
+        # 1 + kind*34 + tile for a well-formed meld, -1 for a malformed one, null for none
+        cols[f"mid{i}"] = pl.when(m.is_not_null()).then(m.replace_strict(ids, default=-1, return_dtype=pl.Int32))
     return lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
 # --------------------------------------------------------------------------------------- stage 2: hand features
 def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols: dict[str, pl.Expr] = {}
-    bad_meld = []
-    contrib = {s: pl.lit(0, pl.Int64) for s in range(4)}
-    chi_bits = pl.lit(0, pl.Int64)
-    pon_bits = pl.lit(0, pl.Int64)
-    n_open = n_kan = n_ankan = n_mchi = n_mout = meld_fu = meld_cat = pl.lit(0, pl.Int64)
-    for i in range(4):
-        kind, shape, suit, present = C(f"mk{i}"), C(f"mshape{i}") // 16, C(f"ms{i}"), C(f"mp{i}")
-        rank = C(f"mshape{i}") % 16
-        valid = (
-            ((kind == 0) & (shape == 1) & (suit >= 0) & (suit < 3))
-            | ((kind == 1) & (shape == 2) & (suit >= 0))
-            | ((kind >= 2) & (shape == 3) & (suit >= 0))
-        ) & ((suit < 3) | (rank < 7))
-        bad_meld.append(present & ~valid)
-        ok = present & valid
-        is_chi, is_kan, is_ankan = ok & (kind == 0), ok & (kind >= 2), ok & (kind == 4)
-        yao = (suit == 3) | pl.when(kind == 0).then(rank.is_in([0, 6])).otherwise(rank.is_in([0, 8]))
-        p32 = lut("POW32", rank.clip(0, 8))
-        add = pl.when(kind == 0).then(p32 * 1057).when(kind == 1).then(p32 * 3).otherwise(p32 * 4)
-        for s in range(4):
-            contrib[s] = contrib[s] + pl.when(ok & (suit == s)).then(add).otherwise(0)
-        chi_bits = chi_bits | pl.when(is_chi).then(lut("POW2", (suit * 7 + rank).clip(0, 20))).otherwise(0)
-        pon_bits = pon_bits | pl.when(ok & (kind >= 1) & (suit < 3)).then(
-            lut("POW2", (suit * 9 + rank).clip(0, 26))
-        ).otherwise(0)
-        n_open = n_open + (ok & (kind < 4)).cast(pl.Int64)
-        n_kan = n_kan + is_kan.cast(pl.Int64)
-        n_ankan = n_ankan + is_ankan.cast(pl.Int64)
-        n_mchi = n_mchi + is_chi.cast(pl.Int64)
-        n_mout = n_mout + (ok & yao).cast(pl.Int64)
-        # category: open triplet 0/1, open kan 4/5, closed kan 6/7 (+1 terminal/honour)
-        cat = pl.when(kind == 1).then(0).when(kind == 4).then(6).otherwise(4) + yao.cast(pl.Int32)
-        cat_fu = pl.when(kind == 1).then(2).when(kind == 4).then(16).otherwise(8) * (1 + yao.cast(pl.Int32))
-        meld_fu = meld_fu + pl.when(ok & (kind >= 1)).then(cat_fu).otherwise(0)
-        meld_cat = meld_cat + pl.when(ok & (kind >= 1)).then(lut("POW8", cat.clip(0, 7))).otherwise(0)
+    mids = [C(f"mid{i}").fill_null(0).clip(0, 170) for i in range(4)]
+    pack = sum(lut("MPACK", m) for m in mids)
+    chi_bits = pon_bits = pl.lit(0, pl.Int64)
+    for m in mids:
+        chi_bits = chi_bits | lut("MCHI", m)
+        pon_bits = pon_bits | lut("MPON", m)
     cols.update(
-        bad_meld=_any(bad_meld) | (C("n_melds") > 4),
-        m_chi=chi_bits, m_pon=pon_bits, n_open=n_open, n_kan=n_kan, n_ankan=n_ankan, n_mchi=n_mchi,
-        n_mout=n_mout, meld_fu=meld_fu, meld_cat=meld_cat,
+        bad_meld=_any([C(f"mid{i}") == -1 for i in range(4)]) | (C("n_melds") > 4),
+        m_chi=chi_bits, m_pon=pon_bits, mpack=pack,
     )
     for s in range(4):
-        cols[f"f32_{s}"] = C(f"c32_{s}") + contrib[s]
+        cols[f"f32_{s}"] = C(f"c32_{s}") + sum(lut(f"MC{s}", m) for m in mids)
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    cols = {}
+    for j, name in enumerate(("n_open", "n_kan", "n_ankan", "n_mchi", "n_mout")):
+        cols[name] = (C("mpack") // 8**j) % 8
+    cols["meld_fu"] = (C("mpack") // 2**15) % 2**11
+    cols["meld_cat"] = C("mpack") // MELD_CAT_SHIFT
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+
 
     # ---- checks and count-based features
     cols = {}
@@ -407,7 +379,7 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem."""
     original = lf.collect_schema().names()
     lf = lf.with_row_index(P + "rid")
-    lf = _features(_parse(lf), rules)
+    lf = _features(_parse(lf), rules).cache()  # shared by the first-split and the ambiguous-split branches
 
     # standard reading: every hand with its first split; the ~1% with several splits also get the others
     std0 = _apply(lf, "s_", _standard("s_", None, rules))
@@ -455,8 +427,9 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         ),
         **{P + "ykey": pl.when(scored).then(C("b_ykey")), P + "fukey": pl.when(scored).then(C("b_fukey"))},
     )
-    ykeys = lf.select(C("ykey")).unique().drop_nulls().with_columns(yaku=Y.yaku_list(C("ykey"), rules))
-    fkeys = lf.select(C("fukey")).unique().drop_nulls().with_columns(fu_detail=F.fu_detail(C("fukey"), rules))
+    lf = lf.cache()  # shared by the key tables and the joins
+    ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)
+    fkeys = F.fu_details(lf.select(C("fukey")).unique().drop_nulls(), P + "fukey", rules)
     lf = lf.join(ykeys, on=P + "ykey", how="left", maintain_order="left")
     lf = lf.join(fkeys, on=P + "fukey", how="left", maintain_order="left")
     return lf.select(

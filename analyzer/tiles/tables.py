@@ -95,10 +95,74 @@ def tables() -> dict[str, pl.Series]:
         elif len(v) == 4 and v[0] == v[3]:
             meld[x] = 48 + v[0]
     out["MELD"] = pl.Series("meld", meld)
+    # melds: every valid meld string -> id = 1 + kind*34 + tile; features by id (0 = no meld)
+    ids = meld_ids()
+    n_id = 1 + 5 * 34
+    pack = np.zeros(n_id, np.int64)
+    contrib = np.zeros((4, n_id), np.int64)
+    chi_bit = np.zeros(n_id, np.int64)
+    pon_bit = np.zeros(n_id, np.int64)
+    for kind in range(5):
+        for tile in range(34):
+            i = 1 + kind * 34 + tile
+            suit, rank = divmod(tile, 9)
+            yao = suit == 3 or (rank in (0, 6) if kind == 0 else rank in (0, 8))
+            if kind == 0:
+                contrib[suit, i] = 1057 * 32**rank
+                chi_bit[i] = 2 ** (suit * 7 + rank) if rank <= 6 else 0
+            else:
+                contrib[suit, i] = (3 if kind == 1 else 4) * 32**rank
+                pon_bit[i] = 2 ** (suit * 9 + rank) if suit < 3 else 0
+            cat = {1: 0, 2: 4, 3: 4, 4: 6}.get(kind, -1)
+            fu = {1: 2, 2: 8, 3: 8, 4: 16}.get(kind, 0) * (2 if yao else 1)
+            fields = [int(kind < 4), int(kind >= 2), int(kind == 4), int(kind == 0), int(yao)]
+            value = sum(v * 8**j for j, v in enumerate(fields)) + fu * 2**15
+            if cat >= 0:
+                value += 8 ** (cat + int(yao)) * MELD_CAT_SHIFT
+            pack[i] = value
+    out["MPACK"] = pl.Series("mpack", pack)
+    for suit in range(4):
+        out[f"MC{suit}"] = pl.Series(f"mc{suit}", contrib[suit])
+    out["MCHI"] = pl.Series("mchi", chi_bit)
+    out["MPON"] = pl.Series("mpon", pon_bit)
     out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
     out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
     out["POW8"] = pl.Series("p8", [8**i for i in range(12)], dtype=pl.Int64)
     return out
+
+
+MELD_KINDS = ("chi", "pon", "minkan", "kakan", "ankan")
+MELD_CAT_SHIFT = 2**26  # MPACK: 3-bit counts open, kan, ankan, chi, outside; fu << 15; categories << 26
+
+
+@cache
+def meld_ids() -> dict[str, int]:
+    """Every well-formed meld string (any digit order, red 0 for any 5) -> 1 + kind*34 + tile."""
+    from itertools import permutations, product
+
+    ids: dict[str, int] = {}
+    for kind, name in enumerate(MELD_KINDS):
+        for suit, letter in enumerate("mpsz"):
+            for rank in range(9 if suit < 3 else 7):
+                if kind == 0:
+                    if suit == 3 or rank > 6:
+                        continue
+                    ranks = [rank, rank + 1, rank + 2]
+                else:
+                    ranks = [rank] * (3 if kind == 1 else 4)
+                digits = [str(r + 1) for r in ranks]
+                variants = {""}
+                for choice in product(*[("5", "0") if d == "5" and suit < 3 else (d,) for d in digits]):
+                    for perm in permutations(choice):
+                        variants.add("".join(perm))
+                variants.discard("")
+                for v in variants:
+                    ids[f"{name}:{v}{letter}"] = 1 + kind * 34 + suit * 9 + rank
+    return ids
+
+
+TILE_TOKENS = {f"{r}{s}": i * 9 + r - 1 for i, s in enumerate("mps") for r in range(1, 10)}
+TILE_TOKENS |= {f"0{s}": i * 9 + 4 for i, s in enumerate("mps")} | {f"{r}z": 26 + r for r in range(1, 8)}
 
 
 def lut(name: str, idx: pl.Expr) -> pl.Expr:

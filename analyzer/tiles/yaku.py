@@ -102,21 +102,35 @@ def mask(present: dict[str, pl.Expr]) -> pl.Expr:
     return total
 
 
-def yaku_list(key: pl.Expr, rules: Rules) -> pl.Expr:
-    """List[Struct{name, han}] from a key = mask + OPEN_BIT*open + RENHOU_UNIT*renhou_han (no-yakuman only)."""
-    is_open = (key // OPEN_BIT) % 2 == 1
-    renhou_han = key // RENHOU_UNIT
-    items = []
+def yaku_lists(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
+    """(key, yaku) for distinct keys = mask + OPEN_BIT*open + RENHOU_UNIT*renhou_han.
+
+    Built by a cross join of the (few thousand) distinct keys with the yaku table, so no per-key Python.
+    """
+    names, bits, closed_han, open_han = [], [], [], []
     for name, c, o in NORMAL:
-        on = (key // 2 ** BIT[name]) % 2 == 1
-        if name == "renhou":
-            han = renhou_han
-        else:
-            han = pl.lit(c) if c == o else pl.when(is_open).then(o).otherwise(c)
-        items.append(pl.when(on).then(pl.struct(name=pl.lit(name), han=han.cast(pl.Int32))))
+        names.append(name), bits.append(BIT[name]), closed_han.append(c), open_han.append(o)
     for name, _ in YAKUMAN:
-        on = (key // 2 ** BIT[name]) % 2 == 1
-        shown = "renhou" if name == "renhou_yakuman" else name
-        han = pl.lit(13 * yakuman_count(name, rules), pl.Int32)
-        items.append(pl.when(on).then(pl.struct(name=pl.lit(shown), han=han)))
-    return pl.concat_list(items).list.drop_nulls().cast(YAKU_DTYPE)
+        han = 13 * yakuman_count(name, rules)
+        names.append("renhou" if name == "renhou_yakuman" else name)
+        bits.append(BIT[name]), closed_han.append(han), open_han.append(han)
+    table = pl.LazyFrame(
+        {"__name": names, "__bit": bits, "__closed": closed_han, "__open": open_han},
+        schema={"__name": pl.String, "__bit": pl.Int64, "__closed": pl.Int32, "__open": pl.Int32},
+    )
+    k = pl.col(key)
+    han = (
+        pl.when(pl.col("__bit") == BIT["renhou"]).then((k // RENHOU_UNIT).cast(pl.Int32))
+        .when((k // OPEN_BIT) % 2 == 1).then(pl.col("__open"))
+        .otherwise(pl.col("__closed"))
+    )
+    items = (
+        keys.join(table, how="cross")
+        .filter((k // pl.lit(2, pl.Int64).pow(pl.col("__bit"))) % 2 == 1)
+        .with_columns(__han=han)
+        .group_by(key)
+        .agg(pl.struct(name=pl.col("__name"), han=pl.col("__han")).sort_by("__bit").alias("yaku"))
+    )
+    return keys.join(items, on=key, how="left").with_columns(
+        pl.col("yaku").fill_null(pl.lit([], dtype=YAKU_DTYPE)).cast(YAKU_DTYPE)
+    )
