@@ -28,7 +28,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rules import Rules
-from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS, SEATS
+from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS
 
 GAME = "game_id"
 
@@ -122,5 +122,3 @@ def running_scores(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         (rules.start_points + pl.col(d).cum_sum().over(GAME)).alias(s) for d, s in zip(DELTA_COLUMNS, SCORE_COLUMNS)
     )
 
-
-__all__ = ["order_hands", "derive_table_state", "running_scores", "SEATS"]

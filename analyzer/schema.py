@@ -35,8 +35,6 @@ SEATS = range(4)
 PLAYER_COLUMNS = [f"player_{s}" for s in SEATS]
 PLAYER_REF_COLUMNS = ["winner", "loser", "pao"]
 PLAYER_LIST_COLUMNS = ["riichi", "tenpai"]
-INT_COLUMNS = {"honba": pl.Int64, "han": pl.Int64, "fu": pl.Int64, "yakuman": pl.Int64, "recorded_kyotaku": pl.Int64}
-REQUIRED_COLUMNS = ["game_id", "round", "honba", "result"]
 SITUATION_FLAGS = [
     "ippatsu",
     "double_riichi",
@@ -48,7 +46,6 @@ SITUATION_FLAGS = [
     "chiihou",
     "renhou",
 ]
-TILE_COLUMNS = ["hand", "melds", "win_tile", "dora", "ura", *SITUATION_FLAGS]
 
 # Where each input row came from, carried through to rejects and problems.
 SOURCE_FILE = "_file"
@@ -57,15 +54,6 @@ INPUT_POSITION = "_pos"
 
 DELTA_COLUMNS = [f"delta_{s}" for s in SEATS]
 SCORE_COLUMNS = [f"score_{s}" for s in SEATS]
-
-REJECTS_SCHEMA = {
-    "file": pl.String,
-    "row": pl.Int64,
-    "game_id": pl.String,
-    "column": pl.String,
-    "value": pl.String,
-    "reason": pl.String,
-}
 
 GAMES_SCHEMA = {
     "game_id": pl.String,

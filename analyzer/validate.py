@@ -24,7 +24,6 @@ import polars as pl
 
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, SEATS, WINDS
 
-REASON = pl.Struct({"column": pl.String, "value": pl.String, "reason": pl.String})
 FU_VALUES = [20, 25, *range(30, 150, 10)]
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
