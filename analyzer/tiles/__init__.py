@@ -3,7 +3,7 @@
 Design (see /work/shared/reference/VECTORISED.md for the measurements behind it):
 
 * **Parsing** (:mod:`.notation`): each suit's digits are pulled out of the MPSZ string with ``str.extract``;
-  ``str.to_integer`` and 4-digit chunk lookups turn them into a base-5 code (``sum c_i 5**i``, the
+  ``str.to_integer`` and 5-digit chunk lookups turn them into a base-5 code (``sum c_i 5**i``, the
   decomposition key) and a base-32 code (one 5-bit count per tile, used for counts, dora, validity).
   Melds add their own base-32 contributions, so the whole hand's counts are known without 34 columns.
 * **Tables** (:mod:`.tables`): ``data/suit_decomp.npz`` (built by ``scripts/build_tile_tables.py``) lists the

@@ -1,7 +1,7 @@
 """MPSZ notation parsed with string expressions into base-5 / base-32 count codes (no per-row Python).
 
 A suit's digits (``"406"`` in ``123m406p``) are read with ``str.extract``; the red five ``0`` is read as 5
-(and counted separately as aka); ``str.to_integer`` turns the digit string into a number whose 4-digit
+(and counted separately as aka); ``str.to_integer`` turns the digit string into a number whose 5-digit
 chunks index ``DIG5``/``DIG32`` (see :mod:`analyzer.tiles.tables`).  Tile ids: suit*9 + rank, suits m p s z
 = 0 1 2 3, ranks 0-based (z: 0-3 winds E S W N, 4-6 white green red).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.tiles.tables import TILE_TOKENS, lut
+from analyzer.tiles.tables import CHUNK, TILE_TOKENS, lut
 
 SUITS = "mpsz"
 HAND_RE = r"^(?:[0-9]+[mps]|[1-7]+z)+$"
@@ -19,20 +19,58 @@ INDICATORS_RE = r"^(?:[0-9]+[mps]|[1-7]+z)*$"
 
 
 def digits_number(digits: pl.Expr) -> pl.Expr:
-    """A suit's digit string as an integer, red 0 read as 5 (null/empty -> 0; more than 18 digits -> null)."""
+    """A suit's digit string as an integer, red 0 read as 5 (null/empty -> 0; more than 15 digits -> null)."""
     n = digits.str.replace_all("0", "5", literal=True).str.to_integer(strict=False)
-    return pl.when(digits.is_null() | (digits == "")).then(0).otherwise(n)
+    return pl.when(digits.is_null() | (digits == "")).then(0).when(digits.str.len_bytes() <= 15).then(n)
 
 
 def digits_codes(n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """(base-5 code, base-32 code) of a digit number such as ``1123`` (see :func:`digits_number`)."""
     c5 = c32 = None
-    for j in range(4):
-        chunk = (n // 10 ** (4 * j)) % 10_000
+    for j in range(3):
+        chunk = (n // 10 ** (CHUNK * j)) % 10**CHUNK
         a, b = lut("DIG5", chunk.fill_null(0)), lut("DIG32", chunk.fill_null(0))
         c5 = a if c5 is None else c5 + a
         c32 = b if c32 is None else c32 + b
     return pl.when(n.is_null()).then(None).otherwise(c5), pl.when(n.is_null()).then(None).otherwise(c32)
+
+
+def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
+    """Stages adding ``{out}{s}`` = the digits of suit s (m p s z) of ``hand``, null if absent.
+
+    Fast path for canonical strings (suits in m p s z order, each once): four literal ``find`` and slices.
+    Other strings (``333s77s555p``) go through :func:`suit_digits` on a column that is null for canonical rows.
+    """
+    st1 = {f"{out}pos{s}": hand.str.find(letter, literal=True) for s, letter in enumerate(SUITS)}
+    st2: dict[str, pl.Expr] = {}
+    prev = pl.lit(0, pl.Int64)
+    for s in range(4):
+        pos = col(f"{out}pos{s}").cast(pl.Int64)
+        st2[f"{out}start{s}"] = prev
+        prev = pl.coalesce(pos + 1, prev)
+    st2[f"{out}end"] = prev
+    st3: dict[str, pl.Expr] = {}
+    ordered = pl.lit(True)
+    last = pl.lit(-1, pl.Int64)
+    for s in range(4):
+        pos = col(f"{out}pos{s}").cast(pl.Int64)
+        ordered = ordered & (pos.is_null() | (pos > last))
+        last = pl.coalesce(pos, last)
+        st3[f"{out}fast{s}"] = pl.when(pos.is_not_null()).then(
+            hand.str.slice(col(f"{out}start{s}"), (pos - col(f"{out}start{s}")).clip(lower_bound=0))
+        )
+    n_found = sum(col(f"{out}pos{s}").is_not_null().cast(pl.UInt32) for s in range(4))
+    st3[f"{out}canon"] = (
+        ordered & (col(f"{out}end") == hand.str.len_bytes()) & (hand.str.count_matches("[^0-9]") == n_found)
+    )
+    st4 = {f"{out}other": pl.when(~col(f"{out}canon")).then(hand)}
+    st5 = {
+        f"{out}{s}": pl.when(col(f"{out}canon")).then(col(f"{out}fast{s}")).otherwise(
+            suit_digits(col(f"{out}other"), letter)
+        )
+        for s, letter in enumerate(SUITS)
+    }
+    return [st1, st2, st3, st4, st5]
 
 
 def suit_digits(text: pl.Expr, letter: str) -> pl.Expr:

@@ -9,7 +9,7 @@ from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.dora import dora_stages
-from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, suit_digits, tile_id
+from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, split_suits, tile_id
 from analyzer.tiles.tables import MELD_CAT_SHIFT, lut, meld_ids
 
 P = "__tt_"  # prefix of the scratch columns
@@ -35,9 +35,8 @@ def _any(exprs: list[pl.Expr]) -> pl.Expr:
 # ------------------------------------------------------------------------------------------------ stage 1: parse
 def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     hand = pl.col("hand")
-    lf = lf.with_columns(
-        **{f"{P}num_{s}": digits_number(suit_digits(hand, letter)) for s, letter in enumerate(SUITS)}
-    )
+    lf = _apply(lf, "", split_suits(C, "suit", hand))
+    lf = lf.with_columns(**{f"{P}num_{s}": digits_number(C(f"suit{s}")) for s in range(4)})
     cols: dict[str, pl.Expr] = {}
     for s in range(4):
         cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"num_{s}"))

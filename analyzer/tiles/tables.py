@@ -5,11 +5,12 @@
   all 5**9 base-5 codes: ``NDEC[code]`` (0 = not decomposable) and ``OFF[code]`` (first split's row).
 * Per-code shape stats (chiitoitsu pairs, kokushi, chuuren) and the honour table are computed here with
   numpy over the dense code space (a few tens of ms).
-* ``DIG5``/``DIG32`` map a 4-digit decimal chunk of a tile string ("1123") to the sum of 5**(d-1) / 32**(d-1)
+* ``DIG5``/``DIG32`` map a 5-digit decimal chunk of a tile string ("1123") to the sum of 5**(d-1) / 32**(d-1)
   over its digits, so a suit's digit string becomes a base-5 (table key) and a base-32 (count) code with
-  ``str.to_integer`` and four gathers.
-* ``MELD[n]`` classifies a meld's digits (as an integer, red 0 already read as 5): 16*shape + base rank,
-  shape 1 = sequence, 2 = triplet, 3 = quad, 0 = invalid.
+  ``str.to_integer`` and three gathers.
+* Melds: :func:`meld_ids` maps every well-formed meld string (any digit order, red fives) to
+  ``1 + kind*34 + tile``; ``MPACK`` (additive packed counts and fu), ``MC0..MC3`` (base-32 count
+  contributions per suit), ``MCHI``/``MPON`` (sequence / triplet bits) are indexed by that id.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 import polars as pl
 
 NCODES = 5**9
+CHUNK = 5  # decimal digits per DIG5/DIG32 lookup (3 lookups cover the 14 tiles of a suit)
 NHON = 5**7
 FIELDS = ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside", "ryan", "kan", "pen")
 
@@ -75,26 +77,13 @@ def tables() -> dict[str, pl.Series]:
     out["HKOK"] = pl.Series("hkok", np.where(hkok, htotal, -99).astype(np.int32))
 
     # digit chunks: "1123" -> sum of 5**(d-1) / 32**(d-1); zero digits are padding (red fives were read as 5)
-    n = np.arange(10_000)
-    chunk = np.stack([(n // 10**i) % 10 for i in range(4)], axis=1)
+    n = np.arange(10**CHUNK)
+    chunk = np.stack([(n // 10**i) % 10 for i in range(CHUNK)], axis=1)
     p5 = np.where(chunk > 0, 5 ** np.maximum(chunk - 1, 0), 0).sum(axis=1)
     p32 = np.where(chunk > 0, 32 ** np.maximum(chunk - 1, 0).astype(np.int64), 0).sum(axis=1)
     out["DIG5"] = pl.Series("d5", p5.astype(np.int64))
     out["DIG32"] = pl.Series("d32", p32.astype(np.int64))
 
-    meld = np.zeros(10_000, np.int32)
-    for x in range(10_000):
-        s = str(x)
-        if "0" in s:
-            continue
-        v = sorted(int(c) - 1 for c in s)
-        if len(v) == 3 and v[1] == v[0] + 1 and v[2] == v[0] + 2:
-            meld[x] = 16 + v[0]
-        elif len(v) == 3 and v[0] == v[2]:
-            meld[x] = 32 + v[0]
-        elif len(v) == 4 and v[0] == v[3]:
-            meld[x] = 48 + v[0]
-    out["MELD"] = pl.Series("meld", meld)
     # melds: every valid meld string -> id = 1 + kind*34 + tile; features by id (0 = no meld)
     ids = meld_ids()
     n_id = 1 + 5 * 34

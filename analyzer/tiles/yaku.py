@@ -77,29 +77,26 @@ def yakuman_count(name: str, rules: Rules) -> int:
 
 def han_sum(present: dict[str, pl.Expr], closed: pl.Expr) -> pl.Expr:
     """Han of the normal yaku in ``present`` (name -> Boolean expr), kuisagari applied."""
-    total = pl.lit(0, pl.Int64)
     table = {n: (c, o) for n, c, o in NORMAL}
-    for name, expr in present.items():
-        c, o = table[name]
-        if c == 0:
-            continue
-        han = pl.lit(c) if c == o else pl.when(closed).then(c).otherwise(o)
-        total = total + pl.when(expr).then(han).otherwise(0)
+    same = [present[n].cast(pl.Int64) * table[n][0] for n in present if table[n][0] == table[n][1] > 0]
+    diff_c = [present[n].cast(pl.Int64) * table[n][0] for n in present if table[n][0] != table[n][1]]
+    diff_o = [present[n].cast(pl.Int64) * table[n][1] for n in present if table[n][0] != table[n][1]]
+    total = pl.sum_horizontal(same) if same else pl.lit(0, pl.Int64)
+    if diff_c:
+        total = total + pl.when(closed).then(pl.sum_horizontal(diff_c)).otherwise(pl.sum_horizontal(diff_o))
     return total
 
 
 def yakuman_sum(present: dict[str, pl.Expr], rules: Rules) -> pl.Expr:
-    total = pl.lit(0, pl.Int64)
-    for name, expr in present.items():
-        total = total + pl.when(expr).then(yakuman_count(name, rules)).otherwise(0)
-    return total
+    return _sum([e.cast(pl.Int64) * yakuman_count(n, rules) for n, e in present.items()])
 
 
 def mask(present: dict[str, pl.Expr]) -> pl.Expr:
-    total = pl.lit(0, pl.Int64)
-    for name, expr in present.items():
-        total = total + pl.when(expr).then(pl.lit(2 ** BIT[name], pl.Int64)).otherwise(0)
-    return total
+    return _sum([e.cast(pl.Int64) * 2 ** BIT[n] for n, e in present.items()])
+
+
+def _sum(exprs: list[pl.Expr]) -> pl.Expr:
+    return pl.sum_horizontal(exprs) if exprs else pl.lit(0, pl.Int64)
 
 
 def yaku_lists(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
