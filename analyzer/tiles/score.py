@@ -194,12 +194,8 @@ def _finish(R, present: dict[str, pl.Expr], ym: dict[str, pl.Expr], rules: Rules
     if rules.renhou == "yakuman":
         ym = ym | {"renhou_yakuman": C("renhou_flag")}
     renhou_m = C("renhou_flag") if rules.renhou == "mangan" else pl.lit(False)
-    st1 = {
-        "yakuman": Y.yakuman_sum(ym, rules),
-        "yhan": Y.han_sum(present, C("closed")),
-        "ymask": Y.mask(present),
-        "ymmask": Y.mask(ym),
-    }
+    st0 = {"ymask": Y.mask(present), "ymmask": Y.mask(ym)}
+    st1 = {"yakuman": Y.yakuman_from_mask(R("ymmask"), rules), "yhan": Y.han_from_mask(R("ymask"), C("closed"))}
     st2 = {
         "has_yaku": (R("yhan") > 0) | (R("yakuman") > 0) | renhou_m,
         "renhou_han": pl.when(renhou_m & (R("yakuman") == 0))
@@ -220,7 +216,7 @@ def _finish(R, present: dict[str, pl.Expr], ym: dict[str, pl.Expr], rules: Rules
             + pl.when(renhou_m).then(2 ** Y.BIT["renhou"]).otherwise(0)
         ),
     }
-    return [st1, st2, st3, st4, st5, st6]
+    return [st0, st1, st2, st3, st4, st5, st6]
 
 
 def _standard(prefix: str, k: pl.Expr | None, rules: Rules) -> Stages:
@@ -375,63 +371,80 @@ OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
 
 
 def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem."""
+    """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem.
+
+    Joins only ever carry narrow frames (row id + a few columns, left order kept); their results are put
+    back beside the wide frame with a horizontal concat, so the many scratch and pass-through columns are
+    never gathered.
+    """
     original = lf.collect_schema().names()
     lf = lf.with_row_index(P + "rid")
     lf = _features(_parse(lf), rules).cache()  # shared by the first-split and the ambiguous-split branches
 
-    # standard reading: every hand with its first split; the ~1% with several splits also get the others
-    std0 = _apply(lf, "s_", _standard("s_", None, rules))
+    # every hand with its first split, chiitoitsu and kokushi; best of the three
+    std = _apply(lf, "s_", _standard("s_", None, rules))
+    std = _apply(_apply(std, "c_", _chiitoitsu(rules)), "k_", _kokushi(rules))
+    best = (
+        pl.when((C("k_score") > C("s_score")) & (C("k_score") >= C("c_score"))).then(pl.lit("k_"))
+        .when(C("c_score") > C("s_score")).then(pl.lit("c_"))
+        .otherwise(pl.lit("s_"))
+    )
+    std = std.with_columns(best.alias(P + "best"))
+    pick = {
+        k: pl.when(C("best") == "k_").then(C("k_" + k)).when(C("best") == "c_").then(C("c_" + k)).otherwise(C("s_" + k))
+        for k in OUT
+    }
+    std = std.with_columns(**{P + "b_" + k: v for k, v in pick.items()}).cache()
+
+    # the ~1% of hands with several splits: the other splits, best per hand, joined on a narrow frame
     amb = lf.filter(C("n_read") > 1).with_columns(pl.int_ranges(1, C("n_read")).alias(P + "k")).explode(P + "k")
     amb = (
         _apply(amb, "a_", _standard("a_", C("k"), rules))
         .group_by(P + "rid")
         .agg([C("a_" + k).sort_by(C("a_score")).last() for k in OUT])
     )
-    lf = std0.join(amb, on=P + "rid", how="left", maintain_order="left")
-    better = C("a_score").fill_null(-2) > C("s_score")
-    lf = lf.with_columns(
-        **{P + "s_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("s_" + k)) for k in OUT}
+    better = C("a_score").fill_null(-2) > C("b_score")
+    narrow = (
+        std.select(P + "rid", *[P + "b_" + k for k in OUT])
+        .join(amb, on=P + "rid", how="left", maintain_order="left")
+        .select(**{P + "f_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("b_" + k)) for k in OUT})
     )
-    lf = _apply(_apply(lf, "c_", _chiitoitsu(rules)), "k_", _kokushi(rules))
-    best = (
-        pl.when((C("k_score") > C("s_score")) & (C("k_score") >= C("c_score"))).then(pl.lit("k_"))
-        .when(C("c_score") > C("s_score")).then(pl.lit("c_"))
-        .otherwise(pl.lit("s_"))
-    )
-    lf = lf.with_columns(best.alias(P + "best"))
-    pick = {
-        k: pl.when(C("best") == "k_").then(C("k_" + k)).when(C("best") == "c_").then(C("c_" + k)).otherwise(C("s_" + k))
-        for k in OUT
-    }
-    lf = lf.with_columns(**{P + "b_" + k: v for k, v in pick.items()})
+    keep = [*original, *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")]]
+    lf = pl.concat([std.select(keep), narrow], how="horizontal")
+
     problem = (
         pl.when(C("problem0").is_null()).then(None)
         .when(C("problem0") != "ok").then(C("problem0"))
-        .when(C("b_score") < 0).then(pl.lit("not_complete"))
-        .when(C("b_score") == 0).then(pl.lit("no_yaku"))
+        .when(C("f_score") < 0).then(pl.lit("not_complete"))
+        .when(C("f_score") == 0).then(pl.lit("no_yaku"))
     )
-    scored = C("b_score") > 0
-    no_ym = scored & (C("b_yakuman") == 0)
+    scored = C("f_score") > 0
+    no_ym = scored & (C("f_yakuman") == 0)
     lf = lf.with_columns(
         tile_problem=problem,
-        han=pl.when(scored).then(C("b_han")).cast(pl.Int64),
-        fu=pl.when(scored).then(C("b_fu")).cast(pl.Int64),
-        yakuman=pl.when(scored).then(C("b_yakuman")).cast(pl.Int64),
+        han=pl.when(scored).then(C("f_han")).cast(pl.Int64),
+        fu=pl.when(scored).then(C("f_fu")).cast(pl.Int64),
+        yakuman=pl.when(scored).then(C("f_yakuman")).cast(pl.Int64),
         dora_count=pl.when(no_ym).then(C("dora_n")).when(scored).then(0).cast(pl.Int64),
         ura_dora=pl.when(no_ym).then(C("ura_n")).when(scored).then(0).cast(pl.Int64),
         aka_dora=pl.when(no_ym).then(C("aka_n")).when(scored).then(0).cast(pl.Int64),
-        wait=pl.when(C("b_score") >= 0).then(
-            pl.lit(pl.Series(WAIT_NAMES)).gather(C("b_wait").fill_null(0).clip(0, len(WAIT_NAMES) - 1))
+        wait=pl.when(C("f_score") >= 0).then(
+            pl.lit(pl.Series(WAIT_NAMES)).gather(C("f_wait").fill_null(0).clip(0, len(WAIT_NAMES) - 1))
         ),
-        **{P + "ykey": pl.when(scored).then(C("b_ykey")), P + "fukey": pl.when(scored).then(C("b_fukey"))},
-    )
-    lf = lf.cache()  # shared by the key tables and the joins
+        **{P + "ykey": pl.when(scored).then(C("f_ykey")), P + "fukey": pl.when(scored).then(C("f_fukey"))},
+    ).cache()  # shared by the key tables and the list joins
+
+    # yaku and fu_detail lists: built once per distinct key, joined on a narrow frame
     ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)
     fkeys = F.fu_details(lf.select(C("fukey")).unique().drop_nulls(), P + "fukey", rules)
-    lf = lf.join(ykeys, on=P + "ykey", how="left", maintain_order="left")
-    lf = lf.join(fkeys, on=P + "fukey", how="left", maintain_order="left")
-    return lf.select(
+    lists = (
+        lf.select(P + "ykey", P + "fukey")
+        .join(ykeys, on=P + "ykey", how="left", maintain_order="left")
+        .join(fkeys, on=P + "fukey", how="left", maintain_order="left")
+        .select("yaku", "fu_detail")
+    )
+    out = pl.concat([lf, lists], how="horizontal")
+    return out.select(
         *original, "yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait",
         "tile_problem",
     )

@@ -6,6 +6,9 @@ A reading's yaku are a bit mask over :data:`YAKU` (plus the open flag and the va
 
 from __future__ import annotations
 
+from functools import cache
+
+import numpy as np
 import polars as pl
 
 from analyzer.rules import Rules
@@ -89,6 +92,46 @@ def han_sum(present: dict[str, pl.Expr], closed: pl.Expr) -> pl.Expr:
 
 def yakuman_sum(present: dict[str, pl.Expr], rules: Rules) -> pl.Expr:
     return _sum([e.cast(pl.Int64) * yakuman_count(n, rules) for n, e in present.items()])
+
+
+HAN_CHUNK = 11  # bits per han lookup (the normal yaku take bits 0..30: three lookups)
+
+
+@cache
+def _han_luts() -> dict[str, pl.Series]:
+    out = {}
+    for variant, col in (("closed", 1), ("open", 2)):
+        for j in range(3):
+            values = np.zeros(2**HAN_CHUNK, np.int64)
+            for bit in range(HAN_CHUNK):
+                idx = j * HAN_CHUNK + bit
+                if idx < len(NORMAL):
+                    values[(np.arange(2**HAN_CHUNK) >> bit) & 1 == 1] += NORMAL[idx][col]
+            out[f"{variant}{j}"] = pl.Series(values)
+    return out
+
+
+@cache
+def _yakuman_lut(double: bool) -> pl.Series:
+    values = np.zeros(2 ** len(YAKUMAN), np.int64)
+    for i, (_, count) in enumerate(YAKUMAN):
+        values[(np.arange(2 ** len(YAKUMAN)) >> i) & 1 == 1] += count if double else 1
+    return pl.Series(values)
+
+
+def han_from_mask(ymask: pl.Expr, closed: pl.Expr) -> pl.Expr:
+    """Han of the normal yaku of a mask (kuisagari applied) by three table lookups."""
+    luts = _han_luts()
+    chunks = [(ymask // 2 ** (HAN_CHUNK * j)) % 2**HAN_CHUNK for j in range(3)]
+    closed_han = sum(pl.lit(luts[f"closed{j}"]).gather(c) for j, c in enumerate(chunks))
+    open_han = sum(pl.lit(luts[f"open{j}"]).gather(c) for j, c in enumerate(chunks))
+    return pl.when(closed).then(closed_han).otherwise(open_han)
+
+
+def yakuman_from_mask(ymmask: pl.Expr, rules: Rules) -> pl.Expr:
+    """Number of yakuman of a yakuman mask (double ones count 2 when rules.double_yakuman)."""
+    idx = (ymmask // 2 ** len(NORMAL)) % 2 ** len(YAKUMAN)
+    return pl.lit(_yakuman_lut(rules.double_yakuman)).gather(idx)
 
 
 def mask(present: dict[str, pl.Expr]) -> pl.Expr:
