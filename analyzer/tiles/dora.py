@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.tiles.notation import next_tile, normalise_indicators, tile_id
-from analyzer.tiles.tables import lut
+from analyzer.tiles.notation import normalise_indicators
+from analyzer.tiles.tables import DORA_OF_TOKEN, lut
 
 MAX_INDICATORS = 5
 
@@ -23,15 +23,23 @@ def count_of(tile: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
 
 
 def dora_stages(col, out: str, indicators: pl.Expr, full32: list[pl.Expr], kan_dora: bool) -> list[dict]:
-    """Stages adding column ``out`` = dora pointed to by ``indicators`` (first one, plus kan dora if allowed).
+    """Stages adding ``out`` = dora pointed to by ``indicators`` (the first, plus kan dora if allowed) and
+    ``{out}_ok`` = the indicator string is well formed (null string: ok).
 
     ``col(name)`` gives the scratch column expression for a scratch name.
     """
     n = MAX_INDICATORS if kan_dora else 1
     st0 = {f"{out}_grouped": pl.when(indicators.str.contains(r"[0-9][0-9]")).then(indicators)}
     st1 = {f"{out}_norm": pl.coalesce(normalise_indicators(col(f"{out}_grouped")), indicators)}
-    st2 = {f"{out}_tok{k}": col(f"{out}_norm").str.slice(2 * k, 2) for k in range(n)}
-    st3 = {f"{out}_ind{k}": tile_id(col(f"{out}_tok{k}")) for k in range(n)}
-    st4 = {f"{out}_tgt{k}": next_tile(col(f"{out}_ind{k}")) for k in range(n)}
-    st5 = {out: sum(count_of(col(f"{out}_tgt{k}"), full32) for k in range(n))}
-    return [st0, st1, st2, st3, st4, st5]
+    st2 = {
+        f"{out}_tgt{k}": col(f"{out}_norm").str.slice(2 * k, 2).replace_strict(
+            DORA_OF_TOKEN, default=None, return_dtype=pl.Int32
+        )
+        for k in range(MAX_INDICATORS)
+    }
+    n_tokens = sum(col(f"{out}_tgt{k}").is_not_null().cast(pl.UInt32) for k in range(MAX_INDICATORS))
+    st3 = {
+        out: sum(count_of(col(f"{out}_tgt{k}"), full32) for k in range(n)),
+        f"{out}_ok": indicators.is_null() | (col(f"{out}_norm").str.len_bytes() == 2 * n_tokens),
+    }
+    return [st0, st1, st2, st3]

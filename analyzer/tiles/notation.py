@@ -36,41 +36,49 @@ def digits_codes(n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 
 def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
-    """Stages adding ``{out}{s}`` = the digits of suit s (m p s z) of ``hand``, null if absent.
+    """Stages adding ``{out}num{s}`` = the digits of suit s (m p s z) of ``hand`` as a number (see
+    :func:`digits_number`) and ``{out}ok`` = the string is valid MPSZ.
 
-    Fast path for canonical strings (suits in m p s z order, each once): four literal ``find`` and slices.
-    Other strings (``333s77s555p``) go through :func:`suit_digits` on a column that is null for canonical rows.
+    Fast path for canonical strings (suits in m p s z order, each once): four literal ``find``, slices and
+    ``to_integer`` (a slice that still holds a letter fails to parse, so the row is not canonical).  Other
+    strings (``333s77s555p``) go through the regex path on a column that is null for canonical rows.
     """
-    st1 = {f"{out}pos{s}": hand.str.find(letter, literal=True) for s, letter in enumerate(SUITS)}
+    st1 = {f"{out}pos{s}": hand.str.find(letter, literal=True).cast(pl.Int64) for s, letter in enumerate(SUITS)}
     st2: dict[str, pl.Expr] = {}
     prev = pl.lit(0, pl.Int64)
     for s in range(4):
-        pos = col(f"{out}pos{s}").cast(pl.Int64)
         st2[f"{out}start{s}"] = prev
-        prev = pl.coalesce(pos + 1, prev)
+        prev = pl.coalesce(col(f"{out}pos{s}") + 1, prev)
     st2[f"{out}end"] = prev
     st3: dict[str, pl.Expr] = {}
     ordered = pl.lit(True)
     last = pl.lit(-1, pl.Int64)
     for s in range(4):
-        pos = col(f"{out}pos{s}").cast(pl.Int64)
+        pos, start = col(f"{out}pos{s}"), col(f"{out}start{s}")
         ordered = ordered & (pos.is_null() | (pos > last))
         last = pl.coalesce(pos, last)
-        st3[f"{out}fast{s}"] = pl.when(pos.is_not_null()).then(
-            hand.str.slice(col(f"{out}start{s}"), (pos - col(f"{out}start{s}")).clip(lower_bound=0))
-        )
-    n_found = sum(col(f"{out}pos{s}").is_not_null().cast(pl.UInt32) for s in range(4))
-    st3[f"{out}canon"] = (
-        ordered & (col(f"{out}end") == hand.str.len_bytes()) & (hand.str.count_matches("[^0-9]") == n_found)
+        st3[f"{out}fast{s}"] = pl.when(pos.is_not_null()).then(hand.str.slice(start, (pos - start).clip(lower_bound=0)))
+    st3[f"{out}ordered"] = ordered & (col(f"{out}end") == hand.str.len_bytes())
+    st4 = {f"{out}fnum{s}": digits_number(col(f"{out}fast{s}")) for s in range(4)}
+    groups_ok = pl.all_horizontal(
+        [col(f"{out}fast{s}").is_null() | ((col(f"{out}fast{s}") != "") & col(f"{out}fnum{s}").is_not_null())
+         for s in range(4)]
     )
-    st4 = {f"{out}other": pl.when(~col(f"{out}canon")).then(hand)}
-    st5 = {
-        f"{out}{s}": pl.when(col(f"{out}canon")).then(col(f"{out}fast{s}")).otherwise(
-            suit_digits(col(f"{out}other"), letter)
-        )
-        for s, letter in enumerate(SUITS)
+    honours_ok = ~col(f"{out}fast3").str.contains("0", literal=True).fill_null(False) & (
+        (col(f"{out}fnum3") % 10 < 8) | col(f"{out}fnum3").is_null()
+    )
+    st5 = {f"{out}canon": col(f"{out}ordered") & groups_ok & honours_ok}
+    st6 = {f"{out}other": pl.when(~col(f"{out}canon")).then(hand)}
+    st7 = {
+        **{
+            f"{out}num{s}": pl.when(col(f"{out}canon")).then(col(f"{out}fnum{s}")).otherwise(
+                digits_number(suit_digits(col(f"{out}other"), letter))
+            )
+            for s, letter in enumerate(SUITS)
+        },
+        f"{out}ok": col(f"{out}canon") | col(f"{out}other").str.contains(HAND_RE).fill_null(False),
     }
-    return [st1, st2, st3, st4, st5]
+    return [st1, st2, st3, st4, st5, st6, st7]
 
 
 def suit_digits(text: pl.Expr, letter: str) -> pl.Expr:

@@ -36,10 +36,9 @@ def _any(exprs: list[pl.Expr]) -> pl.Expr:
 def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     hand = pl.col("hand")
     lf = _apply(lf, "", split_suits(C, "suit", hand))
-    lf = lf.with_columns(**{f"{P}num_{s}": digits_number(C(f"suit{s}")) for s in range(4)})
     cols: dict[str, pl.Expr] = {}
     for s in range(4):
-        cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"num_{s}"))
+        cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"suitnum{s}"))
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
     cols["aka_m"] = pl.col("melds").list.join("").str.count_matches("0", literal=True).fill_null(0)
     cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
@@ -76,13 +75,22 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
+    # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only read on riichi rows
+    full = [C(f"f32_{s}") for s in range(4)]
+    riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
+    lf = _apply(lf, "", dora_stages(C, "dora_n", pl.col("dora"), full, rules.kan_dora))
+    lf = _apply(lf, "", dora_stages(C, "ura_all", pl.when(riichi_declared).then(pl.col("ura")), full, rules.kan_dora))
+    lf = lf.with_columns(
+        (C("ura_all") if rules.ura_dora else pl.lit(0, pl.Int64)).alias(P + "ura_n")
+    )
+
     # ---- checks and count-based features
     cols = {}
     notation_ok = (
-        pl.col("hand").str.contains(HAND_RE)
+        C("suitok")
         & C("win_t").is_not_null()
-        & (pl.col("dora").is_null() | pl.col("dora").str.contains(INDICATORS_RE))
-        & (pl.col("ura").is_null() | pl.col("ura").str.contains(INDICATORS_RE))
+        & C("dora_n_ok")
+        & C("ura_all_ok")
         & pl.all_horizontal([C(f"c32_{s}").is_not_null() for s in range(4)])
     )
     n_conc = sum(C(f"c32_{s}") % 31 for s in range(4))
@@ -137,8 +145,6 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         wind_pair=sum((fz[t] == 2).cast(pl.Int32) for t in range(4)),
         seat=seat, rnd=rnd,
     )
-    # dora (hand level; only used when the reading has a yaku and no yakuman)
-    full = [C(f"f32_{s}") for s in range(4)]
     riichi = _flag("_is_riichi") | _flag("double_riichi")
     cols["aka_n"] = (C("aka_h") + C("aka_m")) if rules.aka_dora else pl.lit(0, pl.Int64)
     # situational yaku (hand level)
@@ -168,12 +174,6 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         sum(lut("CHUUREN", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3)) > 0
     )
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
-    lf = _apply(lf, "", dora_stages(C, "dora_n", pl.col("dora"), full, rules.kan_dora))
-    if rules.ura_dora:
-        lf = _apply(lf, "", dora_stages(C, "ura_all", pl.col("ura"), full, rules.kan_dora))
-        lf = lf.with_columns(pl.when(C("riichi") | C("double_riichi")).then(C("ura_all")).otherwise(0).alias(P + "ura_n"))
-    else:
-        lf = lf.with_columns(pl.lit(0, pl.Int64).alias(P + "ura_n"))
     return lf.with_columns((C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"))
 
 

@@ -154,6 +154,16 @@ TILE_TOKENS = {f"{r}{s}": i * 9 + r - 1 for i, s in enumerate("mps") for r in ra
 TILE_TOKENS |= {f"0{s}": i * 9 + 4 for i, s in enumerate("mps")} | {f"{r}z": 26 + r for r in range(1, 8)}
 
 
+def _dora_of(t: int) -> int:
+    suit, rank = divmod(t, 9)
+    if suit < 3:
+        return suit * 9 + (rank + 1) % 9
+    return 27 + ((rank + 1) % 4 if rank < 4 else 4 + (rank - 3) % 3)
+
+
+DORA_OF_TOKEN = {tok: _dora_of(t) for tok, t in TILE_TOKENS.items()}  # indicator "9m" -> 0 (1m), "4z" -> 27 ...
+
+
 def lut(name: str, idx: pl.Expr) -> pl.Expr:
     """``TABLE[idx]`` as an expression (``idx`` must be in range and not null)."""
     return pl.lit(tables()[name]).gather(idx)
