@@ -10,7 +10,7 @@ from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.dora import dora_stages
 from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, split_suits, tile_id
-from analyzer.tiles.tables import MELD_CAT_SHIFT, lut, meld_ids
+from analyzer.tiles.tables import MELD_CAT_SHIFT, RED_UNIT, lut, meld_ids
 
 P = "__tt_"  # prefix of the scratch columns
 NFLAT = 23533
@@ -40,14 +40,17 @@ def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     for s in range(4):
         cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"suitnum{s}"))
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
-    cols["aka_m"] = pl.col("melds").list.join("").str.count_matches("0", literal=True).fill_null(0)
     cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
     cols["win_t"] = tile_id(pl.col("win_tile"))
     ids = meld_ids()
     for i in range(4):
         m = pl.col("melds").list.get(i, null_on_oob=True)
         # 1 + kind*34 + tile for a well-formed meld, -1 for a malformed one, null for none
-        cols[f"mid{i}"] = pl.when(m.is_not_null()).then(m.replace_strict(ids, default=-1, return_dtype=pl.Int32))
+        cols[f"mraw{i}"] = pl.when(m.is_not_null()).then(m.replace_strict(ids, default=-1, return_dtype=pl.Int32))
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    cols = {f"mid{i}": pl.when(C(f"mraw{i}") >= 0).then(C(f"mraw{i}") % RED_UNIT).otherwise(C(f"mraw{i}"))
+            for i in range(4)}
+    cols["aka_m"] = sum((C(f"mraw{i}").fill_null(0).clip(lower_bound=0) // RED_UNIT) for i in range(4))
     return lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
@@ -174,7 +177,16 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         sum(lut("CHUUREN", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3)) > 0
     )
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
-    return lf.with_columns((C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"))
+    pairs = sum(lut("PAIRS7", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
+    pairs = pairs + lut("HPAIRS7", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    tiles = sum(lut("KOK", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
+    tiles = tiles + lut("HKOK", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    ok = (C("n_melds") == 0) & (C("problem0") == "ok")
+    return lf.with_columns(
+        (C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"),
+        (ok & (pairs == 7)).alias(P + "cvalid"),
+        (ok & (tiles == 14)).alias(P + "kvalid"),
+    )
 
 
 # -------------------------------------------------------------------------------- stage 3: readings and points
@@ -330,14 +342,12 @@ def _standard(prefix: str, k: pl.Expr | None, rules: Rules) -> Stages:
     return [st, st2, st3, st4, st5, st6, st7, st8, *_finish(R, present, ym, rules)]
 
 
-def _chiitoitsu(rules: Rules) -> Stages:
+def _chiitoitsu(prefix: str, rules: Rules) -> Stages:
     def R(name: str) -> pl.Expr:
-        return C("c_" + name)
+        return C(prefix + name)
 
-    pairs = sum(lut("PAIRS7", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
-    pairs = pairs + lut("HPAIRS7", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
     st = {
-        "valid": (C("n_melds") == 0) & (pairs == 7) & (C("problem0") == "ok"),
+        "valid": C("cvalid"),
         "fu": pl.lit(25, pl.Int64), "fukey": pl.lit(1, pl.Int64), "wait": pl.lit(5, pl.Int32),
     }
     present = {
@@ -350,15 +360,13 @@ def _chiitoitsu(rules: Rules) -> Stages:
     return [st, *_finish(R, present, ym, rules)]
 
 
-def _kokushi(rules: Rules) -> Stages:
+def _kokushi(prefix: str, rules: Rules) -> Stages:
     def R(name: str) -> pl.Expr:
-        return C("k_" + name)
+        return C(prefix + name)
 
-    tiles = sum(lut("KOK", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
-    tiles = tiles + lut("HKOK", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
     thirteen = C("win_count") == 2
     st = {
-        "valid": (C("n_melds") == 0) & (tiles == 14) & (C("problem0") == "ok"),
+        "valid": C("kvalid"),
         "fu": pl.lit(0, pl.Int64), "fukey": pl.lit(2, pl.Int64),
         "wait": pl.when(thirteen).then(7).otherwise(6).cast(pl.Int32),
     }
@@ -381,33 +389,33 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_row_index(P + "rid")
     lf = _features(_parse(lf), rules).cache()  # shared by the first-split and the ambiguous-split branches
 
-    # every hand with its first split, chiitoitsu and kokushi; best of the three
-    std = _apply(lf, "s_", _standard("s_", None, rules))
-    std = _apply(_apply(std, "c_", _chiitoitsu(rules)), "k_", _kokushi(rules))
-    best = (
-        pl.when((C("k_score") > C("s_score")) & (C("k_score") >= C("c_score"))).then(pl.lit("k_"))
-        .when(C("c_score") > C("s_score")).then(pl.lit("c_"))
-        .otherwise(pl.lit("s_"))
-    )
-    std = std.with_columns(best.alias(P + "best"))
-    pick = {
-        k: pl.when(C("best") == "k_").then(C("k_" + k)).when(C("best") == "c_").then(C("c_" + k)).otherwise(C("s_" + k))
-        for k in OUT
-    }
-    std = std.with_columns(**{P + "b_" + k: v for k, v in pick.items()}).cache()
+    # every hand with its first split
+    std = _apply(lf, "s_", _standard("s_", None, rules)).cache()
 
-    # the ~1% of hands with several splits: the other splits, best per hand, joined on a narrow frame
-    amb = lf.filter(C("n_read") > 1).with_columns(pl.int_ranges(1, C("n_read")).alias(P + "k")).explode(P + "k")
-    amb = (
-        _apply(amb, "a_", _standard("a_", C("k"), rules))
-        .group_by(P + "rid")
-        .agg([C("a_" + k).sort_by(C("a_score")).last() for k in OUT])
+    # the few hands with other readings: further splits of their one ambiguous suit (~1%), chiitoitsu (incl.
+    # ryanpeikou shapes) and kokushi; best per hand (ties: lowest reading number), joined on a narrow frame
+    def reading(frame: pl.LazyFrame, stages: Stages, order: pl.Expr) -> pl.LazyFrame:
+        return _apply(frame, "a_", stages).select(
+            P + "rid",
+            *[C("a_" + k).cast(pl.Int32 if k == "wait" else pl.Int64) for k in OUT],
+            (C("a_score") * 8 + 7 - order).cast(pl.Int64).alias(P + "a_order"),
+        )
+
+    splits = lf.filter(C("n_read") > 1).with_columns(pl.int_ranges(1, C("n_read")).alias(P + "k")).explode(P + "k")
+    amb = pl.concat(
+        [
+            reading(splits, _standard("a_", C("k"), rules), C("k")),
+            reading(lf.filter(C("cvalid")), _chiitoitsu("a_", rules), pl.lit(4)),
+            reading(lf.filter(C("kvalid")), _kokushi("a_", rules), pl.lit(5)),
+        ],
+        how="vertical",
     )
-    better = C("a_score").fill_null(-2) > C("b_score")
+    amb = amb.group_by(P + "rid").agg([C("a_" + k).sort_by(C("a_order")).last() for k in OUT])
+    better = C("a_score").fill_null(-2) > C("s_score")
     narrow = (
-        std.select(P + "rid", *[P + "b_" + k for k in OUT])
+        std.select(P + "rid", *[P + "s_" + k for k in OUT])
         .join(amb, on=P + "rid", how="left", maintain_order="left")
-        .select(**{P + "f_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("b_" + k)) for k in OUT})
+        .select(**{P + "f_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("s_" + k)) for k in OUT})
     )
     keep = [*original, *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")]]
     lf = pl.concat([std.select(keep), narrow], how="horizontal")

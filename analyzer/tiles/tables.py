@@ -121,12 +121,13 @@ def tables() -> dict[str, pl.Series]:
 
 
 MELD_KINDS = ("chi", "pon", "minkan", "kakan", "ankan")
+RED_UNIT = 256  # meld_ids() values carry the number of red fives of the meld above this
 MELD_CAT_SHIFT = 2**26  # MPACK: 3-bit counts open, kan, ankan, chi, outside; fu << 15; categories << 26
 
 
 @cache
 def meld_ids() -> dict[str, int]:
-    """Every well-formed meld string (any digit order, red 0 for any 5) -> 1 + kind*34 + tile."""
+    """Every well-formed meld string (any digit order, red 0 for any 5) -> 1 + kind*34 + tile + RED_UNIT*reds."""
     from itertools import permutations, product
 
     ids: dict[str, int] = {}
@@ -146,7 +147,7 @@ def meld_ids() -> dict[str, int]:
                         variants.add("".join(perm))
                 variants.discard("")
                 for v in variants:
-                    ids[f"{name}:{v}{letter}"] = 1 + kind * 34 + suit * 9 + rank
+                    ids[f"{name}:{v}{letter}"] = 1 + kind * 34 + suit * 9 + rank + RED_UNIT * v.count("0")
     return ids
 
 
