@@ -1,6 +1,8 @@
 """Dora, ura dora and red fives counted from indicator strings and the hand's base-32 count codes.
 
-Returned as stages of columns (so the indicator string is normalised once, not once per use).
+The first indicator of each string is read inline (every row); further ones (kan dora, only on hands with a
+kan) are read on a sparse branch: the rows that have them are exploded to one row per indicator, counted,
+summed per hand and joined back on a narrow frame.
 """
 
 from __future__ import annotations
@@ -22,24 +24,39 @@ def count_of(tile: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
     return pl.when(tile.is_not_null()).then(count).otherwise(0)
 
 
-def dora_stages(col, out: str, indicators: pl.Expr, full32: list[pl.Expr], kan_dora: bool) -> list[dict]:
-    """Stages adding ``out`` = dora pointed to by ``indicators`` (the first, plus kan dora if allowed) and
-    ``{out}_ok`` = the indicator string is well formed (null string: ok).
+def _dora_tile(token: pl.Expr) -> pl.Expr:
+    return token.replace_strict(DORA_OF_TOKEN, default=None, return_dtype=pl.Int32)
 
-    ``col(name)`` gives the scratch column expression for a scratch name.
-    """
-    n = MAX_INDICATORS if kan_dora else 1
+
+def first_indicator_stages(col, out: str, indicators: pl.Expr, full32: list[pl.Expr]) -> list[dict]:
+    """Stages adding ``{out}_norm`` (one tile per 2 chars), ``{out}_first`` (dora of the first indicator) and
+    ``{out}_ok0`` (the first indicator is valid and the length is even)."""
     st0 = {f"{out}_grouped": pl.when(indicators.str.contains(r"[0-9][0-9]")).then(indicators)}
     st1 = {f"{out}_norm": pl.coalesce(normalise_indicators(col(f"{out}_grouped")), indicators)}
-    st2 = {
-        f"{out}_tgt{k}": col(f"{out}_norm").str.slice(2 * k, 2).replace_strict(
-            DORA_OF_TOKEN, default=None, return_dtype=pl.Int32
-        )
-        for k in range(MAX_INDICATORS)
-    }
-    n_tokens = sum(col(f"{out}_tgt{k}").is_not_null().cast(pl.UInt32) for k in range(MAX_INDICATORS))
+    st2 = {f"{out}_tgt0": _dora_tile(col(f"{out}_norm").str.slice(0, 2))}
+    length = col(f"{out}_norm").str.len_bytes()
     st3 = {
-        out: sum(count_of(col(f"{out}_tgt{k}"), full32) for k in range(n)),
-        f"{out}_ok": indicators.is_null() | (col(f"{out}_norm").str.len_bytes() == 2 * n_tokens),
+        f"{out}_first": count_of(col(f"{out}_tgt0"), full32),
+        f"{out}_ok0": indicators.is_null() | ((length % 2 == 0) & (length <= 2 * MAX_INDICATORS)
+                                              & col(f"{out}_tgt0").is_not_null()),
+        f"{out}_more": length > 2,
     }
     return [st0, st1, st2, st3]
+
+
+def further_indicators(rows: pl.LazyFrame, col, out: str, rid: str, full32: list[pl.Expr]) -> pl.LazyFrame:
+    """(rid, ``{P}{out}_kan``, ``{P}{out}_bad``): dora of the 2nd..5th indicators and how many are invalid."""
+    name = col(f"{out}_kan").meta.output_name()
+    bad = col(f"{out}_bad").meta.output_name()
+    return (
+        rows.filter(col(f"{out}_more"))
+        .select(rid, *full32, col(f"{out}_norm").str.slice(2).str.extract_all("..").alias("__tok"))
+        .explode("__tok")
+        .with_columns(__tgt=_dora_tile(pl.col("__tok")))
+        .with_columns(
+            __cnt=count_of(pl.col("__tgt"), full32).cast(pl.Int64),
+            __bad=(pl.col("__tgt").is_null() & pl.col("__tok").is_not_null()).cast(pl.Int64),
+        )
+        .group_by(rid)
+        .agg(pl.col("__cnt").sum().alias(name), pl.col("__bad").sum().alias(bad))
+    )

@@ -8,7 +8,7 @@ from analyzer.rules import Rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
-from analyzer.tiles.dora import dora_stages
+from analyzer.tiles.dora import first_indicator_stages, further_indicators
 from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, split_suits, tile_id
 from analyzer.tiles.tables import MELD_CAT_SHIFT, RED_UNIT, lut, meld_ids
 
@@ -81,10 +81,26 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only read on riichi rows
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
-    lf = _apply(lf, "", dora_stages(C, "dora_n", pl.col("dora"), full, rules.kan_dora))
-    lf = _apply(lf, "", dora_stages(C, "ura_all", pl.when(riichi_declared).then(pl.col("ura")), full, rules.kan_dora))
+    lf = _apply(lf, "", first_indicator_stages(C, "dora", pl.col("dora"), full))
+    lf = _apply(lf, "", first_indicator_stages(C, "ura", pl.when(riichi_declared).then(pl.col("ura")), full))
+    lf = lf.cache()
+    extra = (
+        further_indicators(lf, C, "dora", P + "rid", full)
+        .join(further_indicators(lf, C, "ura", P + "rid", full), on=P + "rid", how="full", coalesce=True)
+    )
+    extra_cols = [P + f"{w}_{k}" for w in ("dora", "ura") for k in ("kan", "bad")]
+    narrow = (
+        lf.select(P + "rid")
+        .join(extra, on=P + "rid", how="left", maintain_order="left")
+        .select([pl.col(c).fill_null(0) for c in extra_cols])
+    )
+    lf = pl.concat([lf, narrow], how="horizontal")
+    kan = (lambda w: C(f"{w}_kan")) if rules.kan_dora else (lambda w: pl.lit(0, pl.Int64))
     lf = lf.with_columns(
-        (C("ura_all") if rules.ura_dora else pl.lit(0, pl.Int64)).alias(P + "ura_n")
+        (C("dora_first") + kan("dora")).alias(P + "dora_n"),
+        ((C("ura_first") + kan("ura")) if rules.ura_dora else pl.lit(0, pl.Int64)).alias(P + "ura_n"),
+        (C("dora_ok0") & (C("dora_bad") == 0)).alias(P + "dora_n_ok"),
+        (C("ura_ok0") & (C("ura_bad") == 0)).alias(P + "ura_all_ok"),
     )
 
     # ---- checks and count-based features
