@@ -15,7 +15,6 @@ from analyzer.tiles.tables import CHUNK, TILE_TOKENS, lut
 SUITS = "mpsz"
 HAND_RE = r"^(?:[0-9]+[mps]|[1-7]+z)+$"
 TILE_RE = r"^(?:[0-9][mps]|[1-7]z)$"
-INDICATORS_RE = r"^(?:[0-9]+[mps]|[1-7]+z)*$"
 
 
 def digits_number(digits: pl.Expr) -> pl.Expr:
@@ -100,16 +99,3 @@ def normalise_indicators(text: pl.Expr) -> pl.Expr:
     for _ in range(4):  # "145p" -> "1p45p" -> "1p4p5p"
         norm = norm.str.replace_all(r"([0-9])([0-9]+)([mpsz])", "${1}${3}${2}${3}")
     return norm
-
-
-def next_tile(t: pl.Expr) -> pl.Expr:
-    """The dora a given indicator points to (9 -> 1 in suits, N -> E, red -> white)."""
-    suit, rank = t // 9, t % 9
-    nr = (
-        pl.when(suit < 3)
-        .then((rank + 1) % 9)
-        .when(rank < 4)
-        .then((rank + 1) % 4)
-        .otherwise(4 + (rank - 3) % 3)
-    )
-    return suit * 9 + nr

@@ -9,7 +9,7 @@ from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.dora import first_indicator_stages, further_indicators
-from analyzer.tiles.notation import HAND_RE, INDICATORS_RE, SUITS, digits_codes, digits_number, split_suits, tile_id
+from analyzer.tiles.notation import digits_codes, split_suits, tile_id
 from analyzer.tiles.tables import MELD_CAT_SHIFT, RED_UNIT, lut, meld_ids
 
 P = "__tt_"  # prefix of the scratch columns

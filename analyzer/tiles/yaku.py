@@ -78,22 +78,6 @@ def yakuman_count(name: str, rules: Rules) -> int:
     return dict(YAKUMAN)[name] if rules.double_yakuman else 1
 
 
-def han_sum(present: dict[str, pl.Expr], closed: pl.Expr) -> pl.Expr:
-    """Han of the normal yaku in ``present`` (name -> Boolean expr), kuisagari applied."""
-    table = {n: (c, o) for n, c, o in NORMAL}
-    same = [present[n].cast(pl.Int64) * table[n][0] for n in present if table[n][0] == table[n][1] > 0]
-    diff_c = [present[n].cast(pl.Int64) * table[n][0] for n in present if table[n][0] != table[n][1]]
-    diff_o = [present[n].cast(pl.Int64) * table[n][1] for n in present if table[n][0] != table[n][1]]
-    total = pl.sum_horizontal(same) if same else pl.lit(0, pl.Int64)
-    if diff_c:
-        total = total + pl.when(closed).then(pl.sum_horizontal(diff_c)).otherwise(pl.sum_horizontal(diff_o))
-    return total
-
-
-def yakuman_sum(present: dict[str, pl.Expr], rules: Rules) -> pl.Expr:
-    return _sum([e.cast(pl.Int64) * yakuman_count(n, rules) for n, e in present.items()])
-
-
 HAN_CHUNK = 11  # bits per han lookup (the normal yaku take bits 0..30: three lookups)
 
 
