@@ -21,7 +21,7 @@ def C(name: str) -> pl.Expr:
 
 
 def _flag(name: str) -> pl.Expr:
-    return pl.col(name).fill_null(False)
+    return I(name)
 
 
 def _bit(x: pl.Expr, i: pl.Expr) -> pl.Expr:
@@ -33,18 +33,36 @@ def _any(exprs: list[pl.Expr]) -> pl.Expr:
 
 
 # ------------------------------------------------------------------------------------------------ stage 1: parse
+FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou",
+         "_is_tsumo", "_is_riichi", "_winner_is_dealer")
+
+
+def _inputs() -> list[pl.Expr]:
+    """The input columns as scratch copies with the expected dtypes (an all-null column may come as Null)."""
+    return [
+        *[pl.col(c).cast(pl.String).alias(P + "in_" + c) for c in ("hand", "win_tile", "dora", "ura")],
+        pl.col("melds").cast(pl.List(pl.String)).alias(P + "in_melds"),
+        *[pl.col(c).cast(pl.Boolean).fill_null(False).alias(P + "in_" + c) for c in FLAGS],
+        *[pl.col(c).cast(pl.Int64).fill_null(0).alias(P + "in_" + c) for c in ("_seat_wind", "_round_wind")],
+    ]
+
+
+def I(name: str) -> pl.Expr:  # noqa: E743 - an input column, normalised by _inputs
+    return pl.col(P + "in_" + name)
+
+
 def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
-    hand = pl.col("hand")
+    hand = I("hand")
     lf = _apply(lf, "", split_suits(C, "suit", hand))
     cols: dict[str, pl.Expr] = {}
     for s in range(4):
         cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"suitnum{s}"))
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
-    cols["n_melds"] = pl.col("melds").list.len().fill_null(0).cast(pl.Int32)
-    cols["win_t"] = tile_id(pl.col("win_tile"))
+    cols["n_melds"] = I("melds").list.len().fill_null(0).cast(pl.Int32)
+    cols["win_t"] = tile_id(I("win_tile"))
     ids = meld_ids()
     for i in range(4):
-        m = pl.col("melds").list.get(i, null_on_oob=True)
+        m = I("melds").list.get(i, null_on_oob=True)
         # 1 + kind*34 + tile for a well-formed meld, -1 for a malformed one, null for none
         cols[f"mraw{i}"] = pl.when(m.is_not_null()).then(m.replace_strict(ids, default=-1, return_dtype=pl.Int32))
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
@@ -81,8 +99,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only read on riichi rows
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
-    lf = _apply(lf, "", first_indicator_stages(C, "dora", pl.col("dora"), full))
-    lf = _apply(lf, "", first_indicator_stages(C, "ura", pl.when(riichi_declared).then(pl.col("ura")), full))
+    lf = _apply(lf, "", first_indicator_stages(C, "dora", I("dora"), full))
+    lf = _apply(lf, "", first_indicator_stages(C, "ura", pl.when(riichi_declared).then(I("ura")), full))
     lf = lf.cache()
     extra = (
         further_indicators(lf, C, "dora", P + "rid", full)
@@ -125,7 +143,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     conc_w = pl.when(ws == 0).then(C("c32_0")).when(ws == 1).then(C("c32_1")).when(ws == 2).then(C("c32_2"))
     win_count = (conc_w.otherwise(C("c32_3")) // lut("POW32", wr.fill_null(0).clip(0, 8))) % 32
     problem = (
-        pl.when(pl.col("hand").is_null()).then(None)
+        pl.when(I("hand").is_null()).then(None)
         .when(~notation_ok).then(pl.lit("bad_notation"))
         .when(C("bad_meld")).then(pl.lit("bad_meld"))
         .when(n_conc + 3 * C("n_melds") != 14).then(pl.lit("tile_count"))
@@ -142,7 +160,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     numbers = tot[0] + tot[1] + tot[2]
     fz = [(C("f32_3") // 32**t) % 32 for t in range(7)]
     nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
-    seat, rnd = pl.col("_seat_wind").fill_null(0), pl.col("_round_wind").fill_null(0)
+    seat, rnd = I("_seat_wind").fill_null(0), I("_round_wind").fill_null(0)
     seat_count = (C("f32_3") // lut("POW32", seat.clip(0, 3))) % 32
     round_count = (C("f32_3") // lut("POW32", rnd.clip(0, 3))) % 32
     cols.update(
@@ -402,7 +420,7 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     never gathered.
     """
     original = lf.collect_schema().names()
-    lf = lf.with_row_index(P + "rid")
+    lf = lf.with_row_index(P + "rid").with_columns(_inputs())
     lf = _features(_parse(lf), rules).cache()  # shared by the first-split and the ambiguous-split branches
 
     # every hand with its first split

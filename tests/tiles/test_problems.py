@@ -78,3 +78,26 @@ def test_dora_ura_aka_and_kan_dora():
     # wrap-arounds: 9 -> 1, N -> E, red -> white
     r = score_frame([dict(hand="111m456p789s55z123s", win="2s", riichi=True, dora="9m4z7z")]).row(0, named=True)
     assert r["dora_count"] == 3 + 0 + 2
+
+
+def test_null_typed_and_narrow_dtype_inputs():
+    # columns built without a schema: all-null dora/ura/melds/flags come as Null dtype, winds as Int8
+    df = pl.DataFrame(
+        {
+            "hand": ["12355m456p234789s", None], "melds": [None, None], "win_tile": ["4s", None],
+            "dora": [None, None], "ura": [None, None],
+            **{f: [None, None] for f in ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan",
+                                        "tenhou", "chiihou", "renhou")},
+            "_is_tsumo": [True, None], "_is_riichi": [None, None],
+            "_seat_wind": pl.Series([1, None], dtype=pl.Int8), "_round_wind": pl.Series([0, None], dtype=pl.UInt8),
+            "_winner_is_dealer": [False, None],
+        }
+    )
+    out = score_tiles(df.lazy(), Rules()).collect()
+    assert out["han"].to_list() == [2, None]  # menzen tsumo + pinfu
+    assert out["fu"].to_list() == [20, None]
+
+
+def test_empty_frame():
+    out = score_tiles(make_frame([GOOD]).head(0).lazy(), Rules()).collect()
+    assert out.height == 0 and "yaku" in out.columns
