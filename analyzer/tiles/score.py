@@ -203,18 +203,23 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         renhou_flag=_flag("renhou") & ~tsumo,
     )
     for s in range(3):
-        cols[f"nd_{s}"] = lut("NDEC", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
-        cols[f"off_{s}"] = lut("OFF", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
-    hc = C("c5_3").fill_null(0).clip(0, 5**7 - 1)
-    cols.update(hvalid=lut("HVALID", hc) == 1, hpair=lut("HPAIR", hc), hpon=lut("HPON", hc))
-    cols["chuuren"] = (C("n_melds") == 0) & (
-        sum(lut("CHUUREN", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3)) > 0
+        cols[f"stat_{s}"] = lut("SUITSTAT", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
+    cols["hstat"] = lut("HONSTAT", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    cols = {}
+    for s in range(3):
+        cols[f"nd_{s}"] = C(f"stat_{s}") % 8
+        cols[f"off_{s}"] = (C(f"stat_{s}") // 8) % 2**15
+    cols.update(
+        hvalid=C("hstat") % 2 == 1, hpair=(C("hstat") // 2) % 8, hpon=(C("hstat") // 16) % 8,
+        chuuren=(C("n_melds") == 0) & (sum((C(f"stat_{s}") // 2**18) % 2 for s in range(3)) > 0),
     )
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
-    pairs = sum(lut("PAIRS7", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
-    pairs = pairs + lut("HPAIRS7", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
-    tiles = sum(lut("KOK", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1)) for s in range(3))
-    tiles = tiles + lut("HKOK", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
+    # chiitoitsu: pairs (packed +1, 0 = impossible); kokushi: tiles (packed as 2 -> 1, 3 -> 2; honours 7 -> 1, 8 -> 2)
+    p7 = [(C(f"stat_{s}") // 2**19) % 16 for s in range(3)] + [(C("hstat") // 2**7) % 16]
+    kk = [(C(f"stat_{s}") // 2**24) % 4 for s in range(3)] + [(C("hstat") // 2**11) % 4]
+    pairs = pl.when(pl.all_horizontal([x > 0 for x in p7])).then(sum(x - 1 for x in p7)).otherwise(-1)
+    tiles = pl.when(pl.all_horizontal([x > 0 for x in kk])).then(sum(kk) + 3 + 6).otherwise(-1)
     ok = (C("n_melds") == 0) & (C("problem0") == "ok")
     return lf.with_columns(
         (C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"),

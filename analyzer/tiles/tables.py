@@ -65,6 +65,13 @@ def tables() -> dict[str, pl.Series]:
         chu[sum((c + (i == extra)) * 5**i for i, c in enumerate(base))] = 1
     out["CHUUREN"] = pl.Series("chu", chu)
 
+    # one packed gather per suit: ndec | off << 3 | chuuren << 18 | (chiitoitsu pairs + 1) << 19 | kokushi << 24
+    p7_packed = np.where(p7 >= 0, p7 + 1, 0)
+    kok_packed = np.where(kok >= 0, kok - 1, 0)  # 2 tiles -> 1, 3 tiles -> 2
+    suitstat = (dense_n.astype(np.int64) | dense_off.astype(np.int64) << 3 | chu.astype(np.int64) << 18
+                | p7_packed.astype(np.int64) << 19 | kok_packed.astype(np.int64) << 24)
+    out["SUITSTAT"] = pl.Series("suitstat", suitstat.astype(np.int32))
+
     h = _digits(NHON, 7)
     htotal = h.sum(axis=1)
     hpairs = (h == 2).sum(axis=1)
@@ -75,6 +82,13 @@ def tables() -> dict[str, pl.Series]:
     out["HPAIRS7"] = pl.Series("hp7", np.where(np.all((h == 0) | (h == 2), axis=1), htotal // 2, -99).astype(np.int32))
     hkok = np.all((h >= 1) & (h <= 2), axis=1)
     out["HKOK"] = pl.Series("hkok", np.where(hkok, htotal, -99).astype(np.int32))
+
+    # one packed gather for the honours: valid | pair << 1 | pons << 4 | (pairs7 + 1) << 7 | (kokushi tiles - 6) << 11
+    hstat = (hvalid.astype(np.int64) | out["HPAIR"].to_numpy().astype(np.int64) << 1
+             | out["HPON"].to_numpy().astype(np.int64) << 4
+             | np.where(out["HPAIRS7"].to_numpy() >= 0, out["HPAIRS7"].to_numpy() + 1, 0).astype(np.int64) << 7
+             | np.where(hkok, htotal - 6, 0).astype(np.int64) << 11)
+    out["HONSTAT"] = pl.Series("honstat", hstat.astype(np.int32))
 
     # digit chunks: "1123" -> sum of 5**(d-1) / 32**(d-1); zero digits are padding (red fives were read as 5)
     n = np.arange(10**CHUNK)
