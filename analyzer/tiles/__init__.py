@@ -4,7 +4,7 @@
 ``ura_dora``, ``aka_dora``, ``wait`` and ``tile_problem`` to a LazyFrame of hand records (columns ``hand``,
 ``melds``, ``win_tile``, ``dora``, ``ura``, the situation flags, ``_is_tsumo``, ``_is_riichi``,
 ``_seat_wind``, ``_round_wind``, ``_winner_is_dealer``); every other column passes through untouched and
-the row order is kept.  No ``map_elements``/``apply``/row loops: only expressions, lookups into small
+the row order is kept.  No per-row Python (no UDFs, no row loops): only expressions, lookups into small
 precomputed tables and a few joins on narrow frames.  Measurements behind the design:
 /work/shared/reference/VECTORISED.md.
 
