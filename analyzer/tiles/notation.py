@@ -38,9 +38,10 @@ def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
     """Stages adding ``{out}num{s}`` = the digits of suit s (m p s z) of ``hand`` as a number (see
     :func:`digits_number`) and ``{out}ok`` = the string is valid MPSZ.
 
-    Fast path for canonical strings (suits in m p s z order, each once): four literal ``find``, slices and
-    ``to_integer`` (a slice that still holds a letter fails to parse, so the row is not canonical).  Other
-    strings (``333s77s555p``) go through the regex path on a column that is null for canonical rows.
+    Fast path for canonical strings (suits in m p s z order, each once, <= 18 digits): four literal ``find``
+    give each suit's digit count; the letters are dropped and the whole hand read with one ``to_integer``,
+    then each suit is cut out of that number arithmetically.  Other strings (``333s77s555p``) go through
+    the regex path on a column that is null for canonical rows.
     """
     st1 = {f"{out}pos{s}": hand.str.find(letter, literal=True).cast(pl.Int64) for s, letter in enumerate(SUITS)}
     st2: dict[str, pl.Expr] = {}
@@ -56,17 +57,33 @@ def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
         pos, start = col(f"{out}pos{s}"), col(f"{out}start{s}")
         ordered = ordered & (pos.is_null() | (pos > last))
         last = pl.coalesce(pos, last)
-        st3[f"{out}fast{s}"] = pl.when(pos.is_not_null()).then(hand.str.slice(start, (pos - start).clip(lower_bound=0)))
-    st3[f"{out}ordered"] = ordered & (col(f"{out}end") == hand.str.len_bytes())
-    st4 = {f"{out}fnum{s}": digits_number(col(f"{out}fast{s}")) for s in range(4)}
+        st3[f"{out}len{s}"] = pl.when(pos.is_not_null()).then(pos - start).otherwise(0)
+    n_found = sum(col(f"{out}pos{s}").is_not_null().cast(pl.Int64) for s in range(4))
+    st3[f"{out}ordered"] = ordered & (col(f"{out}end") == hand.str.len_bytes()) & (n_found > 0)
+    # all digits of the hand as one number (<= 18 digits): suits are read off it by their digit counts
+    raw = hand.str.replace_many(list(SUITS), [""] * len(SUITS))
+    st3[f"{out}raw"] = raw.str.to_integer(strict=False)
+    st3[f"{out}all"] = raw.str.replace_all("0", "5", literal=True).str.to_integer(strict=False)
+    st3[f"{out}nletters"] = hand.str.len_bytes() - raw.str.len_bytes()
+    st4: dict[str, pl.Expr] = {}
+    total = sum(col(f"{out}len{s}") for s in range(4))
+    before = pl.lit(0, pl.Int64)
+    for s in range(4):
+        after = total - before - col(f"{out}len{s}")
+        digits = col(f"{out}len{s}")
+        st4[f"{out}fnum{s}"] = (col(f"{out}all") // lut("POW10", after.clip(0, 18))) % lut("POW10", digits.clip(0, 18))
+        before = before + digits
     groups_ok = pl.all_horizontal(
-        [col(f"{out}fast{s}").is_null() | ((col(f"{out}fast{s}") != "") & col(f"{out}fnum{s}").is_not_null())
-         for s in range(4)]
+        [col(f"{out}pos{s}").is_null() | (col(f"{out}len{s}") > 0) for s in range(4)]
     )
-    honours_ok = ~col(f"{out}fast3").str.contains("0", literal=True).fill_null(False) & (
-        (col(f"{out}fnum3") % 10 < 8) | col(f"{out}fnum3").is_null()
-    )
-    st5 = {f"{out}canon": col(f"{out}ordered") & groups_ok & honours_ok}
+    # a red "0" among the honours (the last group) shows as a difference in the lowest digits
+    zero_in_honours = ((col(f"{out}all") - col(f"{out}raw")) % lut("POW10", col(f"{out}len3").clip(0, 18))) != 0
+    st5 = {
+        f"{out}canon": (
+            col(f"{out}ordered") & groups_ok & col(f"{out}all").is_not_null() & (col(f"{out}nletters") == n_found)
+            & (total <= 18) & ~zero_in_honours
+        ).fill_null(False)
+    }
     st6 = {f"{out}other": pl.when(~col(f"{out}canon")).then(hand)}
     st7 = {
         **{

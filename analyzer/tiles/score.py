@@ -129,6 +129,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         & C("dora_n_ok")
         & C("ura_all_ok")
         & pl.all_horizontal([C(f"c32_{s}").is_not_null() for s in range(4)])
+        & (C("c32_3") // 32**7 == 0)  # no 8z / 9z
     )
     n_conc = sum(C(f"c32_{s}") % 31 for s in range(4))
     b = [sum(2 ** (5 * r + k) for r in range(9)) for k in range(5)]

@@ -129,6 +129,7 @@ def tables() -> dict[str, pl.Series]:
     out["MCHI"] = pl.Series("mchi", chi_bit)
     out["MPON"] = pl.Series("mpon", pon_bit)
     out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
+    out["POW10"] = pl.Series("p10", [10**i for i in range(19)], dtype=pl.Int64)
     out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
     out["POW8"] = pl.Series("p8", [8**i for i in range(12)], dtype=pl.Int64)
     return out

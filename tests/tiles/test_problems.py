@@ -101,3 +101,21 @@ def test_null_typed_and_narrow_dtype_inputs():
 def test_empty_frame():
     out = score_tiles(make_frame([GOOD]).head(0).lazy(), Rules()).collect()
     assert out.height == 0 and "yaku" in out.columns
+
+
+def test_notation_variants():
+    rows = score_frame([
+        dict(hand="123m067p23455s789s", win="2s", riichi=True),   # red five first in its suit
+        dict(hand="321m760p54325s987s", win="2s", riichi=True),   # unsorted digits, same tiles
+        dict(hand="789s123m55432s760p", win="2s", riichi=True),   # suits out of order
+        dict(hand="12m3m067p23455s789s", win="2s", riichi=True),  # a suit in two groups
+        dict(hand="123m067p23455s789s0z", win="2s"),               # 0z is not a tile
+        dict(hand="123m456p789s1102z", win="1z"),                  # nor inside an honour group
+        dict(hand="m123456p789s11z123s", win="1z"),                # empty group
+    ])
+    first = rows.row(0, named=True)
+    assert (first["han"], first["fu"], first["aka_dora"]) == (3, 30, 1)  # riichi pinfu aka
+    for i in (1, 2, 3):
+        r = rows.row(i, named=True)
+        assert (r["han"], r["fu"], r["aka_dora"], r["tile_problem"]) == (3, 30, 1, None), i
+    assert rows["tile_problem"].to_list()[4:] == ["bad_notation"] * 3
