@@ -143,14 +143,16 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     ws, wr = C("win_t") // 9, C("win_t") % 9
     conc_w = pl.when(ws == 0).then(C("c32_0")).when(ws == 1).then(C("c32_1")).when(ws == 2).then(C("c32_2"))
     win_count = (conc_w.otherwise(C("c32_3")) // lut("POW32", wr.fill_null(0).clip(0, 8))) % 32
-    problem = (
+    code = PROBLEMS.index
+    problem = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
         pl.when(I("hand").is_null()).then(None)
-        .when(~notation_ok).then(pl.lit("bad_notation"))
-        .when(C("bad_meld")).then(pl.lit("bad_meld"))
-        .when(n_conc + 3 * C("n_melds") != 14).then(pl.lit("tile_count"))
-        .when(fifth).then(pl.lit("fifth_copy"))
-        .when(win_count == 0).then(pl.lit("win_tile_not_in_hand"))
-        .otherwise(pl.lit("ok"))
+        .when(~notation_ok).then(code("bad_notation"))
+        .when(C("bad_meld")).then(code("bad_meld"))
+        .when(n_conc + 3 * C("n_melds") != 14).then(code("tile_count"))
+        .when(fifth).then(code("fifth_copy"))
+        .when(win_count == 0).then(code("win_tile_not_in_hand"))
+        .otherwise(0)
+        .cast(pl.Int32)
     )
     cols["problem0"] = problem
     cols["ws"], cols["wr"], cols["win_count"] = ws.fill_null(0), wr.fill_null(0), win_count.fill_null(0)
@@ -221,7 +223,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     kk = [(C(f"stat_{s}") // 2**24) % 4 for s in range(3)] + [(C("hstat") // 2**11) % 4]
     pairs = pl.when(pl.all_horizontal([x > 0 for x in p7])).then(sum(x - 1 for x in p7)).otherwise(-1)
     tiles = pl.when(pl.all_horizontal([x > 0 for x in kk])).then(sum(kk) + 3 + 6).otherwise(-1)
-    ok = (C("n_melds") == 0) & (C("problem0") == "ok")
+    ok = (C("n_melds") == 0) & (C("problem0") == 0)
     return lf.with_columns(
         (C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"),
         (ok & (pairs == 7)).alias(P + "cvalid"),
@@ -312,7 +314,7 @@ def _standard(prefix: str, k: pl.Expr | None, rules: Rules) -> Stages:
     closed, tsumo = C("closed"), C("tsumo")
     st4 = {
         "valid": (C("nd_0") > 0) & (C("nd_1") > 0) & (C("nd_2") > 0) & C("hvalid") & (R("pairs") == 1)
-        & (C("problem0") == "ok"),
+        & (C("problem0") == 0),
         "pinfu_shape": closed & (R("nchi") == 4) & ~R("dragon_pair") & ~R("seat_pair") & ~R("round_pair"),
     }
     st5 = {
@@ -414,6 +416,8 @@ def _kokushi(prefix: str, rules: Rules) -> Stages:
     return [st, *_finish(R, {}, ym, rules)]
 
 
+PROBLEMS = ["", "bad_notation", "bad_meld", "tile_count", "fifth_copy", "win_tile_not_in_hand", "not_complete",
+            "no_yaku"]
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
 OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
 
@@ -460,12 +464,14 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     keep = [*original, *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")]]
     lf = pl.concat([std.select(keep), narrow], how="horizontal")
 
-    problem = (
+    code = (
         pl.when(C("problem0").is_null()).then(None)
-        .when(C("problem0") != "ok").then(C("problem0"))
-        .when(C("f_score") < 0).then(pl.lit("not_complete"))
-        .when(C("f_score") == 0).then(pl.lit("no_yaku"))
+        .when(C("problem0") != 0).then(C("problem0"))
+        .when(C("f_score") < 0).then(PROBLEMS.index("not_complete"))
+        .when(C("f_score") == 0).then(PROBLEMS.index("no_yaku"))
+        .otherwise(0)
     )
+    problem = pl.when(code > 0).then(pl.lit(pl.Series(PROBLEMS, dtype=pl.String)).gather(code.fill_null(0)))
     scored = C("f_score") > 0
     no_ym = scored & (C("f_yakuman") == 0)
     lf = lf.with_columns(
