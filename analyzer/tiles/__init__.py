@@ -10,9 +10,10 @@ precomputed tables and a few joins on narrow frames.  Measurements behind the de
 
 Modules
 -------
-* :mod:`.notation` - MPSZ strings to numbers.  Canonical hands (suits in m p s z order, each once) are split
-  with four literal ``str.find`` and slices; ``str.to_integer`` turns a suit's digits into a number
-  whose 5-digit chunks index ``DIG5``/``DIG32``, giving a base-5 code (``sum c_i 5**i``, the decomposition
+* :mod:`.notation` - MPSZ strings to numbers.  For canonical hands (suits in m p s z order, each once) four
+  literal ``str.find`` give each suit's digit count, the letters are dropped, the whole hand is read with
+  one ``str.to_integer`` and each suit is cut out of that number; a suit's number has 5-digit chunks that
+  index ``DIG5``/``DIG32``, giving a base-5 code (``sum c_i 5**i``, the decomposition
   key) and a base-32 code (one 5-bit count per tile: tile counts, dora, fifth copies, flush/terminal
   tests by bit masks).  Other spellings (``333s77s555p``) take a regex path on a column that is null for the
   canonical rows, so they cost nothing on the others.  Melds are looked up whole in a dictionary of the 472
@@ -24,9 +25,10 @@ Modules
   penchan).  At first use (about 0.2 s) they are scattered into one packed Int32 per 5**9 code
   (``SUITSTAT``: number of splits, first split, chuuren / chiitoitsu / kokushi shape), and small honour and
   meld tables are built.  Lookups are ``pl.lit(Series).gather(idx)``.
-* :mod:`.score` - the pipeline.  (1) parse, (2) hand features: meld sums, counts, problem checks,
-  yakuhai/flush/terminal flags, dora.  (3) every hand is scored with its first split; at most one suit of a
-  hand has several splits, so only those hands (~1%) plus the chiitoitsu and kokushi shapes (~3.5%) are
+* :mod:`.features` - (1) parse, (2) hand features: meld sums, counts, problem checks, yakuhai / flush /
+  terminal flags, dora.  :mod:`.readings` - one reading to han, fu, yakuman, payment, list keys.
+  :mod:`.columns` - scratch-column helpers.  :mod:`.score` - the pipeline: every hand is scored with its
+  first split; at most one suit of a hand has several splits, so only those hands (~1%) plus the chiitoitsu and kokushi shapes (~3.5%) are
   exploded into their other readings on a side branch, reduced to the best per hand and joined back on a
   narrow frame.  Inside a split the wait is chosen in closed form: pinfu ryanmen > kanchan > penchan >
   tanki > other ryanmen > shanpon (a shanpon by ron opens that triplet for fu and ankou counts).  The best

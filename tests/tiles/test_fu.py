@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.rules import Rules
 from analyzer.tiles import fu as F
-from tests.tiles.conftest import score_frame
+from tests.tiles.helpers import score_frame
 
 R = dict(riichi=True)
 # id, case, rules overrides, fu, fu_detail [(fu, reason)], wait

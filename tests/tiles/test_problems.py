@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.rules import Rules
 from analyzer.tiles import score_tiles
-from tests.tiles.conftest import make_frame, score_frame
+from tests.tiles.helpers import make_frame, score_frame
 
 GOOD = dict(hand="12355m456p234789s", win="4s", riichi=True)
 CASES = [

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from analyzer.rules import Rules
-from tests.tiles.conftest import score_frame, yaku_of
+from tests.tiles.helpers import score_frame, yaku_of
 
 
 def test_suuankou_ron_on_shanpon_is_sanankou_toitoi():

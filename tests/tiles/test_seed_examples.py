@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.rules import Rules
-from tests.tiles.conftest import score_frame
+from tests.tiles.helpers import score_frame
 
 ROWS = list(csv.DictReader((Path(__file__).parent / "seed_examples.csv").open(encoding="utf-8")))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.rules import Rules
-from tests.tiles.conftest import score_frame, yaku_of
+from tests.tiles.helpers import score_frame, yaku_of
 
 # id, case, expected yaku {name: han}, han, fu, wait
 CASES = [

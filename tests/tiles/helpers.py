@@ -1,9 +1,11 @@
-"""Helpers for the tile-scoring tests: score a few hands given as keyword dicts."""
+"""Helpers for the tile-scoring tests: score a few hands given as keyword dicts.
+
+(Not a conftest.py: tests/conftest.py is imported as ``conftest`` by the other suites.)
+"""
 
 from __future__ import annotations
 
 import polars as pl
-import pytest
 
 from analyzer.rules import Rules
 from analyzer.scoring.points import base_points, hand_points
@@ -53,8 +55,3 @@ def score(rules: Rules | None = None, **case) -> dict:
 
 def yaku_of(row: dict) -> dict[str, int]:
     return {y["name"]: y["han"] for y in row["yaku"] or []}
-
-
-@pytest.fixture
-def rules() -> Rules:
-    return Rules()

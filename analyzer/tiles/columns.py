@@ -1,0 +1,43 @@
+"""Scratch-column helpers shared by the tile-scoring stages (all scratch columns start with ``P``)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.tiles.tables import lut
+
+P = "__tt_"  # prefix of the scratch columns
+# tile_problem codes in the order they are checked; carried as an index into this list (0 = none)
+PROBLEMS = ["", "bad_notation", "bad_meld", "tile_count", "fifth_copy", "win_tile_not_in_hand", "not_complete",
+            "no_yaku"]
+
+
+def C(name: str) -> pl.Expr:
+    return pl.col(P + name)
+
+
+def I(name: str) -> pl.Expr:  # noqa: E743 - an input column, normalised by features._inputs
+    return pl.col(P + "in_" + name)
+
+
+def _flag(name: str) -> pl.Expr:
+    return I(name)
+
+
+def _bit(x: pl.Expr, i: pl.Expr) -> pl.Expr:
+    return (x // lut("POW2", i)) % 2 == 1
+
+
+def _any(exprs: list[pl.Expr]) -> pl.Expr:
+    return pl.any_horizontal(exprs)
+
+
+# A reading (or any multi-step computation) is a list of stages, dicts of expressions; each stage may use the
+# columns of the previous ones.  Materialising the stages keeps the expression trees small.
+Stages = list[dict[str, pl.Expr]]
+
+
+def _apply(lf: pl.LazyFrame, prefix: str, stages: Stages) -> pl.LazyFrame:
+    for stage in stages:
+        lf = lf.with_columns(**{P + prefix + k: v for k, v in stage.items()})
+    return lf
