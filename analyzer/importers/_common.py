@@ -274,6 +274,17 @@ class Outcome:
     all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
     has_value: bool = True  # False when the log omits the value (a shortened result)
 
+    def add_recorded_yaku(self, name: str, han: int) -> None:
+        """Record one yaku of the log: dora, ura and aka go to their counts, the rest to ``yaku``."""
+        if name == "dora":
+            self.dora += han
+        elif name == "ura":
+            self.ura += han
+        elif name == "aka":
+            self.aka += han
+        else:
+            self.yaku.append(name)
+
 
 @dataclass
 class Kyoku:

@@ -208,16 +208,8 @@ def _agari(a: dict, tile) -> Outcome:
         pairs = _ints(a.get("yaku"))
         han = 0
         for yid, h in zip(pairs[::2], pairs[1::2]):
-            name = TENHOU_YAKU_IDS[yid]
             han += h
-            if name == "dora":
-                o.dora += h
-            elif name == "ura":
-                o.ura += h
-            elif name == "aka":
-                o.aka += h
-            else:
-                o.yaku.append(name)
+            o.add_recorded_yaku(TENHOU_YAKU_IDS[yid], h)
         o.han = han
     return o
 

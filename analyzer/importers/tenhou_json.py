@@ -334,14 +334,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
                         continue
                     h = int(m["han"])
                     han += h
-                    if name == "dora":
-                        o.dora += h
-                    elif name == "ura":
-                        o.ura += h
-                    elif name == "aka":
-                        o.aka += h
-                    else:
-                        o.yaku.append(name)
+                    o.add_recorded_yaku(name, h)
                 if o.yakuman:
                     o.han = None
                 elif o.han is None:
