@@ -99,6 +99,20 @@ def _groups_from_pools(rng, n, chi_pool, pon_pool, chi_p):
     return kinds, tiles
 
 
+def _honour_triplets(rng, n, first, kinds, full, chi_share):
+    """Dragon or wind themes: triplets of all but one of ``kinds`` honours from ``first`` (the small form keeps
+    the last as the pair) or of all of them (the big form, with a random pair)."""
+    k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, chi_share)
+    honours = np.argsort(rng.random((n, kinds)), axis=1) + first
+    last = kinds - 1
+    k[:, :last] = PON
+    t[:, :last] = honours[:, :last]
+    if full:
+        k[:, last], t[:, last] = PON, honours[:, last]
+        return k, t, _pick(rng, PON_ALL, n)
+    return k, t, honours[:, last]
+
+
 CHI_ALL = np.array([s * 9 + r for s in range(3) for r in range(7)])
 PON_ALL = np.arange(34)
 SUIT0 = np.arange(9)
@@ -174,25 +188,9 @@ def _shape(theme: str, rng, n):
         t[:, 2] = t[:, 3] = _pick(rng, CHI_ALL, n)
         pair = _pick(rng, PON_ALL, n)
     elif theme in ("shousangen", "daisangen"):
-        k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, 0.6)
-        d = np.argsort(rng.random((n, 3)), axis=1) + 31
-        k[:, :2] = PON
-        t[:, :2] = d[:, :2]
-        if theme == "daisangen":
-            k[:, 2], t[:, 2] = PON, d[:, 2]
-            pair = _pick(rng, PON_ALL, n)
-        else:
-            pair = d[:, 2]
+        k, t, pair = _honour_triplets(rng, n, first=31, kinds=3, full=theme == "daisangen", chi_share=0.6)
     elif theme in ("shousuushii", "daisuushii"):
-        k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, 0.5)
-        w = np.argsort(rng.random((n, 4)), axis=1) + 27
-        k[:, :3] = PON
-        t[:, :3] = w[:, :3]
-        if theme == "daisuushii":
-            k[:, 3], t[:, 3] = PON, w[:, 3]
-            pair = _pick(rng, PON_ALL, n)
-        else:
-            pair = w[:, 3]
+        k, t, pair = _honour_triplets(rng, n, first=27, kinds=4, full=theme == "daisuushii", chi_share=0.5)
     elif theme == "tsuuiisou":
         h = np.argsort(rng.random((n, 7)), axis=1) + 27
         k = np.full((n, 4), PON, np.int8)

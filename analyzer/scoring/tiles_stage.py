@@ -67,6 +67,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     win = pl.col("result").is_in(["ron", "tsumo"]) & (pl.col("_reasons").list.len() == 0)
     winner_bit = pl.lit(2, pl.Int64).pow(pl.col("_winner").fill_null(0))
     double_riichi = _flag("double_riichi", schema)
+    reasons = pl.concat_list([pl.col("_reasons"), *_bad_flags(schema)]).list.drop_nulls()
     prepared = lf.with_columns(
         pl.col("hand").alias("_hand_text"),
         pl.when(win).then(pl.col("hand").str.strip_chars()).alias("hand"),
@@ -79,9 +80,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         pl.col("han").alias("given_han"),
         pl.col("fu").alias("given_fu"),
         pl.col("yakuman").alias("given_yakuman"),
-        pl.concat_list([pl.col("_reasons"), *_bad_flags(schema)]).list.drop_nulls().alias("_reasons")
-        if _bad_flags(schema)
-        else pl.col("_reasons"),
+        reasons.alias("_reasons"),
     )
     scored = score_tiles(prepared.drop("han", "fu", "yakuman"), rules)
     scored_names = scored.collect_schema().names()
