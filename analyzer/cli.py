@@ -64,29 +64,32 @@ def main() -> None:
     \b
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
     analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
+    analyzer check hands.parquet -o report.html    recompute and report every disagreement
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
     """
 
 
 RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=value…, or a TOML file."
+PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
 
 
 @main.command("score")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Output directory.")
-@click.option("--rules", "rules_spec", default="tenhou", show_default=True, help=RULES_HELP)
+@click.option("--rules", "rules_spec", default=None, help=RULES_HELP + " " + PER_GAME_HELP)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-def score_command(inputs: tuple[str, ...], outdir: str, rules_spec: str, fmt: str, top: int, debug: bool) -> None:
+def score_command(inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, debug: bool) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
     Writes hands, games, players and rejects tables. Every input row lands in hands or rejects.
     """
     with _friendly_errors(debug):
-        rules = load_rules(rules_spec)
-        with _progress(f"Scoring {len(inputs)} input(s) under {rules.name} rules…"):
+        rules = load_rules(rules_spec) if rules_spec is not None else None
+        label = f"{rules.name} rules" if rules is not None else "each game's rules"
+        with _progress(f"Scoring {len(inputs)} input(s) under {label}…"):
             result = score(list(inputs), rules)
         with _progress("Writing outputs…"):
             paths = write_results(
@@ -102,7 +105,7 @@ def score_command(inputs: tuple[str, ...], outdir: str, rules_spec: str, fmt: st
 def _print_standings(result: ScoreResult, top: int) -> None:
     if top <= 0 or result.players.height == 0:
         return
-    table = Table(title=f"Standings ({result.rules.name} rules)")
+    table = Table(title=f"Standings (rules: {result.rules_label})")
     for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
         table.add_column(name, justify="left" if name == "player" else "right")
     for rank, row in enumerate(result.players.head(top).iter_rows(named=True), start=1):
@@ -131,6 +134,60 @@ def _print_counts(result: ScoreResult, paths: dict[str, Path]) -> None:
         console.print(
             f"[yellow]{result.rows_rejected} row(s) rejected: see {paths['rejects']}[/]", highlight=False
         )
+
+
+@main.command("check")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--rules", "rules_spec", default=None, help=RULES_HELP + " " + PER_GAME_HELP)
+@click.option(
+    "-o", "--output", "report", type=click.Path(dir_okay=False),
+    help="Write every finding to report.csv, report.parquet or report.html.",
+)
+@click.option("--show", default=20, show_default=True, help="Findings printed on screen (0 = none).")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def check_command(inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, debug: bool) -> None:
+    """Recompute hand records and report every disagreement with what they recorded.
+
+    \b
+    Compares each recorded_* column present (han, fu, yakuman, points, limit, yaku, dora, deltas, final
+    scores, game points) and checks that honba and riichi sticks follow, the dealer rotates as the outcome
+    requires, han/fu and winners are possible, and the recorded score changes balance.
+    Exit status 0 when everything agrees, 1 when there are mismatches (notes alone do not count).
+    """
+    from analyzer.check import check, write_report
+
+    with _friendly_errors(debug):
+        rules = load_rules(rules_spec) if rules_spec is not None else None
+        if report is not None and Path(report).suffix.lower() not in (".csv", ".parquet", ".html"):
+            raise Failure(f"report {report}: use a .csv, .parquet or .html file name")
+        with _progress(f"Checking {len(inputs)} input(s)…"):
+            result = check(list(inputs), rules)
+        written = write_report(result, report) if report else None
+    _print_summary(result, show)
+    out.print(f"{result.headline()}; rules: {result.scored.rules_label}", highlight=False)
+    if written:
+        out.print(f"written: {written}", highlight=False)
+    sys.exit(EXIT_CLEAN if result.ok else EXIT_REJECTS)
+
+
+def _print_summary(result, show: int) -> None:
+    if result.findings.height == 0:
+        return
+    summary = Table(title="Findings per kind and field")
+    for name in ("kind", "field", "count", "games"):
+        summary.add_column(name, justify="right" if name in ("count", "games") else "left")
+    for row in result.summary.iter_rows():
+        summary.add_row(*[str(v) for v in row])
+    out.print(summary)
+    if show <= 0:
+        return
+    columns = ["game_id", "round", "honba", "seat", "field", "recorded", "computed", "explanation"]
+    table = Table(title=f"First {min(show, result.findings.height)} of {result.findings.height} findings")
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    for row in result.findings.head(show).select(columns).iter_rows():
+        table.add_row(*["" if v is None else str(v) for v in row])
+    out.print(table)
 
 
 @main.group("import")

@@ -192,7 +192,15 @@ def _build(options: dict[str, Any], where: str) -> Rules:
         raise RulesError(f"{where}: unknown rule option(s) {', '.join(unknown)}")
     values = dict(options)
     if "uma" in values:
-        values["uma"] = tuple(float(v) for v in values["uma"])
+        uma = values["uma"]
+        if isinstance(uma, str):  # "10/5/-5/-10", the compact form a rules spec can carry
+            uma = uma.split("/")
+        try:
+            values["uma"] = tuple(float(v) for v in uma)
+        except (TypeError, ValueError):
+            raise RulesError(f"{where}: uma must be four numbers such as [20, 10, -10, -20]; got {uma!r}") from None
+        if len(values["uma"]) != 4:
+            raise RulesError(f"{where}: uma needs four numbers (places 1-4); got {len(values['uma'])}")
     for key, value in values.items():
         expected = type(_FIELDS[key].default)
         if expected is float and isinstance(value, int) and not isinstance(value, bool):

@@ -91,3 +91,35 @@ def test_import_tenhou_sample_then_score(tmp_path):
     assert hands.filter(pl.col("problems") != "").height == 0
     recorded = hands.select(pl.col(f"recorded_delta_{s}").cast(pl.Int64) for s in range(4))
     assert hands.select(f"delta_{s}" for s in range(4)).rows() == recorded.rows()
+
+
+TENHOU_SAMPLE = "sample_logs/tenhou/sample_tonpuu.json"
+
+
+def test_import_then_check_the_tenhou_sample(tmp_path):
+    runner = CliRunner()
+    hands = tmp_path / "hands.parquet"
+    assert runner.invoke(main, ["import", "tenhou", TENHOU_SAMPLE, "-o", str(hands)]).exit_code == 0
+    report = tmp_path / "report.html"
+    result = runner.invoke(main, ["check", str(hands), "-o", str(report)])
+    assert result.exit_code == 0, result.output
+    assert "everything agrees" in result.output and report.is_file()
+
+
+def test_check_exits_1_on_mismatches_and_2_on_bad_usage(tmp_path):
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(
+        "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,han,fu,recorded_points\n"
+        "g,E1,0,A,B,C,D,ron,B,A,3,40,5200\n"
+        "g,E2,0,A,B,C,D,ron,C,A,3,40,3900\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    result = runner.invoke(main, ["check", str(sheet), "-o", str(tmp_path / "report.csv")])
+    assert result.exit_code == 1, result.output
+    report = pl.read_csv(tmp_path / "report.csv")
+    assert report.select("round", "field", "recorded", "computed").rows() == [("E2", "points", 3900, 5200)]
+    for args in (["check", str(sheet), "-o", str(tmp_path / "report.txt")], ["check", str(tmp_path / "none.csv")],
+                 ["check", str(sheet), "--rules", "nope"]):
+        bad = runner.invoke(main, args)
+        assert bad.exit_code == 2 and "Traceback" not in bad.output, args

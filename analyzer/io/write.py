@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import polars as pl
 
@@ -35,14 +36,19 @@ def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> P
     fmt = fmt or ("csv" if path.suffix.lower() == ".csv" else "parquet")
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fmt == "csv":
+        return write_atomic(path, lambda temp: flatten_for_csv(df).write_csv(temp))
+    return write_atomic(path, lambda temp: df.write_parquet(temp, compression="zstd"))
+
+
+def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
+    """Call ``writer(temp_name)`` for a temporary file beside ``path``, then rename it into place."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     try:
-        if fmt == "csv":
-            flatten_for_csv(df).write_csv(temp_name)
-        else:
-            df.write_parquet(temp_name, compression="zstd")
+        writer(temp_name)
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
