@@ -181,6 +181,18 @@ def _finding(
     )
 
 
+def _format(template: str, *args: pl.Expr | str) -> pl.Expr:
+    """``pl.format`` rebuilt from ``concat_str``: polars 2.1's streaming engine panics on ``pl.format`` after a
+    filter (assertion ``i < self.len()`` in binview), ``concat_str`` does not."""
+    pieces = template.split("{}")
+    if len(pieces) != len(args) + 1:
+        raise ValueError(f"template {template!r} takes {len(pieces) - 1} values, got {len(args)}")
+    parts: list[pl.Expr] = [pl.lit(pieces[0])]
+    for arg, piece in zip(args, pieces[1:]):
+        parts += [(pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String), pl.lit(piece)]
+    return pl.concat_str(parts)
+
+
 def _int(name: str) -> pl.Expr:
     return pl.col(name).cast(pl.Float64, strict=False).round().cast(pl.Int64)
 
@@ -249,8 +261,8 @@ def _value_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]
         explanation = {
             "yaku": _yaku_difference() if has_tiles and "recorded_yaku" in names else pl.lit("tiles give other yaku"),
             "fu": _fu_items() if "fu_detail" in names else pl.lit("other fu"),
-            "value": pl.format("computed from {} han {} fu, {} yakuman", "han", "fu", pl.col("yakuman").fill_null(0)),
-            "indicators": pl.format("indicators dora {} ura {}", _text_or_dash("dora"), _text_or_dash("ura"))
+            "value": _format("computed from {} han {} fu, {} yakuman", "han", "fu", pl.col("yakuman").fill_null(0)),
+            "indicators": _format("indicators dora {} ura {}", _text_or_dash("dora"), _text_or_dash("ura"))
             if "dora" in names and "ura" in names else pl.lit("other dora count"),
             "red fives": pl.lit("red fives (0) in the hand and melds"),
         }[why]
@@ -269,7 +281,7 @@ def _delta_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]
         if recorded_col not in names:
             continue
         recorded, computed = _int(recorded_col), pl.col(DELTA_COLUMNS[s])
-        explanation = pl.format(
+        explanation = _format(
             "{} by seat {}: hand {} points, honba {}, sticks {}",
             "result", pl.col("_winner").cast(pl.String).fill_null("-"), pl.col("points").fill_null(0),
             "replayed_honba", "kyotaku",
@@ -321,7 +333,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     nxt = first.with_columns(
         pl.col("_round_idx").shift(-1).over("game_id", order_by="_seq").alias("_next_round"),
     )
-    why = pl.format(
+    why = _format(
         "after {} in {} the dealer {}", "result", "round",
         pl.when(pl.col("_stays")).then(pl.lit("stays")).otherwise(pl.lit("passes")),
     )
@@ -372,7 +384,7 @@ def _money_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) -> list
         _finding(
             first, pl.col("_complete") & (pl.col("_recorded_sum") != pl.col("_expected_sum")), "delta_sum", "money",
             pl.col("_recorded_sum"), pl.col("_expected_sum"),
-            pl.format("the recorded changes should add up to the sticks taken ({} on the table, {} left)",
+            _format("the recorded changes should add up to the sticks taken ({} on the table, {} left)",
                       "kyotaku", "_kyotaku_after"),
         )
     ]
@@ -395,7 +407,7 @@ def _plausibility_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) 
     )
     out = [
         _finding(hands, WIN & (yakuman == 0) & han.is_not_null() & impossible.is_not_null(), "han_fu",
-                 "plausibility", pl.format("{} han {} fu", han, fu), pl.lit(None, pl.String), impossible)
+                 "plausibility", _format("{} han {} fu", han, fu), pl.lit(None, pl.String), impossible)
     ]
     if "recorded_points" in names:
         value = hand_points(base_points(han, fu, yakuman, rules), pl.col("_winner") == pl.col("dealer"),
@@ -404,7 +416,7 @@ def _plausibility_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) 
             _finding(hands, WIN & _int("recorded_points").is_not_null() & (han.is_not_null() | (yakuman > 0))
                      & impossible.is_null() & (value != _int("recorded_points")), "points_from_han_fu",
                      "plausibility", _int("recorded_points"), value,
-                     pl.format("the record's own {} han {} fu {} yakuman pay this", han, fu, yakuman))
+                     _format("the record's own {} han {} fu {} yakuman pay this", han, fu, yakuman))
         )
     return out
 
@@ -430,9 +442,9 @@ def _game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFram
                on=["game_id", "seat"], how="left")
         field = "final_score" if computed_col == "final_score" else "game_points"
         explanation = (
-            pl.format("place {} with {} (leftover sticks included)", "place", "final_score")
+            _format("place {} with {} (leftover sticks included)", "place", "final_score")
             if field == "final_score"
-            else pl.format("place {} with {} under {} (uma, oka, rounding)", "place", "final_score", "rules")
+            else _format("place {} with {} under {} (uma, oka, rounding)", "place", "final_score", "rules")
         )
         recorded, computed = pl.col("_recorded"), pl.col(computed_col).cast(pl.Float64)
         out.append(

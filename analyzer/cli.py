@@ -198,8 +198,12 @@ def import_group() -> None:
 @import_group.command("tenhou")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None,
+    help="Processes parsing files in parallel. [default: one per core from 200 files on]",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-def import_tenhou(paths: tuple[str, ...], output: str, debug: bool) -> None:
+def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
     A malformed or unsupported file (e.g. three-player) is reported and the others still import.
@@ -209,7 +213,7 @@ def import_tenhou(paths: tuple[str, ...], output: str, debug: bool) -> None:
 
     with _friendly_errors(debug):
         with _progress(f"Reading {len(paths)} path(s)…"):
-            hands, problems = read_tenhou(list(paths))
+            hands, problems = read_tenhou(list(paths), workers)
         if hands.height == 0 and not problems:
             raise Failure("no Tenhou logs found in " + ", ".join(paths))
         write_table(hands, output)

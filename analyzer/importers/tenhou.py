@@ -78,6 +78,7 @@ import glob
 import gzip
 import os
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -201,39 +202,57 @@ def parse_file(path: str | Path) -> Game:
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
 
-def read_tenhou(paths: list[str | Path]) -> tuple[pl.DataFrame, list[ImportProblem]]:
+def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
     (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
+
+    ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
+    pay for starting them); the result is the same in any case, rows in file order.
     """
     files, problems = expand_paths(paths)
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
+    if workers > 1 and len(files) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parsed = list(pool.map(_read_file, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
+    else:
+        parsed = [_read_file(f) for f in files]
     cols: dict[str, list] = {name: [] for name in COLUMNS}
     used_ids: Counter[str] = Counter()
-    for f in files:
-        try:
-            game = parse_file(f)
-            rows = game_rows(game)
-        except LogError as exc:
-            problems.append(ImportProblem(str(f), str(exc)))
+    for f, (ref, rows, notes, error) in zip(files, parsed):
+        if error is not None:
+            problems.append(ImportProblem(str(f), error))
             continue
-        except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError) as exc:
-            problems.append(ImportProblem(str(f), f"malformed log ({type(exc).__name__}: {exc})"))
-            continue
-        gid = _game_id(game, f, used_ids)
+        gid = _game_id(ref, f, used_ids)
         for row in rows:
             row["game_id"] = gid
             for name in COLUMNS:
                 cols[name].append(row.get(name))
-        for note in game.notes:
+        for note in notes:
             problems.append(ImportProblem(str(f), note, game_id=gid, imported=True))
     return pl.DataFrame(cols, schema=COLUMNS), problems
 
 
-def _game_id(game: Game, f: Path, used: Counter[str]) -> str:
+PARALLEL_FROM_FILES = 200
+
+
+def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
+    """(log reference, rows, notes, None) for a file that imports, (None, [], [], reason) for one that does not."""
+    try:
+        game = parse_file(f)
+        return game.ref, game_rows(game), list(game.notes), None
+    except LogError as exc:
+        return None, [], [], str(exc)
+    except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError) as exc:
+        return None, [], [], f"malformed log ({type(exc).__name__}: {exc})"
+
+
+def _game_id(ref: str | None, f: Path, used: Counter[str]) -> str:
     stem = f.name[:-3] if f.name.endswith(".gz") else f.name
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
-    gid = game.ref or stem
+    gid = ref or stem
     if used[gid]:
         alt = f"{f.parent.name}/{stem}"
         if not used[alt]:
