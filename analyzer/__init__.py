@@ -5,21 +5,26 @@
 >>> result.players.head()
 """
 
+from analyzer.check import CheckResult, check
+from analyzer.importers import read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.pipeline import ScoreResult, score
 from analyzer.rules import Rules, RulesError, from_toml, load_rules, preset, preset_names
 
 __all__ = [
+    "CheckResult",
     "InputError",
     "Rules",
     "RulesError",
     "ScoreResult",
+    "check",
     "from_toml",
     "load",
     "load_rules",
     "preset",
     "preset_names",
+    "read_tenhou",
     "score",
     "write_results",
     "write_table",
