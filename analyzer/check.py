@@ -39,6 +39,7 @@ from analyzer.pipeline import ScoredPart, ScoreResult, assemble, raw_input, scor
 from analyzer.rules import Rules, load_rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.schema import DELTA_COLUMNS, SEATS
+from analyzer.text import format_text
 
 FINDING_SCHEMA = {
     "game_id": pl.String,
@@ -181,18 +182,6 @@ def _finding(
     )
 
 
-def _format(template: str, *args: pl.Expr | str) -> pl.Expr:
-    """``pl.format`` rebuilt from ``concat_str``: polars 2.1's streaming engine panics on ``pl.format`` after a
-    filter (assertion ``i < self.len()`` in binview), ``concat_str`` does not."""
-    pieces = template.split("{}")
-    if len(pieces) != len(args) + 1:
-        raise ValueError(f"template {template!r} takes {len(pieces) - 1} values, got {len(args)}")
-    parts: list[pl.Expr] = [pl.lit(pieces[0])]
-    for arg, piece in zip(args, pieces[1:]):
-        parts += [(pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String), pl.lit(piece)]
-    return pl.concat_str(parts)
-
-
 def _int(name: str) -> pl.Expr:
     return pl.col(name).cast(pl.Float64, strict=False).round().cast(pl.Int64)
 
@@ -261,8 +250,8 @@ def _value_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]
         explanation = {
             "yaku": _yaku_difference() if has_tiles and "recorded_yaku" in names else pl.lit("tiles give other yaku"),
             "fu": _fu_items() if "fu_detail" in names else pl.lit("other fu"),
-            "value": _format("computed from {} han {} fu, {} yakuman", "han", "fu", pl.col("yakuman").fill_null(0)),
-            "indicators": _format("indicators dora {} ura {}", _text_or_dash("dora"), _text_or_dash("ura"))
+            "value": format_text("computed from {} han {} fu, {} yakuman", "han", "fu", pl.col("yakuman").fill_null(0)),
+            "indicators": format_text("indicators dora {} ura {}", _text_or_dash("dora"), _text_or_dash("ura"))
             if "dora" in names and "ura" in names else pl.lit("other dora count"),
             "red fives": pl.lit("red fives (0) in the hand and melds"),
         }[why]
@@ -281,7 +270,7 @@ def _delta_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]
         if recorded_col not in names:
             continue
         recorded, computed = _int(recorded_col), pl.col(DELTA_COLUMNS[s])
-        explanation = _format(
+        explanation = format_text(
             "{} by seat {}: hand {} points, honba {}, sticks {}",
             "result", pl.col("_winner").cast(pl.String).fill_null("-"), pl.col("points").fill_null(0),
             "replayed_honba", "kyotaku",
@@ -333,7 +322,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     nxt = first.with_columns(
         pl.col("_round_idx").shift(-1).over("game_id", order_by="_seq").alias("_next_round"),
     )
-    why = _format(
+    why = format_text(
         "after {} in {} the dealer {}", "result", "round",
         pl.when(pl.col("_stays")).then(pl.lit("stays")).otherwise(pl.lit("passes")),
     )
@@ -384,7 +373,7 @@ def _money_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) -> list
         _finding(
             first, pl.col("_complete") & (pl.col("_recorded_sum") != pl.col("_expected_sum")), "delta_sum", "money",
             pl.col("_recorded_sum"), pl.col("_expected_sum"),
-            _format("the recorded changes should add up to the sticks taken ({} on the table, {} left)",
+            format_text("the recorded changes should add up to the sticks taken ({} on the table, {} left)",
                       "kyotaku", "_kyotaku_after"),
         )
     ]
@@ -407,7 +396,7 @@ def _plausibility_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) 
     )
     out = [
         _finding(hands, WIN & (yakuman == 0) & han.is_not_null() & impossible.is_not_null(), "han_fu",
-                 "plausibility", _format("{} han {} fu", han, fu), pl.lit(None, pl.String), impossible)
+                 "plausibility", format_text("{} han {} fu", han, fu), pl.lit(None, pl.String), impossible)
     ]
     if "recorded_points" in names:
         value = hand_points(base_points(han, fu, yakuman, rules), pl.col("_winner") == pl.col("dealer"),
@@ -416,7 +405,7 @@ def _plausibility_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) 
             _finding(hands, WIN & _int("recorded_points").is_not_null() & (han.is_not_null() | (yakuman > 0))
                      & impossible.is_null() & (value != _int("recorded_points")), "points_from_han_fu",
                      "plausibility", _int("recorded_points"), value,
-                     _format("the record's own {} han {} fu {} yakuman pay this", han, fu, yakuman))
+                     format_text("the record's own {} han {} fu {} yakuman pay this", han, fu, yakuman))
         )
     return out
 
@@ -442,9 +431,9 @@ def _game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFram
                on=["game_id", "seat"], how="left")
         field = "final_score" if computed_col == "final_score" else "game_points"
         explanation = (
-            _format("place {} with {} (leftover sticks included)", "place", "final_score")
+            format_text("place {} with {} (leftover sticks included)", "place", "final_score")
             if field == "final_score"
-            else _format("place {} with {} under {} (uma, oka, rounding)", "place", "final_score", "rules")
+            else format_text("place {} with {} under {} (uma, oka, rounding)", "place", "final_score", "rules")
         )
         recorded, computed = pl.col("_recorded"), pl.col(computed_col).cast(pl.Float64)
         out.append(

@@ -123,3 +123,9 @@ def test_check_exits_1_on_mismatches_and_2_on_bad_usage(tmp_path):
                  ["check", str(sheet), "--rules", "nope"]):
         bad = runner.invoke(main, args)
         assert bad.exit_code == 2 and "Traceback" not in bad.output, args
+
+
+def test_check_the_sample_sheet_with_mistakes():
+    result = CliRunner().invoke(main, ["check", "sample_logs/checks/sheet_with_mistakes.csv", "--show", "0"])
+    assert result.exit_code == 1
+    assert "4 rows, 1 games: 11 mismatches in 1 games; rules: tenhou" in result.output

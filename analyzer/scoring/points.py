@@ -8,6 +8,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rules import Rules
+from analyzer.text import format_text
 
 MANGAN = 2000
 YAKUMAN = 8000
@@ -47,7 +48,7 @@ def limit_name(han: pl.Expr, base: pl.Expr, yakuman: pl.Expr, rules: Rules) -> p
     kazoe_name = "kazoe yakuman" if rules.kazoe == "yakuman" else "sanbaiman"
     expr = (
         pl.when(n > 1)
-        .then(pl.format("{}x yakuman", n))
+        .then(format_text("{}x yakuman", n))
         .when(n == 1)
         .then(pl.lit("yakuman"))
         .when(han >= 13)

@@ -27,6 +27,7 @@ import polars as pl
 
 from analyzer.rules import Rules
 from analyzer.schema import SITUATION_FLAGS
+from analyzer.text import format_text
 
 TRUE_TEXT = ["true", "1", "yes", "y", "t"]
 FALSE_TEXT = ["false", "0", "no", "n", "f", ""]
@@ -106,7 +107,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     reject = pl.struct(
         column=pl.lit("hand"),
         value=pl.col("_hand_text"),
-        reason=pl.format("tiles cannot be scored: {}", pl.col("tile_problem")),
+        reason=format_text("tiles cannot be scored: {}", pl.col("tile_problem")),
     )
     return (
         scored.rename({"han": "_tile_han", "fu": "_tile_fu", "yakuman": "_tile_yakuman"})

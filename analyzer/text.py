@@ -1,0 +1,20 @@
+"""Text built from columns."""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def format_text(template: str, *args: pl.Expr | str) -> pl.Expr:
+    """``pl.format`` (``{}`` placeholders, column names or expressions) built from ``concat_str``.
+
+    Polars 2.1's streaming engine panics on ``pl.format`` evaluated after a filter (assertion ``i < self.len()``
+    in its binview array); ``concat_str`` gives the same text without it. A null value gives a null result.
+    """
+    pieces = template.split("{}")
+    if len(pieces) != len(args) + 1:
+        raise ValueError(f"template {template!r} takes {len(pieces) - 1} values, got {len(args)}")
+    parts: list[pl.Expr] = [pl.lit(pieces[0])]
+    for arg, piece in zip(args, pieces[1:]):
+        parts += [(pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String), pl.lit(piece)]
+    return pl.concat_str(parts)
