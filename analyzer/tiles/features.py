@@ -9,6 +9,7 @@ from analyzer.rules import Rules
 from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag
 from analyzer.tiles.dora import first_indicator_stages, further_indicators
 from analyzer.tiles.notation import digits_codes, split_suits, tile_id
+from analyzer.tiles.readings import hand_level
 from analyzer.tiles.tables import MELD_CAT_SHIFT, RED_UNIT, lut, meld_ids
 
 
@@ -202,8 +203,9 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     pairs = pl.when(pl.all_horizontal([x > 0 for x in p7])).then(sum(x - 1 for x in p7)).otherwise(-1)
     tiles = pl.when(pl.all_horizontal([x > 0 for x in kk])).then(sum(kk) + 3 + 6).otherwise(-1)
     ok = (C("n_melds") == 0) & (C("problem0") == 0)
-    return lf.with_columns(
+    lf = lf.with_columns(
         (C("nd_0") * C("nd_1") * C("nd_2")).alias(P + "n_read"),
         (ok & (pairs == 7)).alias(P + "cvalid"),
         (ok & (tiles == 14)).alias(P + "kvalid"),
     )
+    return _apply(lf, "", hand_level(rules))

@@ -12,7 +12,9 @@ from analyzer.tiles.features import _features, _inputs, _parse
 from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
 
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
-OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
+OUT = ("status", "han", "fu", "yakuman", "ykey", "fukey", "wait")  # status: -1 not complete, 0 no yaku, 1 scored
+RESULTS = ("tile_problem", "han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait")
+AMB_OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
 
 
 def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
@@ -23,49 +25,63 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     never gathered.
     """
     original = lf.collect_schema().names()
-    lf = lf.with_row_index(P + "rid").with_columns(_inputs())
-    lf = _features(_parse(lf), rules).cache()  # shared by the first-split and the ambiguous-split branches
+    # the input frame is read twice: its columns pass through untouched, and the scoring works on a narrow
+    # copy of the inputs (every .cache() below holds only what is read after it)
+    base = lf.cache()
+    lf = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(P + "rid"), *_inputs())
+    lf = _features(_parse(lf), rules)
+    later = _standard("s_", None, rules) + _standard("a_", C("k"), rules, points=True) + _chiitoitsu("a_", rules)
+    later += _kokushi("a_", rules)
+    needed = {P + k for k in ("rid", "n_read", "cvalid", "kvalid", "problem0", "dora_n", "ura_n", "aka_n")}
+    lf = lf.select(sorted(needed | _roots(later))).cache()  # shared by the first-split and the other readings
 
-    # every hand with its first split
-    std = _apply(lf, "s_", _standard("s_", None, rules)).cache()
+    # every hand with its first split (no payment needed: it only ranks readings)
+    status = pl.when(C("s_valid") & C("s_has_yaku")).then(1).when(C("s_valid")).then(0).otherwise(-1)
+    std = _apply(lf, "s_", _standard("s_", None, rules)).select(
+        P + "rid", *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")],
+        *[P + "s_" + k for k in OUT if k != "status"], status.alias(P + "s_status"),
+    ).cache()
 
-    # the few hands with other readings: further splits of their one ambiguous suit (~1%), chiitoitsu (incl.
-    # ryanpeikou shapes) and kokushi; best per hand (ties: lowest reading number), joined on a narrow frame
+    # the few hands with other readings: every split of their one ambiguous suit (~1%), chiitoitsu (incl.
+    # ryanpeikou shapes) and kokushi; best by payment (ties: lowest reading number, the first split first),
+    # joined on a narrow frame
     def reading(frame: pl.LazyFrame, stages: Stages, order: pl.Expr) -> pl.LazyFrame:
         return _apply(frame, "a_", stages).select(
             P + "rid",
-            *[C("a_" + k).cast(pl.Int32 if k == "wait" else pl.Int64) for k in OUT],
+            *[C("a_" + k).cast(pl.Int32 if k == "wait" else pl.Int64) for k in AMB_OUT],
             (C("a_score") * 8 + 7 - order).cast(pl.Int64).alias(P + "a_order"),
         )
 
-    splits = lf.filter(C("n_read") > 1).with_columns(pl.int_ranges(1, C("n_read")).alias(P + "k")).explode(P + "k")
+    several = lf.filter((C("n_read") > 1) | C("cvalid") | C("kvalid"))
+    splits = several.with_columns(pl.int_ranges(0, C("n_read").clip(lower_bound=1)).alias(P + "k")).explode(P + "k")
     amb = pl.concat(
         [
-            reading(splits, _standard("a_", C("k"), rules), C("k")),
+            reading(splits, _standard("a_", C("k"), rules, points=True), C("k")),
             reading(lf.filter(C("cvalid")), _chiitoitsu("a_", rules), pl.lit(4)),
             reading(lf.filter(C("kvalid")), _kokushi("a_", rules), pl.lit(5)),
         ],
         how="vertical",
     )
-    amb = amb.group_by(P + "rid").agg([C("a_" + k).sort_by(C("a_order")).last() for k in OUT])
-    better = C("a_score").fill_null(-2) > C("s_score")
+    best = C("a_order").arg_max()
+    amb = amb.group_by(P + "rid").agg([C("a_" + k).get(best) for k in AMB_OUT])
     narrow = (
         std.select(P + "rid", *[P + "s_" + k for k in OUT])
         .join(amb, on=P + "rid", how="left", maintain_order="left")
-        .select(**{P + "f_" + k: pl.when(better).then(C("a_" + k)).otherwise(C("s_" + k)) for k in OUT})
+        .with_columns(C("a_score").sign().alias(P + "a_status"))
+        .select(**{P + "f_" + k: pl.when(C("a_score").is_not_null()).then(C("a_" + k)).otherwise(C("s_" + k))
+                   for k in OUT})
     )
-    keep = [*original, *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")]]
-    lf = pl.concat([std.select(keep), narrow], how="horizontal")
+    lf = pl.concat([std.select(*[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")]), narrow], how="horizontal")
 
     code = (
         pl.when(C("problem0").is_null()).then(None)
         .when(C("problem0") != 0).then(C("problem0"))
-        .when(C("f_score") < 0).then(PROBLEMS.index("not_complete"))
-        .when(C("f_score") == 0).then(PROBLEMS.index("no_yaku"))
+        .when(C("f_status") < 0).then(PROBLEMS.index("not_complete"))
+        .when(C("f_status") == 0).then(PROBLEMS.index("no_yaku"))
         .otherwise(0)
     )
     problem = pl.when(code > 0).then(pl.lit(pl.Series(PROBLEMS, dtype=pl.String)).gather(code.fill_null(0)))
-    scored = C("f_score") > 0
+    scored = C("f_status") > 0
     no_ym = scored & (C("f_yakuman") == 0)
     lf = lf.with_columns(
         tile_problem=problem,
@@ -75,11 +91,11 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         dora_count=pl.when(no_ym).then(C("dora_n")).when(scored).then(0).cast(pl.Int64),
         ura_dora=pl.when(no_ym).then(C("ura_n")).when(scored).then(0).cast(pl.Int64),
         aka_dora=pl.when(no_ym).then(C("aka_n")).when(scored).then(0).cast(pl.Int64),
-        wait=pl.when(C("f_score") >= 0).then(
+        wait=pl.when(C("f_status") >= 0).then(
             pl.lit(pl.Series(WAIT_NAMES)).gather(C("f_wait").fill_null(0).clip(0, len(WAIT_NAMES) - 1))
         ),
         **{P + "ykey": pl.when(scored).then(C("f_ykey")), P + "fukey": pl.when(scored).then(C("f_fukey"))},
-    ).cache()  # shared by the key tables and the list joins
+    ).select(*RESULTS, P + "ykey", P + "fukey").cache()  # shared by the key tables and the list joins
 
     # yaku and fu_detail lists: built once per distinct key, joined on a narrow frame
     ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)
@@ -90,8 +106,15 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .join(fkeys, on=P + "fukey", how="left", maintain_order="left")
         .select("yaku", "fu_detail")
     )
-    out = pl.concat([lf, lists], how="horizontal")
+    out = pl.concat([base.select(original), lf.select(RESULTS), lists], how="horizontal")
     return out.select(
         *original, "yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait",
         "tile_problem",
     )
+
+
+def _roots(stages: Stages) -> set[str]:
+    """The hand-level columns the reading stages read (not their own ``s_`` / ``a_`` columns, nor ``k``)."""
+    own = (P + "s_", P + "a_", P + "k")
+    return {name for st in stages for e in st.values() for name in e.meta.root_names()
+            if name.startswith(P) and not name.startswith(own)}

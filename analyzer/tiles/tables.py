@@ -24,6 +24,7 @@ import polars as pl
 NCODES = 5**9
 CHUNK = 5  # decimal digits per DIG5/DIG32 lookup (3 lookups cover the 14 tiles of a suit)
 NHON = 5**7
+NFLAT = 23533  # rows (splits) of the suit decomposition table
 FIELDS = ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside", "ryan", "kan", "pen")
 
 
@@ -47,6 +48,7 @@ def tables() -> dict[str, pl.Series]:
     out["OFF"] = pl.Series("off", dense_off, dtype=pl.Int32)
     for name in FIELDS:
         out[name] = pl.Series(name, data[name].astype(np.int32))
+    out.update(_split_words(data))
 
     # sparse shapes scattered into dense code arrays (-99 = shape impossible)
     p7 = np.full(NCODES, -99, np.int32)
@@ -132,6 +134,37 @@ def tables() -> dict[str, pl.Series]:
     out["POW10"] = pl.Series("p10", [10**i for i in range(19)], dtype=pl.Int64)
     out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
     out["POW8"] = pl.Series("p8", [8**i for i in range(12)], dtype=pl.Int64)
+    return out
+
+
+# SPLIT0..SPLIT2: one Int64 per split row holding everything the reading needs from that suit, laid out so that
+# the three suits' words can simply be added: chi bits at 7*suit, pon bits at 21 + 9*suit, then counts that add
+# up across suits.  In a hand without a problem the sums stay within their fields (at most 4 groups); rows
+# with a problem may carry over, but their readings are never used and every field read is masked.
+SPLIT_CHI_BITS = 2**21  # word % 2**21: chi bits of the 3 suits (7 each)
+SPLIT_PON_SHIFT = 2**21  # (word // 2**21) % 2**27: pon bits of the 3 suits (9 each)
+SPLIT_NCHI = 2**48  # 3 bits: sequences
+SPLIT_PEIKOU = 2**51  # 2 bits: pairs of equal sequences
+SPLIT_PON_SIMPLE = 2**53  # 3 bits: triplets of 2-8
+SPLIT_PON_TERM = 2**56  # 3 bits: triplets of 1 / 9
+SPLIT_OUTSIDE = 2**59  # 2 bits: suits whose every group holds a 1 or 9 (3 = all)
+# WAITFLAGS[split * 9 + rank] (win tile in a number suit) or WAITFLAGS[NFLAT * 9 + honour_pair * 7 + rank]
+# (win tile an honour; honour_pair 7 = none): 1 ryanmen, 2 kanchan, 4 penchan, 8 tanki possible
+WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_TANKI = 1, 2, 4, 8
+
+
+def _split_words(data: dict[str, np.ndarray]) -> dict[str, pl.Series]:
+    f = {name: data[name].astype(np.int64) for name in FIELDS}
+    counts = (f["nchi"] * SPLIT_NCHI + f["peikou"] * SPLIT_PEIKOU + f["pon_simple"] * SPLIT_PON_SIMPLE
+              + f["pon_term"] * SPLIT_PON_TERM + f["outside"] * SPLIT_OUTSIDE)
+    out = {f"SPLIT{s}": pl.Series(f"split{s}", f["chi"] * 2 ** (7 * s) + f["pon"] * 2 ** (21 + 9 * s) + counts)
+           for s in range(3)}
+    ranks = np.arange(9)
+    bit = lambda mask: (mask[:, None] >> ranks[None, :]) & 1  # noqa: E731 - (split, rank) bit of a mask
+    flags = (bit(f["ryan"]) * WAIT_RYANMEN + bit(f["kan"]) * WAIT_KANCHAN + bit(f["pen"]) * WAIT_PENCHAN
+             + (f["pair"][:, None] == ranks[None, :]) * WAIT_TANKI)
+    honour = (np.arange(8)[:, None] == np.arange(7)[None, :]) * WAIT_TANKI
+    out["WAITFLAGS"] = pl.Series("waitflags", np.concatenate([flags.ravel(), honour.ravel()]).astype(np.int32))
     return out
 
 
