@@ -25,14 +25,21 @@ Modules
   penchan).  At first use (about 0.2 s) they are scattered into one packed Int32 per 5**9 code
   (``SUITSTAT``: number of splits, first split, chuuren / chiitoitsu / kokushi shape), and small honour and
   meld tables are built.  Lookups are ``pl.lit(Series).gather(idx)``.
-* :mod:`.features` - (1) parse, (2) hand features: meld sums, counts, problem checks, yakuhai / flush /
-  terminal flags, dora.  :mod:`.readings` - one reading to han, fu, yakuman, payment, list keys.
-  :mod:`.columns` - scratch-column helpers.  :mod:`.score` - the pipeline: every hand is scored with its
-  first split; at most one suit of a hand has several splits, so only those hands (~1%) plus the chiitoitsu and kokushi shapes (~3.5%) are
-  exploded into their other readings on a side branch, reduced to the best per hand and joined back on a
-  narrow frame.  Inside a split the wait is chosen in closed form: pinfu ryanmen > kanchan > penchan >
-  tanki > other ryanmen > shanpon (a shanpon by ron opens that triplet for fu and ankou counts).  The best
-  reading has the highest payment (``analyzer.scoring.points``), then yakuman over kazoe, han, fu.
+* :mod:`.features` - (1) parse (melds: one dictionary lookup over the list's elements), (2) hand features:
+  meld sums, counts, problem checks, yakuhai / flush / terminal flags, dora, and everything a standard reading
+  shares (hand-level yaku mask and han, fu of the melds and the pair, the wait context).  :mod:`.readings` -
+  one reading to han, fu, yakuman, list keys: a standard reading adds its three suits' packed split words
+  (``SPLIT0..2``: chi/pon bits and counts laid out so the words simply add), reads the win suit's wait flags
+  with one gather (``WAITFLAGS``) and everything the wait choice implies (wait code, pinfu, fu, fu key,
+  shanpon ron) with one gather on a small context key.  :mod:`.columns` - scratch-column helpers.
+  :mod:`.score` - the pipeline: every hand is scored with its first split (no payment: it only ranks
+  readings); at most one suit of a hand has several splits, so only those hands (~1%) plus the chiitoitsu and
+  kokushi shapes (~3.5%) are exploded into all their readings on a side branch, priced, reduced to the best
+  per hand and joined back on a narrow frame.  Inside a split the wait is chosen in closed form: pinfu
+  ryanmen > kanchan > penchan > tanki > other ryanmen > shanpon (a shanpon by ron opens that triplet for fu
+  and ankou counts).  The best reading has the highest payment (``analyzer.scoring.points``), then yakuman
+  over kazoe, han, fu.  The scoring works on a narrow copy of the inputs and every ``.cache()`` holds only the
+  columns read after it; the pass-through columns are put back with a horizontal concat at the end.
 * :mod:`.yaku` - names and han (closed/open); a reading's yaku are a bit mask, han and yakuman counts come
   from mask lookups.  :mod:`.fu` - fu reasons (named constants) and a packed fu key.  The ``yaku`` and
   ``fu_detail`` list columns are built once per distinct key (cross join with the item tables) and
@@ -45,13 +52,19 @@ Problem codes (``tile_problem``), first that applies: ``bad_notation``, ``bad_me
 yakuman / yaku / fu_detail / dora columns (``wait`` is kept for ``no_yaku``).  Rows with a null ``hand``
 are not scored (all new columns null).
 
-Speed (2-core shared machine, 1M generated hands, one ``collect()``, ``python -m benchmarks.tiles --n
-1000000``): about 240-300k hands/s with either engine, ~70x the pure-Python ``mahjong`` package, well
-short of the 2M/s target.  Time splits roughly evenly between reading the strings (find / to_integer /
-chunk lookups / meld dictionary), the hand features and dora, the readings, and the output lists.  The
-pipeline is ~1,000 column operations per hand at ~3 ns each; more speed needs fewer operations per hand
-(e.g. integer-coded input instead of MPSZ strings, or a compiled expression plugin / numba kernel over the
-same tables).
+Speed (2-core machine shared with other work, 1M generated hands, one ``collect()``, ``python -m
+benchmarks.tiles --n 1000000 --sample 2000``): about 225-250k hands/s end to end from the MPSZ strings (first
+use included: ~0.5 s of table building and ~0.25 s of query planning per collect), of which the parse phase
+alone runs at ~1M hands/s and the rest ("score from codes") at ~300-330k hands/s; ~70-95x the pure-Python
+``mahjong`` package end to end from our rows (its figure includes building its objects), ~60-75x against its
+``estimate_hand_value`` alone.  Still far from the 2M/s target.  In interleaved same-machine runs the changes
+of this layout (packed split words, hand-level reading parts, payments only for several readings, narrow
+caches, one meld lookup) cut CPU time by ~10-15% against the previous layout.  Where the time goes
+(micro-benchmarks on 1M rows): string operations cost 20-280 ms each (``replace_many`` ~280, ``find`` ~65,
+``replace_all`` ~100, regex ``contains`` ~70, ``replace_strict`` 50-70, a ``when/then`` copy of a string
+column ~50), integer arithmetic and small-table gathers 2-8 ms each; the parse and dora strings are now
+about half of the CPU time, hand features and readings the other half.  More speed needs integer-coded input
+(or far fewer string passes), and fewer integer operations per hand.
 """
 
 from analyzer.tiles.score import score_tiles

@@ -39,12 +39,11 @@ def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
     cols["aka_h"] = hand.str.count_matches("0", literal=True)
     cols["n_melds"] = I("melds").list.len().fill_null(0).cast(pl.Int32)
     cols["win_t"] = tile_id(I("win_tile"))
-    ids = meld_ids()
-    for i in range(4):
-        m = I("melds").list.get(i, null_on_oob=True)
-        # 1 + kind*34 + tile for a well-formed meld, -1 for a malformed one, null for none
-        cols[f"mraw{i}"] = pl.when(m.is_not_null()).then(m.replace_strict(ids, default=-1, return_dtype=pl.Int32))
+    # each meld as 1 + kind*34 + tile (+ RED_UNIT * red fives) if well-formed, -1 if not: one dictionary lookup
+    # over the list's elements (much cheaper than four string lookups on list.get columns)
+    cols["mlist"] = I("melds").list.eval(pl.element().replace_strict(meld_ids(), default=-1, return_dtype=pl.Int32))
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    lf = lf.with_columns(**{P + f"mraw{i}": C("mlist").list.get(i, null_on_oob=True) for i in range(4)})
     cols = {f"mid{i}": pl.when(C(f"mraw{i}") >= 0).then(C(f"mraw{i}") % RED_UNIT).otherwise(C(f"mraw{i}"))
             for i in range(4)}
     cols["aka_m"] = sum((C(f"mraw{i}").fill_null(0).clip(lower_bound=0) // RED_UNIT) for i in range(4))

@@ -8,6 +8,8 @@
 * ``DIG5``/``DIG32`` map a 5-digit decimal chunk of a tile string ("1123") to the sum of 5**(d-1) / 32**(d-1)
   over its digits, so a suit's digit string becomes a base-5 (table key) and a base-32 (count) code with
   ``str.to_integer`` and three gathers.
+* ``SPLIT0..SPLIT2`` (one packed Int64 word per split row and suit, the three suits' words add up) and
+  ``WAITFLAGS`` (wait kinds a win tile of a given rank allows in a given split) serve the standard reading.
 * Melds: :func:`meld_ids` maps every well-formed meld string (any digit order, red fives) to
   ``1 + kind*34 + tile``; ``MPACK`` (additive packed counts and fu), ``MC0..MC3`` (base-32 count
   contributions per suit), ``MCHI``/``MPON`` (sequence / triplet bits) are indexed by that id.
