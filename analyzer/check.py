@@ -162,8 +162,8 @@ def _part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
 
 
 def _finding(
-    lf: pl.LazyFrame, condition: pl.Expr, field: str | pl.Expr, kind: str, recorded: pl.Expr, computed: pl.Expr,
-    explanation: pl.Expr | str, seat: pl.Expr | int | None = None,
+    lf: pl.LazyFrame, condition: pl.Expr, field: str | pl.Expr, kind: str | pl.Expr, recorded: pl.Expr,
+    computed: pl.Expr, explanation: pl.Expr | str, seat: pl.Expr | int | None = None,
 ) -> pl.LazyFrame:
     """Rows of ``lf`` where ``condition`` holds, as findings."""
     return lf.filter(condition.fill_null(False)).select(
@@ -173,7 +173,7 @@ def _finding(
         "hand_no",
         pl.lit(seat, pl.Int64).alias("seat") if not isinstance(seat, pl.Expr) else seat.alias("seat"),
         (pl.lit(field) if isinstance(field, str) else field).alias("field"),
-        pl.lit(kind).alias("kind"),
+        (pl.lit(kind) if isinstance(kind, str) else kind).alias("kind"),
         recorded.cast(pl.String).alias("recorded"),
         computed.cast(pl.String).alias("computed"),
         (pl.lit(explanation) if isinstance(explanation, str) else explanation).alias("explanation"),
@@ -346,15 +346,9 @@ def _problem_findings(hands: pl.LazyFrame) -> pl.LazyFrame:
         .explode("_code")
         .join(codes, on="_code", how="inner")
     )
-    return exploded.select(
-        "game_id", "round", "honba", "hand_no",
-        pl.lit(None, pl.Int64).alias("seat"),
-        pl.col("_field").alias("field"),
-        pl.col("_kind").alias("kind"),
-        pl.col("_code").alias("recorded"),
-        pl.lit(None, pl.String).alias("computed"),
-        pl.col("_why").alias("explanation"),
-        "source_file", "source_row",
+    return _finding(
+        exploded, pl.lit(True), pl.col("_field"), pl.col("_kind"), pl.col("_code"), pl.lit(None, pl.String),
+        pl.col("_why"),
     )
 
 

@@ -154,11 +154,11 @@ def check_command(inputs: tuple[str, ...], rules_spec: str | None, report: str |
     requires, han/fu and winners are possible, and the recorded score changes balance.
     Exit status 0 when everything agrees, 1 when there are mismatches (notes alone do not count).
     """
-    from analyzer.check import check, write_report
+    from analyzer.check import REPORT_FORMATS, check, write_report
 
     with _friendly_errors(debug):
         rules = load_rules(rules_spec) if rules_spec is not None else None
-        if report is not None and Path(report).suffix.lower() not in (".csv", ".parquet", ".html"):
+        if report is not None and Path(report).suffix.lower().lstrip(".") not in REPORT_FORMATS:
             raise Failure(f"report {report}: use a .csv, .parquet or .html file name")
         with _progress(f"Checking {len(inputs)} input(s)…"):
             result = check(list(inputs), rules)

@@ -99,6 +99,15 @@ def _groups_from_pools(rng, n, chi_pool, pon_pool, chi_p):
     return kinds, tiles
 
 
+def _same_rank_in_three_suits(rng, n, group_kind, ranks, chi_share):
+    """Groups 0-2 of one kind (chi or pon) on the same rank in m, p and s; the rest and the pair at random."""
+    k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, chi_share)
+    r = rng.integers(0, ranks, n)
+    k[:, :3] = group_kind
+    t[:, :3] = r[:, None] + np.array([0, 9, 18])
+    return k, t, _pick(rng, PON_ALL, n)
+
+
 def _honour_triplets(rng, n, first, kinds, full, chi_share):
     """Dragon or wind themes: triplets of all but one of ``kinds`` honours from ``first`` (the small form keeps
     the last as the pair) or of all of them (the big form, with a random pair)."""
@@ -164,17 +173,9 @@ def _shape(theme: str, rng, n):
         t[:, :3] = np.array([0, 3, 6])
         pair = _pick(rng, PON_ALL, n)
     elif theme == "sanshoku":
-        k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, 0.6)
-        r = rng.integers(0, 7, n)
-        k[:, :3] = CHI
-        t[:, :3] = r[:, None] + np.array([0, 9, 18])
-        pair = _pick(rng, PON_ALL, n)
+        k, t, pair = _same_rank_in_three_suits(rng, n, CHI, ranks=7, chi_share=0.6)
     elif theme == "sanshoku_doukou":
-        k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, 0.5)
-        r = rng.integers(0, 9, n)
-        k[:, :3] = PON
-        t[:, :3] = r[:, None] + np.array([0, 9, 18])
-        pair = _pick(rng, PON_ALL, n)
+        k, t, pair = _same_rank_in_three_suits(rng, n, PON, ranks=9, chi_share=0.5)
     elif theme == "iipeikou":
         k, t = _groups_from_pools(rng, n, CHI_ALL, PON_ALL, 0.6)
         k[:, :2] = CHI

@@ -25,13 +25,10 @@ import gzip
 import json
 import math
 import os
-import platform
-import resource
 import shutil
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
 from pathlib import Path
 
 import polars as pl
@@ -39,14 +36,11 @@ import polars as pl
 from analyzer.check import check
 from analyzer.importers.tenhou import expand_paths, read_tenhou
 from analyzer.pipeline import score
+from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = Path(__file__).resolve().parent / "results"
 SHARED_LOGS = ROOT.parent / "shared" / "data" / "logs"
 
-
-def _peak_rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def replicate(logs: Path, games: int, into: Path) -> tuple[int, int]:
@@ -102,8 +96,7 @@ def main(argv: list[str] | None = None) -> dict:
     workers = args.workers or os.cpu_count() or 1
     fig: dict = {
         "games_asked": args.games, "logs": str(args.logs), "workers": workers, "cores": os.cpu_count(),
-        "polars": pl.__version__, "python": platform.python_version(), "machine": platform.machine(),
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **run_info(),
     }
 
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
@@ -141,7 +134,7 @@ def main(argv: list[str] | None = None) -> dict:
     fig["import_vs_parse_only"] = round(fig["import_1_s"] / max(fig["parse_only_s"], 1e-9), 1)
     fig["parallel_speedup"] = round(fig["import_1_s"] / max(fig["import_s"], 1e-9), 2)
     fig["check_vs_score"] = round(fig["check_s"] / max(fig["score_s"], 1e-9), 2)
-    fig["peak_rss_mb"] = _peak_rss_mb()
+    fig["peak_rss_mb"] = peak_rss_mb()
 
     print(f"input       {games:,} games, {rows:,} rows from {files:,} files ({copies} copies of {args.logs})")
     print(f"parse only  {fig['parse_only_s']:8.2f} s  {fig['parse_only_games_per_s']:>9,} games/s  (baseline)")
@@ -156,11 +149,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"end to end  {fig['end_to_end_s']:8.2f} s  {fig['end_to_end_games_per_s']:>9,} games/s  (import + check)")
     print(f"peak RSS    {fig['peak_rss_mb']:,} MB")
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = args.out / f"tenhou-{stamp}-g{games}.json"
-    path.write_text(json.dumps(fig, indent=2) + "\n")
-    (args.out / "tenhou-latest.json").write_text(json.dumps(fig, indent=2) + "\n")
+    path = save(fig, args.out, "tenhou", f"g{games}")
     print(f"figures     {path}")
     return fig
 

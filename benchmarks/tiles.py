@@ -18,26 +18,16 @@ Measured (2-core machine shared with other work, ``--n 1000000 --sample 2000``):
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import resource
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import polars as pl
 
 from analyzer.rules import load_rules
 from analyzer.scoring.points import base_points, hand_points
+from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.handgen import generate
-
-RESULTS = Path(__file__).resolve().parent / "results"
-
-
-def _peak_rss_mb() -> float:
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    return round(kb / 1024, 1)
 
 
 def _score_analyzer(df: pl.DataFrame, rules, engine: str):
@@ -106,8 +96,7 @@ def main(argv: list[str] | None = None) -> dict:
     fig: dict = {
         "n": args.n, "sample": min(args.sample, args.n), "seed": args.seed, "rules": args.rules,
         "engine": args.engine,
-        "polars": pl.__version__, "python": platform.python_version(), "machine": platform.machine(),
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **run_info(),
     }
 
     t0 = time.perf_counter()
@@ -169,14 +158,10 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"ratio      analyzer/mahjong = {fig['ratio']:,}x end to end from our rows; "
               f"{fig['ratio_calc_only']:,}x without input conversion (score from codes vs estimate_hand_value)")
         print(f"agreement  sample agreement on points/no-yaku: {agree:,}/{compared:,}")
-    fig["peak_rss_mb"] = _peak_rss_mb()
+    fig["peak_rss_mb"] = peak_rss_mb()
     print(f"peak RSS   {fig['peak_rss_mb']:,} MB")
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = args.out / f"tiles-{stamp}-n{args.n}.json"
-    path.write_text(json.dumps(fig, indent=2) + "\n")
-    (args.out / "tiles-latest.json").write_text(json.dumps(fig, indent=2) + "\n")
+    path = save(fig, args.out, "tiles", f"n{args.n}")
     print(f"figures    {path}")
     fig["json"] = str(path)
     return fig

@@ -1,0 +1,37 @@
+"""What every benchmark records beside its own figures: the run's environment, peak memory, the JSON file."""
+
+from __future__ import annotations
+
+import json
+import platform
+import resource
+from datetime import datetime, timezone
+from pathlib import Path
+
+import polars as pl
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def run_info() -> dict:
+    """Versions, machine and time of the run."""
+    return {
+        "polars": pl.__version__, "python": platform.python_version(), "machine": platform.machine(),
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB (``ru_maxrss`` is KiB on Linux)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def save(fig: dict, out: Path, name: str, tag: str) -> Path:
+    """Write ``fig`` as ``out/NAME-STAMP-TAG.json`` and ``out/NAME-latest.json``; returns the first path."""
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = out / f"{name}-{stamp}-{tag}.json"
+    text = json.dumps(fig, indent=2) + "\n"
+    path.write_text(text)
+    (out / f"{name}-latest.json").write_text(text)
+    return path
