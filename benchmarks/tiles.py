@@ -42,14 +42,11 @@ def _score_analyzer(df: pl.DataFrame, rules, engine: str):
     return lf.collect(engine=engine), None
 
 
-def _parse_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
-    """Phase 1 alone: the MPSZ strings (hand, melds, win tile) read into integer codes, as score_tiles does."""
-    from analyzer.tiles.columns import P
-    from analyzer.tiles.features import _inputs, _parse
+def _encode_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
+    """Phase 1 alone: the MPSZ text columns read into tile codes (``analyzer.tiles.codes``), as score_tiles does."""
+    from analyzer.tiles.codes import CODE_COLUMNS, encode_tiles
 
-    codes = [P + c for c in ("suitok", "win_t", "n_melds", "aka_h",
-                             *[f"{k}_{s}" for k in ("c5", "c32") for s in range(4)], *[f"mraw{i}" for i in range(4)])]
-    return _parse(df.lazy().select(*_inputs())).select(codes).collect(engine=engine)
+    return encode_tiles(df.lazy()).select(CODE_COLUMNS).collect(engine=engine)
 
 
 def _score_mahjong(rows: list[dict], rules):
@@ -119,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
         # the same pipeline's first phase on its own (a separate collect): strings -> integer codes; the rest
         # (features, dora, readings, lists) is the end-to-end time minus this
         t0 = time.perf_counter()
-        _parse_only(df, args.engine)
+        _encode_only(df, args.engine)
         fig["parse_s"] = round(time.perf_counter() - t0, 3)
         fig["parse_hands_per_s"] = round(args.n / max(fig["parse_s"], 1e-9))
         rest = max(fig["analyzer_s"] - fig["parse_s"], 1e-9)

@@ -7,60 +7,77 @@ import polars as pl
 
 from analyzer.rules import Rules
 from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag
-from analyzer.tiles.dora import first_indicator_stages, further_indicators
-from analyzer.tiles.notation import digits_codes, split_suits, tile_id
+from analyzer.tiles.codes import CODE_COLUMNS, INDICATOR_BITS, MAX_INDICATORS
 from analyzer.tiles.readings import hand_level
-from analyzer.tiles.tables import MELD_CAT_SHIFT, RED_UNIT, lut, meld_ids
+from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, RED_UNIT, lut
 
 
-# ------------------------------------------------------------------------------------------------ stage 1: parse
+def dora_hits(indicator1: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
+    """How many copies of the dora shown by indicator ``indicator1 - 1`` (a tile id; 0 = none) the whole hand
+    holds (melds included).
+
+    A dora is in its indicator's suit.  Multiplying that suit's base-32 counts by ``32**(8 - rank)`` (wrapping
+    Int64 arithmetic) moves the dora's count to bits 40-44, read with a constant mask: no division by a
+    per-row value, which costs several times more.
+    """
+    ind = indicator1
+    suit_code = (
+        pl.when(ind >= 19).then(pl.when(ind >= 28).then(full32[3]).otherwise(full32[2]))
+        .otherwise(pl.when(ind >= 10).then(full32[1]).otherwise(full32[0]))
+    )
+    return ((suit_code * lut("DORA_MUL", ind)) & (31 * 2**40)) // 2**40
+
+
+# ----------------------------------------------------------------------------------------------- stage 1: decode
 FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou",
          "_is_tsumo", "_is_riichi", "_winner_is_dealer")
 
 
-def _inputs() -> list[pl.Expr]:
-    """The input columns as scratch copies with the expected dtypes (an all-null column may come as Null)."""
+def _inputs(schema: pl.Schema) -> list[pl.Expr]:
+    """The code columns and situation flags as scratch copies with the expected dtypes (a flag may be missing
+    or come as an all-null column)."""
+    def flag(c: str) -> pl.Expr:
+        return pl.col(c).cast(pl.Boolean).fill_null(False) if c in schema else pl.lit(False)
+
     return [
-        *[pl.col(c).cast(pl.String).alias(P + "in_" + c) for c in ("hand", "win_tile", "dora", "ura")],
-        pl.col("melds").cast(pl.List(pl.String)).alias(P + "in_melds"),
-        *[pl.col(c).cast(pl.Boolean).fill_null(False).alias(P + "in_" + c) for c in FLAGS],
+        *[pl.col(c).cast(pl.Int64).alias(P + "in_" + c) for c in CODE_COLUMNS],
+        *[flag(c).alias(P + "in_" + c) for c in FLAGS],
         *[pl.col(c).cast(pl.Int64).fill_null(0).alias(P + "in_" + c) for c in ("_seat_wind", "_round_wind")],
     ]
 
 
-
-
-def _parse(lf: pl.LazyFrame) -> pl.LazyFrame:
-    hand = I("hand")
-    lf = _apply(lf, "", split_suits(C, "suit", hand))
+def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Code columns to what the features read: base-32 counts, base-5 table keys, melds, winning tile."""
     cols: dict[str, pl.Expr] = {}
-    for s in range(4):
-        cols[f"c5_{s}"], cols[f"c32_{s}"] = digits_codes(C(f"suitnum{s}"))
-    cols["aka_h"] = hand.str.count_matches("0", literal=True)
-    cols["n_melds"] = I("melds").list.len().fill_null(0).cast(pl.Int32)
-    cols["win_t"] = tile_id(I("win_tile"))
-    # each meld as 1 + kind*34 + tile (+ RED_UNIT * red fives) if well-formed, -1 if not: one dictionary lookup
-    # over the list's elements (much cheaper than four string lookups on list.get columns)
-    cols["mlist"] = I("melds").list.eval(pl.element().replace_strict(meld_ids(), default=-1, return_dtype=pl.Int32))
-    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
-    lf = lf.with_columns(**{P + f"mraw{i}": C("mlist").list.get(i, null_on_oob=True) for i in range(4)})
-    cols = {f"mid{i}": pl.when(C(f"mraw{i}") >= 0).then(C(f"mraw{i}") % RED_UNIT).otherwise(C(f"mraw{i}"))
-            for i in range(4)}
-    cols["aka_m"] = sum((C(f"mraw{i}").fill_null(0).clip(lower_bound=0) // RED_UNIT) for i in range(4))
+    for s, suit in enumerate("mpsz"):
+        c32 = I(f"tc_{suit}")
+        cols[f"c32_{s}"] = c32
+        c = c32.fill_null(0)
+        cols[f"c5_{s}"] = (lut("C5OF15", c & 32767) + 125 * lut("C5OF15", (c // 2**15) & 32767)
+                           + 15625 * lut("C5OF15", (c // 2**30) & 32767) + 5**9 * (c // 2**45 != 0).cast(pl.Int64))
+    win = I("tc_win")
+    cols["win_t"] = pl.when((win >= 0) & (win <= 33)).then(win)
+    cols["aka_h"] = I("tc_aka").fill_null(0)
+    melds = [I(f"tc_meld{i}").fill_null(0) for i in range(4)]
+    cols["n_melds"] = sum((m != 0).cast(pl.Int32) for m in melds)
+    for i, m in enumerate(melds):  # a malformed id (or one out of range) is -1
+        cols[f"mid{i}"] = pl.when((m >= 0) & ((m & (RED_UNIT - 1)) <= MELD_ID_MAX)).then(m & (RED_UNIT - 1)).otherwise(-1)
+    cols["aka_m"] = sum(m.clip(lower_bound=0) // RED_UNIT for m in melds)
+    cols["bad_meld_code"] = I("tc_error") == 2
     return lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
 # --------------------------------------------------------------------------------------- stage 2: hand features
 def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols: dict[str, pl.Expr] = {}
-    mids = [C(f"mid{i}").fill_null(0).clip(0, 170) for i in range(4)]
+    mids = [C(f"mid{i}").clip(0, MELD_ID_MAX) for i in range(4)]
     pack = sum(lut("MPACK", m) for m in mids)
     chi_bits = pon_bits = pl.lit(0, pl.Int64)
     for m in mids:
         chi_bits = chi_bits | lut("MCHI", m)
         pon_bits = pon_bits | lut("MPON", m)
     cols.update(
-        bad_meld=_any([C(f"mid{i}") == -1 for i in range(4)]) | (C("n_melds") > 4),
+        bad_meld=_any([C(f"mid{i}") == -1 for i in range(4)]) | C("bad_meld_code"),
         m_chi=chi_bits, m_pon=pon_bits, mpack=pack,
     )
     for s in range(4):
@@ -74,38 +91,32 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
-    # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only read on riichi rows
+    # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only on riichi rows
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
-    lf = _apply(lf, "", first_indicator_stages(C, "dora", I("dora"), full))
-    lf = _apply(lf, "", first_indicator_stages(C, "ura", pl.when(riichi_declared).then(I("ura")), full))
-    lf = lf.cache()
-    extra = (
-        further_indicators(lf, C, "dora", P + "rid", full)
-        .join(further_indicators(lf, C, "ura", P + "rid", full), on=P + "rid", how="full", coalesce=True)
-    )
-    extra_cols = [P + f"{w}_{k}" for w in ("dora", "ura") for k in ("kan", "bad")]
-    narrow = (
-        lf.select(P + "rid")
-        .join(extra, on=P + "rid", how="left", maintain_order="left")
-        .select([pl.col(c).fill_null(0) for c in extra_cols])
-    )
-    lf = pl.concat([lf, narrow], how="horizontal")
-    kan = (lambda w: C(f"{w}_kan")) if rules.kan_dora else (lambda w: pl.lit(0, pl.Int64))
-    lf = lf.with_columns(
-        (C("dora_first") + kan("dora")).alias(P + "dora_n"),
-        ((C("ura_first") + kan("ura")) if rules.ura_dora else pl.lit(0, pl.Int64)).alias(P + "ura_n"),
-        (C("dora_ok0") & (C("dora_bad") == 0)).alias(P + "dora_n_ok"),
-        (C("ura_ok0") & (C("ura_bad") == 0)).alias(P + "ura_all_ok"),
-    )
+    n_ind = MAX_INDICATORS if rules.kan_dora else 1
+    cols = {}
+    for name, code in (("dora", I("tc_dora").fill_null(0)),
+                       ("ura", pl.when(riichi_declared).then(I("tc_ura").fill_null(0)).otherwise(0))):
+        for i in range(MAX_INDICATORS):
+            cols[f"{name}_ind{i}"] = (code // 2 ** (INDICATOR_BITS * i)) & 63
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
+    cols = {}
+    for name in ("dora", "ura"):
+        counts = [dora_hits(C(f"{name}_ind{i}"), full) for i in range(n_ind)]
+        cols[f"{name}_n"] = pl.sum_horizontal(counts)
+        cols[f"{name}_n_ok"] = pl.all_horizontal([C(f"{name}_ind{i}") <= 34 for i in range(MAX_INDICATORS)])
+    if not rules.ura_dora:
+        cols["ura_n"] = pl.lit(0, pl.Int64)
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
     # ---- checks and count-based features
     cols = {}
     notation_ok = (
-        C("suitok")
+        (I("tc_error") != 1)
         & C("win_t").is_not_null()
         & C("dora_n_ok")
-        & C("ura_all_ok")
+        & C("ura_n_ok")
         & pl.all_horizontal([C(f"c32_{s}").is_not_null() for s in range(4)])
         & (C("c32_3") // 32**7 == 0)  # no 8z / 9z
     )
@@ -123,7 +134,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     win_count = (conc_w.otherwise(C("c32_3")) // lut("POW32", wr.fill_null(0).clip(0, 8))) % 32
     code = PROBLEMS.index
     problem = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
-        pl.when(I("hand").is_null()).then(None)
+        pl.when(I("tc_m").is_null()).then(None)
         .when(~notation_ok).then(code("bad_notation"))
         .when(C("bad_meld")).then(code("bad_meld"))
         .when(n_conc + 3 * C("n_melds") != 14).then(code("tile_count"))

@@ -8,7 +8,8 @@ from analyzer.rules import Rules
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import PROBLEMS, P, C, Stages, _apply
-from analyzer.tiles.features import _features, _inputs, _parse
+from analyzer.tiles.codes import CODE_COLUMNS, encode_tiles, has_codes
+from analyzer.tiles.features import _decode, _features, _inputs
 from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
 
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
@@ -24,12 +25,17 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     back beside the wide frame with a horizontal concat, so the many scratch and pass-through columns are
     never gathered.
     """
-    original = lf.collect_schema().names()
+    schema = lf.collect_schema()
+    original = schema.names()
+    if not has_codes(schema):  # text input: read it into tile codes first (scratch columns, dropped at the end)
+        riichi = [pl.col(c).cast(pl.Boolean).fill_null(False) for c in ("_is_riichi", "double_riichi") if c in schema]
+        lf = encode_tiles(lf, ura_read=pl.any_horizontal(riichi) if riichi else pl.lit(False))
+        schema = lf.collect_schema()
     # the input frame is read twice: its columns pass through untouched, and the scoring works on a narrow
     # copy of the inputs (every .cache() below holds only what is read after it)
     base = lf.cache()
-    lf = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(P + "rid"), *_inputs())
-    lf = _features(_parse(lf), rules)
+    lf = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(P + "rid"), *_inputs(schema))
+    lf = _features(_decode(lf), rules)
     later = _standard("s_", None, rules) + _standard("a_", C("k"), rules, points=True) + _chiitoitsu("a_", rules)
     later += _kokushi("a_", rules)
     needed = {P + k for k in ("rid", "n_read", "cvalid", "kvalid", "problem0", "dora_n", "ura_n", "aka_n")}

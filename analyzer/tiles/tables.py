@@ -132,6 +132,15 @@ def tables() -> dict[str, pl.Series]:
         out[f"MC{suit}"] = pl.Series(f"mc{suit}", contrib[suit])
     out["MCHI"] = pl.Series("mchi", chi_bit)
     out["MPON"] = pl.Series("mpon", pon_bit)
+    # tile codes (analyzer.tiles.codes): three 5-bit counts (15 bits of a base-32 code) -> their base-5 code;
+    # a count over 4 gives 5**9, which pushes the whole code out of the decomposable range
+    x = np.arange(2**15)
+    c3 = np.stack([(x >> (5 * i)) & 31 for i in range(3)], axis=1)
+    out["C5OF15"] = pl.Series("c5of15", np.where((c3 > 4).any(axis=1), NCODES, (c3 * [1, 5, 25]).sum(axis=1)))
+    # by 1 + indicator tile id (0 = none, 35.. = not a tile): 32**(8 - rank of its dora), 0 for no tile
+    dora_mul = np.zeros(64, np.int64)
+    dora_mul[1:35] = [32 ** (8 - _dora_of(t) % 9) for t in range(34)]
+    out["DORA_MUL"] = pl.Series("dora_mul", dora_mul)
     out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
     out["POW10"] = pl.Series("p10", [10**i for i in range(19)], dtype=pl.Int64)
     out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
@@ -172,6 +181,7 @@ def _split_words(data: dict[str, np.ndarray]) -> dict[str, pl.Series]:
 
 MELD_KINDS = ("chi", "pon", "minkan", "kakan", "ankan")
 RED_UNIT = 256  # meld_ids() values carry the number of red fives of the meld above this
+MELD_ID_MAX = 5 * 34  # meld ids (without red fives) are 1..MELD_ID_MAX
 MELD_CAT_SHIFT = 2**26  # MPACK: 3-bit counts open, kan, ankan, chi, outside; fu << 15; categories << 26
 
 
