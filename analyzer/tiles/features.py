@@ -85,8 +85,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
     for j, name in enumerate(("n_open", "n_kan", "n_ankan", "n_mchi", "n_mout")):
-        cols[name] = (C("mpack") // 8**j) % 8
-    cols["meld_fu"] = (C("mpack") // 2**15) % 2**11
+        cols[name] = (C("mpack") // 8**j) & 7
+    cols["meld_fu"] = (C("mpack") // 2**15) & (2**11 - 1)
     cols["meld_cat"] = C("mpack") // MELD_CAT_SHIFT
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
@@ -110,68 +110,73 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         cols["ura_n"] = pl.lit(0, pl.Int64)
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
-    # ---- checks and count-based features
+    # ---- checks and count-based features: the per-suit counts first (each read by several flags)
+    f32 = [C(f"f32_{s}") for s in range(4)]
+    b = [sum(2 ** (5 * r + k) for r in range(9)) for k in range(5)]  # bit k of every 5-bit count
+    win_t = C("win_t").fill_null(0)
+    cols = {
+        **{f"tot{s}": f32[s] % 31 for s in range(4)},  # sum of the base-32 digits
+        **{f"yao{s}": (f32[s] & 31) + ((f32[s] // 32**8) & 31) for s in range(3)},
+        **{f"fz{t}": (f32[3] // 32**t) & 31 for t in range(7)},
+        "n_conc": pl.sum_horizontal([C(f"c32_{s}") % 31 for s in range(4)]),
+        "fifth": _any([((f & (b[3] | b[4])) != 0) | ((((f & b[2]) // 4) & (((f & b[1]) // 2) | (f & b[0]))) != 0)
+                       for f in f32]),
+        "ws": win_t // 9,
+        # the winning tile's concealed count: its suit's code times 32**(8 - rank) puts it at bits 40-44
+        "win_count": ((
+            pl.when(win_t >= 18).then(pl.when(win_t >= 27).then(C("c32_3")).otherwise(C("c32_2")))
+            .otherwise(pl.when(win_t >= 9).then(C("c32_1")).otherwise(C("c32_0")))
+            * lut("WIN_MUL", win_t)) & (31 * 2**40)) // 2**40,
+        **{f"stat_{s}": lut("SUITSTAT", C(f"c5_{s}").clip(0, 5**9 - 1)) for s in range(3)},
+        "hstat": lut("HONSTAT", C("c5_3").clip(0, 5**7 - 1)),
+    }
+    lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
     notation_ok = (
         (I("tc_error") != 1)
         & C("win_t").is_not_null()
         & C("dora_n_ok")
         & C("ura_n_ok")
-        & pl.all_horizontal([C(f"c32_{s}").is_not_null() for s in range(4)])
-        & (C("c32_3") // 32**7 == 0)  # no 8z / 9z
+        & I("tc_p").is_not_null() & I("tc_s").is_not_null() & I("tc_z").is_not_null()
+        & (C("c32_3") < 32**7)  # no 8z / 9z
     )
-    n_conc = sum(C(f"c32_{s}") % 31 for s in range(4))
-    b = [sum(2 ** (5 * r + k) for r in range(9)) for k in range(5)]
-    fifth = _any(
-        [
-            ((C(f"f32_{s}") & (b[3] | b[4])) != 0)
-            | ((((C(f"f32_{s}") & b[2]) // 4) & (((C(f"f32_{s}") & b[1]) // 2) | (C(f"f32_{s}") & b[0]))) != 0)
-            for s in range(4)
-        ]
-    )
-    ws, wr = C("win_t") // 9, C("win_t") % 9
-    conc_w = pl.when(ws == 0).then(C("c32_0")).when(ws == 1).then(C("c32_1")).when(ws == 2).then(C("c32_2"))
-    win_count = (conc_w.otherwise(C("c32_3")) // lut("POW32", wr.fill_null(0).clip(0, 8))) % 32
     code = PROBLEMS.index
-    problem = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
+    cols["problem0"] = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
         pl.when(I("tc_m").is_null()).then(None)
         .when(~notation_ok).then(code("bad_notation"))
         .when(C("bad_meld")).then(code("bad_meld"))
-        .when(n_conc + 3 * C("n_melds") != 14).then(code("tile_count"))
-        .when(fifth).then(code("fifth_copy"))
-        .when(win_count == 0).then(code("win_tile_not_in_hand"))
+        .when(C("n_conc") + 3 * C("n_melds") != 14).then(code("tile_count"))
+        .when(C("fifth")).then(code("fifth_copy"))
+        .when(C("win_count") == 0).then(code("win_tile_not_in_hand"))
         .otherwise(0)
         .cast(pl.Int32)
     )
-    cols["problem0"] = problem
-    cols["ws"], cols["wr"], cols["win_count"] = ws.fill_null(0), wr.fill_null(0), win_count.fill_null(0)
-    tot = [C(f"f32_{s}") % 31 for s in range(4)]
-    yao = [(C(f"f32_{s}") % 32) + (C(f"f32_{s}") // 32**8) % 32 for s in range(3)]
-    simples = sum(tot[s] - yao[s] for s in range(3))
-    nsuits = sum((tot[s] > 0).cast(pl.Int32) for s in range(3))
+    cols["wr"] = win_t - 9 * C("ws")
+    tot, yao, fz = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)], [C(f"fz{t}") for t in range(7)]
+    simples = tot[0] + tot[1] + tot[2] - yao[0] - yao[1] - yao[2]
+    nsuits = (tot[0] > 0).cast(pl.Int32) + (tot[1] > 0).cast(pl.Int32) + (tot[2] > 0).cast(pl.Int32)
     numbers = tot[0] + tot[1] + tot[2]
-    fz = [(C("f32_3") // 32**t) % 32 for t in range(7)]
     nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
-    seat, rnd = I("_seat_wind").fill_null(0), I("_round_wind").fill_null(0)
-    seat_count = (C("f32_3") // lut("POW32", seat.clip(0, 3))) % 32
-    round_count = (C("f32_3") // lut("POW32", rnd.clip(0, 3))) % 32
+    seat, rnd = I("_seat_wind").clip(0, 3), I("_round_wind").clip(0, 3)
+    seat_count = ((f32[3] * lut("WIN_MUL", 27 + seat)) & (31 * 2**40)) // 2**40
+    round_count = ((f32[3] * lut("WIN_MUL", 27 + rnd)) & (31 * 2**40)) // 2**40
     cols.update(
         closed=C("n_open") == 0,
-        tanyao=(sum(yao) + tot[3]) == 0,
+        tanyao=(yao[0] + yao[1] + yao[2] + tot[3]) == 0,
         honitsu=(nsuits == 1) & (tot[3] > 0),
         chinitsu=(nsuits == 1) & (tot[3] == 0),
         tsuuiisou=numbers == 0,
         chinroutou=(simples == 0) & (tot[3] == 0),
         honroutou=(simples == 0) & (tot[3] > 0) & (numbers > 0),
-        ryuuiisou=(tot[0] == 0) & (tot[1] == 0) & ((C("f32_2") & nongreen_s) == 0)
-        & ((C("f32_3") & (32**7 - 1 - 31 * 32**5)) == 0),
+        ryuuiisou=(tot[0] == 0) & (tot[1] == 0) & ((f32[2] & nongreen_s) == 0)
+        & ((f32[3] & (32**7 - 1 - 31 * 32**5)) == 0),
         no_honours=tot[3] == 0,
         haku=fz[4] >= 3, hatsu=fz[5] >= 3, chun=fz[6] >= 3,
         seat_wind=seat_count >= 3, round_wind=round_count >= 3,
-        dragon_trip=sum((fz[t] >= 3).cast(pl.Int32) for t in (4, 5, 6)),
-        dragon_pair=sum((fz[t] == 2).cast(pl.Int32) for t in (4, 5, 6)),
-        wind_trip=sum((fz[t] >= 3).cast(pl.Int32) for t in range(4)),
-        wind_pair=sum((fz[t] == 2).cast(pl.Int32) for t in range(4)),
+        dragon_trip=(fz[4] >= 3).cast(pl.Int32) + (fz[5] >= 3).cast(pl.Int32) + (fz[6] >= 3).cast(pl.Int32),
+        dragon_pair=(fz[4] == 2).cast(pl.Int32) + (fz[5] == 2).cast(pl.Int32) + (fz[6] == 2).cast(pl.Int32),
+        wind_trip=pl.sum_horizontal([(fz[t] >= 3).cast(pl.Int32) for t in range(4)]),
+        wind_pair=pl.sum_horizontal([(fz[t] == 2).cast(pl.Int32) for t in range(4)]),
         seat=seat, rnd=rnd,
     )
     riichi = _flag("_is_riichi") | _flag("double_riichi")
@@ -194,22 +199,19 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         chiihou=_flag("chiihou") & tsumo & ~_flag("_winner_is_dealer"),
         renhou_flag=_flag("renhou") & ~tsumo,
     )
-    for s in range(3):
-        cols[f"stat_{s}"] = lut("SUITSTAT", C(f"c5_{s}").fill_null(0).clip(0, 5**9 - 1))
-    cols["hstat"] = lut("HONSTAT", C("c5_3").fill_null(0).clip(0, 5**7 - 1))
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
     for s in range(3):
-        cols[f"nd_{s}"] = C(f"stat_{s}") % 8
-        cols[f"off_{s}"] = (C(f"stat_{s}") // 8) % 2**15
+        cols[f"nd_{s}"] = C(f"stat_{s}") & 7
+        cols[f"off_{s}"] = (C(f"stat_{s}") // 8) & (2**15 - 1)
     cols.update(
-        hvalid=C("hstat") % 2 == 1, hpair=(C("hstat") // 2) % 8, hpon=(C("hstat") // 16) % 8,
-        chuuren=(C("n_melds") == 0) & (sum((C(f"stat_{s}") // 2**18) % 2 for s in range(3)) > 0),
+        hvalid=(C("hstat") & 1) == 1, hpair=(C("hstat") // 2) & 7, hpon=(C("hstat") // 16) & 7,
+        chuuren=(C("n_melds") == 0) & (((C("stat_0") | C("stat_1") | C("stat_2")) & 2**18) != 0),
     )
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     # chiitoitsu: pairs (packed +1, 0 = impossible); kokushi: tiles (packed as 2 -> 1, 3 -> 2; honours 7 -> 1, 8 -> 2)
-    p7 = [(C(f"stat_{s}") // 2**19) % 16 for s in range(3)] + [(C("hstat") // 2**7) % 16]
-    kk = [(C(f"stat_{s}") // 2**24) % 4 for s in range(3)] + [(C("hstat") // 2**11) % 4]
+    p7 = [(C(f"stat_{s}") // 2**19) & 15 for s in range(3)] + [(C("hstat") // 2**7) & 15]
+    kk = [(C(f"stat_{s}") // 2**24) & 3 for s in range(3)] + [(C("hstat") // 2**11) & 3]
     pairs = pl.when(pl.all_horizontal([x > 0 for x in p7])).then(sum(x - 1 for x in p7)).otherwise(-1)
     tiles = pl.when(pl.all_horizontal([x > 0 for x in kk])).then(sum(kk) + 3 + 6).otherwise(-1)
     ok = (C("n_melds") == 0) & (C("problem0") == 0)

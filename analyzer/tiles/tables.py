@@ -141,6 +141,8 @@ def tables() -> dict[str, pl.Series]:
     dora_mul = np.zeros(64, np.int64)
     dora_mul[1:35] = [32 ** (8 - _dora_of(t) % 9) for t in range(34)]
     out["DORA_MUL"] = pl.Series("dora_mul", dora_mul)
+    # by tile id (0-33): 32**(8 - rank), which moves that tile's count in its suit's code to bits 40-44
+    out["WIN_MUL"] = pl.Series("win_mul", [32 ** (8 - t % 9) for t in range(34)], dtype=pl.Int64)
     out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
     out["POW10"] = pl.Series("p10", [10**i for i in range(19)], dtype=pl.Int64)
     out["POW2"] = pl.Series("p2", [2**i for i in range(40)], dtype=pl.Int64)
