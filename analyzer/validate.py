@@ -78,7 +78,7 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         if name not in schema:
             lf = lf.with_columns(pl.lit(None, pl.List(pl.String)).alias(name))
     schema = lf.collect_schema()
-    has_tiles = "hand" in schema
+    has_tiles = "hand" in schema or "tc_m" in schema
 
     round_text = _text("round", schema).str.to_uppercase()
     round_ok = round_text.str.contains(r"^[ESWN][1-4]$")
@@ -104,7 +104,10 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     result = pl.col("result")
     yakuman = pl.col("_yakuman_int").fill_null(0)
     han = pl.col("_han_int")
-    tiles_given = pl.col("hand").is_not_null() if has_tiles else pl.lit(False)
+    tiles_given = (  # text (hand) or tile codes (analyzer.tiles.codes)
+        pl.any_horizontal([pl.col(c).is_not_null() for c in ("hand", "tc_m") if c in schema]) if has_tiles
+        else pl.lit(False)
+    )
     needs_value = result.is_in(SCORED_RESULTS) & (yakuman == 0) & ~tiles_given
     reasons = [
         _reason(pl.col("game_id").is_null() | (pl.col("game_id") == ""), "game_id", pl.col("game_id"), "missing game_id"),

@@ -28,6 +28,7 @@ import polars as pl
 from analyzer.rules import Rules
 from analyzer.schema import SITUATION_FLAGS
 from analyzer.text import format_text
+from analyzer.tiles.codes import CODE_COLUMNS, has_codes
 
 TRUE_TEXT = ["true", "1", "yes", "y", "t"]
 FALSE_TEXT = ["false", "0", "no", "n", "f", ""]
@@ -58,20 +59,29 @@ def _bad_flags(schema: pl.Schema) -> list[pl.Expr]:
 
 def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     schema = lf.collect_schema()
-    if "hand" not in schema:
+    coded = has_codes(schema)  # tile codes (analyzer.tiles.codes) are scored as they are, text is encoded first
+    if "hand" not in schema and not coded:
         return lf
     from analyzer.tiles import score_tiles  # the tables load on first use, not on every import of analyzer
 
-    for name, dtype in {"melds": pl.List(pl.String), "win_tile": pl.String, "dora": pl.String, "ura": pl.String}.items():
-        if name not in schema:
-            lf = lf.with_columns(pl.lit(None, dtype).alias(name))
+    if not coded:
+        for name, dtype in {"melds": pl.List(pl.String), "win_tile": pl.String, "dora": pl.String,
+                            "ura": pl.String}.items():
+            if name not in schema:
+                lf = lf.with_columns(pl.lit(None, dtype).alias(name))
+    # only winning rows are scored: the others get a null hand (or null codes) for the scorer
+    key = "tc_m" if coded else "hand"
+    shown = pl.col("hand") if "hand" in schema else format_text(
+        "tile codes m={} p={} s={} z={} win={} melds={}/{}/{}/{}", *[pl.col(c) for c in CODE_COLUMNS[:5]],
+        *[pl.col(f"tc_meld{i}") for i in range(4)])
     win = pl.col("result").is_in(["ron", "tsumo"]) & (pl.col("_reasons").list.len() == 0)
     winner_bit = pl.lit(2, pl.Int64).pow(pl.col("_winner").fill_null(0))
     double_riichi = _flag("double_riichi", schema)
     reasons = pl.concat_list([pl.col("_reasons"), *_bad_flags(schema)]).list.drop_nulls()
     prepared = lf.with_columns(
-        pl.col("hand").alias("_hand_text"),
-        pl.when(win).then(pl.col("hand").str.strip_chars()).alias("hand"),
+        shown.alias("_hand_text"),
+        pl.col(key).alias("_key_in"),
+        pl.when(win).then(pl.col("hand").str.strip_chars() if key == "hand" else pl.col(key)).alias(key),
         *[_flag(name, schema).alias(name) for name in SITUATION_FLAGS],
         (pl.col("result") == "tsumo").alias("_is_tsumo"),
         (((pl.col("_riichi_mask") // winner_bit) % 2 == 1) | double_riichi).alias("_is_riichi"),
@@ -85,14 +95,15 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     scored = score_tiles(prepared.drop("han", "fu", "yakuman"), rules)
     scored_names = scored.collect_schema().names()
-    tiles_ok = pl.col("hand").is_not_null() & pl.col("tile_problem").is_null()
+    present = pl.col(key).is_not_null()
+    tiles_ok = present & pl.col("tile_problem").is_null()
     given_value = pl.col("given_han").is_not_null() | (pl.col("given_yakuman").fill_null(0) > 0)
 
     def mismatch(given: pl.Expr, computed: pl.Expr, code: str) -> pl.Expr:
         return pl.when(tiles_ok & given.is_not_null() & (given != computed)).then(pl.lit(code))
 
     checks = [
-        pl.when(pl.col("hand").is_not_null()).then(pl.col("tile_problem")),
+        pl.when(present).then(pl.col("tile_problem")),
         mismatch(pl.col("given_han"), pl.col("_tile_han"), "han_mismatch"),
         mismatch(pl.col("given_fu"), pl.col("_tile_fu"), "fu_mismatch"),
         mismatch(
@@ -103,9 +114,9 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         if recorded in scored_names:
             given = pl.col(recorded).cast(pl.Int64, strict=False)
             checks.append(mismatch(given, pl.col(computed), f"{recorded}_mismatch"))
-    unscorable = pl.col("hand").is_not_null() & pl.col("tile_problem").is_not_null() & ~given_value
+    unscorable = present & pl.col("tile_problem").is_not_null() & ~given_value
     reject = pl.struct(
-        column=pl.lit("hand"),
+        column=pl.lit(key),
         value=pl.col("_hand_text"),
         reason=format_text("tiles cannot be scored: {}", pl.col("tile_problem")),
     )
@@ -121,6 +132,6 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             .otherwise(pl.col("_reasons"))
             .alias("_reasons"),
         )
-        .with_columns(pl.col("_hand_text").alias("hand"))
-        .drop("_hand_text", "_tile_han", "_tile_fu", "_tile_yakuman", "tile_problem")
+        .with_columns(pl.col("_key_in").alias(key), *([pl.col("_hand_text").alias("hand")] if key != "hand" and "hand" in schema else []))
+        .drop("_hand_text", "_key_in", "_tile_han", "_tile_fu", "_tile_yakuman", "tile_problem")
     )

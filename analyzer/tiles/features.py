@@ -40,7 +40,7 @@ def _inputs(schema: pl.Schema) -> list[pl.Expr]:
         return pl.col(c).cast(pl.Boolean).fill_null(False) if c in schema else pl.lit(False)
 
     return [
-        *[pl.col(c).cast(pl.Int64).alias(P + "in_" + c) for c in CODE_COLUMNS],
+        *[pl.col(c).cast(pl.Int64, strict=False).alias(P + "in_" + c) for c in CODE_COLUMNS],
         *[flag(c).alias(P + "in_" + c) for c in FLAGS],
         *[pl.col(c).cast(pl.Int64).fill_null(0).alias(P + "in_" + c) for c in ("_seat_wind", "_round_wind")],
     ]
