@@ -3,16 +3,21 @@
     .venv/bin/python -m benchmarks.tiles [--n 1000000] [--sample 5000] [--seed 0] [--rules tenhou]
                                          [--engine auto|in-memory|streaming] [--out benchmarks/results]
 
-Generates N hands with ``benchmarks.handgen`` (timed on its own), scores them with ``score_tiles`` in one
-``collect(engine=--engine)`` (hands/s end to end from the MPSZ strings, hand values included), times the parse
-phase (strings -> integer codes) again on its own and reports the rest as "score from codes", scores the first
-``--sample`` hands with ``mahjong`` in the same process (hands/s end to end from our row dicts, i.e. including
-building its objects, and the ``estimate_hand_value`` calls alone), prints two like-for-like speed ratios (end to
-end vs end to end; score-from-codes vs ``estimate_hand_value`` alone), how many sampled hands agree on points,
-and the peak RSS, and writes the figures as JSON to ``benchmarks/results/`` (gitignored).
+Generates N hands with ``benchmarks.handgen`` (timed on its own) and scores them with ``score_tiles``, each
+step one ``collect(engine=--engine)``:
 
-Measured (2-core machine shared with other work, ``--n 1000000 --sample 2000``): see the "Speed" paragraph of
-:mod:`analyzer.tiles`.
+* end to end from the MPSZ text, every output column (yaku and fu_detail lists included), plus points;
+* the text -> tile codes phase alone (``analyzer.tiles.codes.encode_tiles``);
+* scoring the table of tile codes (what ``analyzer tiles encode`` stores), every output column;
+* the same without the yaku / fu_detail lists (han, fu, yakuman, dora, wait, problem and points).
+
+It then scores the first ``--sample`` hands with ``mahjong`` in the same process (hands/s end to end from our
+row dicts, i.e. including building its objects, and the ``estimate_hand_value`` calls alone), prints two
+speed ratios (end to end vs end to end; score from codes vs ``estimate_hand_value`` alone), how many sampled
+hands agree on points, whether codes and text agree, and the peak RSS, and writes the figures as JSON to
+``benchmarks/results/`` (gitignored).
+
+Measured figures: the "Speed" paragraph of :mod:`analyzer.tiles` and the README.
 """
 
 from __future__ import annotations
@@ -47,6 +52,23 @@ def _encode_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
     from analyzer.tiles.codes import CODE_COLUMNS, encode_tiles
 
     return encode_tiles(df.lazy()).select(CODE_COLUMNS).collect(engine=engine)
+
+
+def _values_only(df: pl.DataFrame, rules, engine: str) -> pl.DataFrame:
+    """score_tiles without the yaku / fu_detail lists (pruned when not selected), with points."""
+    from analyzer.tiles import score_tiles
+
+    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
+    values = ["han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem"]
+    return score_tiles(df.lazy(), rules).select(
+        *values, points=hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
+    ).collect(engine=engine)
+
+
+def _phase(fig: dict, name: str, seconds: float, n: int, label: str) -> None:
+    fig[f"{name}_s"] = round(seconds, 3)
+    fig[f"{name}_hands_per_s"] = round(n / max(seconds, 1e-9))
+    print(f"  phase    {label:<36} {seconds:8.2f} s  {fig[f'{name}_hands_per_s']:>12,} hands/s  (separate collect)")
 
 
 def _score_mahjong(rows: list[dict], rules):
@@ -112,20 +134,21 @@ def main(argv: list[str] | None = None) -> dict:
         fig["analyzer_hands_per_s"] = round(args.n / max(fig["analyzer_s"], 1e-9))
         fig["analyzer_no_yaku"] = int((scored["tile_problem"] == "no_yaku").sum())
         print(f"analyzer   {args.n:>9,} hands  {fig['analyzer_s']:8.2f} s  {fig['analyzer_hands_per_s']:>12,} hands/s"
-              "  (end to end from the MPSZ strings)")
-        # the same pipeline's first phase on its own (a separate collect): strings -> integer codes; the rest
-        # (features, dora, readings, lists) is the end-to-end time minus this
+              "  (end to end from the MPSZ text, every output column)")
+        # the two phases as separate collects: text -> tile codes, then scoring a table of codes (what
+        # `analyzer tiles encode` stores); the latter with every output column, and without the yaku/fu_detail
+        # lists (han, fu, yakuman, dora, wait, problem: the lists are not built when not selected)
         t0 = time.perf_counter()
-        _encode_only(df, args.engine)
-        fig["parse_s"] = round(time.perf_counter() - t0, 3)
-        fig["parse_hands_per_s"] = round(args.n / max(fig["parse_s"], 1e-9))
-        rest = max(fig["analyzer_s"] - fig["parse_s"], 1e-9)
-        fig["score_from_codes_s"] = round(rest, 3)
-        fig["score_from_codes_hands_per_s"] = round(args.n / rest)
-        print(f"  phase    parse strings -> codes {fig['parse_s']:8.2f} s  {fig['parse_hands_per_s']:>12,} hands/s"
-              "  (separate collect)")
-        print(f"  phase    score from codes       {rest:8.2f} s  {fig['score_from_codes_hands_per_s']:>12,} hands/s"
-              "  (end to end minus parse)")
+        codes = _encode_only(df, args.engine)
+        _phase(fig, "encode", time.perf_counter() - t0, args.n, "encode text -> tile codes")
+        codes = pl.concat([df.drop("hand", "melds", "win_tile", "dora", "ura"), codes], how="horizontal")
+        t0 = time.perf_counter()
+        from_codes, _ = _score_analyzer(codes, rules, args.engine)
+        _phase(fig, "score_from_codes", time.perf_counter() - t0, args.n, "score from tile codes, all columns")
+        t0 = time.perf_counter()
+        _values_only(codes, rules, args.engine)
+        _phase(fig, "values_from_codes", time.perf_counter() - t0, args.n, "score from tile codes, no lists")
+        fig["codes_agree"] = bool(from_codes.select("han", "fu", "points").equals(scored.select("han", "fu", "points")))
 
     rows = df.head(fig["sample"]).to_dicts()
     results, total, calc, n_calc = _score_mahjong(rows, rules)
@@ -154,7 +177,8 @@ def main(argv: list[str] | None = None) -> dict:
             fig["score_from_codes_hands_per_s"] / max(fig["mahjong_calc_only_hands_per_s"], 1), 1)
         print(f"ratio      analyzer/mahjong = {fig['ratio']:,}x end to end from our rows; "
               f"{fig['ratio_calc_only']:,}x without input conversion (score from codes vs estimate_hand_value)")
-        print(f"agreement  sample agreement on points/no-yaku: {agree:,}/{compared:,}")
+        print(f"agreement  sample agreement on points/no-yaku: {agree:,}/{compared:,}; "
+              f"codes and text give the same han/fu/points: {fig['codes_agree']}")
     fig["peak_rss_mb"] = peak_rss_mb()
     print(f"peak RSS   {fig['peak_rss_mb']:,} MB")
 

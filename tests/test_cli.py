@@ -129,3 +129,31 @@ def test_check_the_sample_sheet_with_mistakes():
     result = CliRunner().invoke(main, ["check", "sample_logs/checks/sheet_with_mistakes.csv", "--show", "0"])
     assert result.exit_code == 1
     assert "4 rows, 1 games: 11 mismatches in 1 games; rules: tenhou" in result.output
+
+
+def test_tiles_encode_then_score_matches_scoring_the_text(tmp_path):
+    runner = CliRunner()
+    hands = tmp_path / "hands.parquet"
+    assert runner.invoke(main, ["import", "tenhou", "sample_logs/tenhou", "-o", str(hands)]).exit_code == 0
+    codes = tmp_path / "codes.parquet"
+    result = runner.invoke(main, ["tiles", "encode", str(hands), "-o", str(codes), "--drop-text"])
+    assert result.exit_code == 0, result.output
+    assert "encoded" in result.output and "hand" not in pl.read_parquet_schema(codes)
+    assert runner.invoke(main, ["score", str(hands), "-o", str(tmp_path / "text")]).exit_code == 0
+    assert runner.invoke(main, ["score", str(codes), "-o", str(tmp_path / "codes")]).exit_code == 0
+    columns = ["game_id", "han", "fu", "yakuman", "points", "yaku", "fu_detail", "problems"]
+    text = pl.read_parquet(tmp_path / "text" / "hands.parquet").select(columns)
+    assert text["yaku"].list.len().sum() > 0
+    assert pl.read_parquet(tmp_path / "codes" / "hands.parquet").select(columns).equals(text)
+
+
+def test_tiles_encode_keeps_unreadable_rows_and_exits_1(tmp_path):
+    sheet = tmp_path / "tiles.csv"
+    sheet.write_text("hand,win_tile\n123m456p789s11z234s,4s\n123m456p789x11z234s,4s\n")
+    codes = tmp_path / "codes.csv"
+    result = CliRunner().invoke(main, ["tiles", "encode", str(sheet), "-o", str(codes)])
+    assert result.exit_code == 1
+    assert "1 row(s) with unreadable tiles: bad_notation" in result.output
+    assert pl.read_csv(codes)["tc_error"].to_list() == [0, 1]
+    missing = CliRunner().invoke(main, ["tiles", "encode", "sample_logs/csv", "-o", str(codes)])
+    assert missing.exit_code == 2 and "no 'hand' column" in missing.output

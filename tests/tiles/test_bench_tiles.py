@@ -22,6 +22,7 @@ def test_benchmark_main_tiny(tmp_path, capsys) -> None:
     if "analyzer_skipped" not in fig:
         assert saved["analyzer_hands_per_s"] > 0 and "ratio" in saved
         # per-phase figures and the like-for-like ratio without input conversion are reported too
-        assert saved["parse_hands_per_s"] > 0 and saved["score_from_codes_hands_per_s"] > 0
-        assert "ratio_calc_only" in saved and "score from codes" in out
+        assert saved["encode_hands_per_s"] > 0 and saved["score_from_codes_hands_per_s"] > 0
+        assert saved["values_from_codes_hands_per_s"] > 0 and saved["codes_agree"] is True
+        assert "ratio_calc_only" in saved and "score from tile codes" in out
         assert 0 < saved["sample_compared"] <= 200
