@@ -1,23 +1,24 @@
 """Tile scoring: yaku, han, fu and dora of winning hands given as tiles, as pure Polars expressions.
 
 ``score_tiles(lf, rules)`` adds ``yaku``, ``han``, ``fu``, ``fu_detail``, ``yakuman``, ``dora_count``,
-``ura_dora``, ``aka_dora``, ``wait`` and ``tile_problem`` to a LazyFrame of hand records (columns ``hand``,
-``melds``, ``win_tile``, ``dora``, ``ura``, the situation flags, ``_is_tsumo``, ``_is_riichi``,
-``_seat_wind``, ``_round_wind``, ``_winner_is_dealer``); every other column passes through untouched and
-the row order is kept.  No per-row Python (no UDFs, no row loops): only expressions, lookups into small
-precomputed tables and a few joins on narrow frames.  Measurements behind the design:
-/work/shared/reference/VECTORISED.md.
+``ura_dora``, ``aka_dora``, ``wait`` and ``tile_problem`` to a LazyFrame of hand records: either the tile text
+(``hand``, ``melds``, ``win_tile``, ``dora``, ``ura``), read into tile codes first, or a table that already holds
+the tile codes (:mod:`.codes`), plus the situation flags, ``_is_tsumo``, ``_is_riichi``, ``_seat_wind``,
+``_round_wind``, ``_winner_is_dealer``; every other column passes through untouched and the row order is kept.
+No per-row Python (no UDFs, no row loops): only expressions, lookups into small precomputed tables and a few
+joins on narrow frames.  Measurements behind the design: /work/shared/reference/VECTORISED.md.
 
 Modules
 -------
-* :mod:`.notation` - MPSZ strings to numbers.  For canonical hands (suits in m p s z order, each once) four
-  literal ``str.find`` give each suit's digit count, the letters are dropped, the whole hand is read with
-  one ``str.to_integer`` and each suit is cut out of that number; a suit's number has 5-digit chunks that
-  index ``DIG5``/``DIG32``, giving a base-5 code (``sum c_i 5**i``, the decomposition
-  key) and a base-32 code (one 5-bit count per tile: tile counts, dora, fifth copies, flush/terminal
-  tests by bit masks).  Other spellings (``333s77s555p``) take a regex path on a column that is null for the
-  canonical rows, so they cost nothing on the others.  Melds are looked up whole in a dictionary of the 472
-  well-formed meld strings (``chi:406s`` ...) giving ``1 + kind*34 + tile`` (+ red fives).
+* :mod:`.codes` - the tile codes, a few integers per hand (base-32 tile counts per suit, winning tile, meld
+  ids, packed dora / ura indicator ids), and ``encode_tiles``, which reads the text into them.
+  :mod:`.notation` - the string expressions it uses.  For canonical hands (suits in m p s z order, each once)
+  four literal ``str.find`` give each suit's digit count, the letters are dropped, the whole hand is read
+  with one ``str.to_integer`` and each suit is cut out of that number; a suit's number has 5-digit chunks that
+  index ``DIG32``, giving its base-32 code (one 5-bit count per tile).  Other spellings (``333s77s555p``) take
+  a regex path on a column that is null for the canonical rows, so they cost nothing on the others.  Melds
+  are looked up whole in a dictionary of the 472 well-formed meld strings (``chi:406s`` ...) giving
+  ``1 + kind*34 + tile`` (+ red fives).  The first indicator is read inline, kan dora on a sparse branch.
 * :mod:`.tables` - ``data/suit_decomp.npz`` (built by ``scripts/build_tile_tables.py``, 80 kB) holds the
   21,743 decomposable suit shapes and their 23,533 splits into sequences / triplets / pair, each with
   sequence and triplet bit masks, counts of simple/terminal triplets, iipeikou count, an "every group
@@ -25,8 +26,10 @@ Modules
   penchan).  At first use (about 0.2 s) they are scattered into one packed Int32 per 5**9 code
   (``SUITSTAT``: number of splits, first split, chuuren / chiitoitsu / kokushi shape), and small honour and
   meld tables are built.  Lookups are ``pl.lit(Series).gather(idx)``.
-* :mod:`.features` - (1) parse (melds: one dictionary lookup over the list's elements), (2) hand features:
-  meld sums, counts, problem checks, yakuhai / flush / terminal flags, dora, and everything a standard reading
+* :mod:`.features` - (1) decode the tile codes (base-5 table keys from the base-32 counts by three 15-bit
+  lookups per suit), (2) hand features: meld sums, counts, problem checks, yakuhai / flush / terminal flags,
+  dora (each indicator's dora count read by one wrapping multiply, see ``dora_hits``), and everything a
+  standard reading
   shares (hand-level yaku mask and han, fu of the melds and the pair, the wait context).  :mod:`.readings` -
   one reading to han, fu, yakuman, list keys: a standard reading adds its three suits' packed split words
   (``SPLIT0..2``: chi/pon bits and counts laid out so the words simply add), reads the win suit's wait flags
@@ -44,27 +47,29 @@ Modules
   from mask lookups.  :mod:`.fu` - fu reasons (named constants) and a packed fu key.  The ``yaku`` and
   ``fu_detail`` list columns are built once per distinct key (cross join with the item tables) and
   joined back.
-* :mod:`.dora` - the first dora / ura indicator inline; kan dora and further ura indicators on a sparse
-  exploded branch.  Ura only with riichi, red fives from the hand and the meld ids.
+* Dora: ura only with riichi, kan dora and kan ura only with ``rules.kan_dora``, red fives from the hand and
+  the meld ids.
 
 Problem codes (``tile_problem``), first that applies: ``bad_notation``, ``bad_meld``, ``tile_count``,
 ``fifth_copy``, ``win_tile_not_in_hand``, ``not_complete``, ``no_yaku``.  Such rows keep null han / fu /
 yakuman / yaku / fu_detail / dora columns (``wait`` is kept for ``no_yaku``).  Rows with a null ``hand``
 are not scored (all new columns null).
 
-Speed (2-core machine shared with other work, 1M generated hands, one ``collect()``, ``python -m
-benchmarks.tiles --n 1000000 --sample 2000``): about 225-250k hands/s end to end from the MPSZ strings (first
-use included: ~0.5 s of table building and ~0.25 s of query planning per collect), of which the parse phase
-alone runs at ~1M hands/s and the rest ("score from codes") at ~300-330k hands/s; ~70-95x the pure-Python
-``mahjong`` package end to end from our rows (its figure includes building its objects), ~60-75x against its
-``estimate_hand_value`` alone.  Still far from the 2M/s target.  In interleaved same-machine runs the changes
-of this layout (packed split words, hand-level reading parts, payments only for several readings, narrow
-caches, one meld lookup) cut CPU time by ~10-15% against the previous layout.  Where the time goes
-(micro-benchmarks on 1M rows): string operations cost 20-280 ms each (``replace_many`` ~280, ``find`` ~65,
-``replace_all`` ~100, regex ``contains`` ~70, ``replace_strict`` 50-70, a ``when/then`` copy of a string
-column ~50), integer arithmetic and small-table gathers 2-8 ms each; the parse and dora strings are now
-about half of the CPU time, hand features and readings the other half.  More speed needs integer-coded input
-(or far fewer string passes), and fewer integer operations per hand.
+Speed (2-core machine shared with other work, 1M generated hands, ``python -m benchmarks.tiles --n 1000000
+--sample 2000``, best of 3 after a warm-up, one collect per step): about 250k hands/s end to end from the
+text, of which encoding runs at ~790k/s and scoring the tile codes at ~460k/s (~475k/s without the yaku /
+fu_detail lists); 80x the pure-Python ``mahjong`` package end to end from our rows, ~75x scoring codes against
+its ``estimate_hand_value`` alone.  Still about 4x from the 2M/s target.  In same-run CPU-time A/B runs the
+codes path uses ~40% less CPU than the text path of the previous layout, mostly the dora count (a wrapping
+multiply instead of string passes and a per-row division: 4x cheaper) and the count features materialised once
+per hand.  Where the time goes when scoring codes (per-stage profile on 1M rows, stages materialised ahead):
+decode ~0.1 s, meld lookups ~0.14 s (28 small gathers), dora ~0.14 s, checks and count features ~0.2 s,
+hand-level yaku / fu ~0.2 s, the first reading ~0.2 s, the branch of several readings plus its join
+~0.2 s, the yaku / fu_detail lists (two joins with kept order) ~0.4 s.  Operations cost very different
+amounts: ``&`` / ``+`` / compare ~0.4 ms per 1M rows, ``//`` by a power of two ~0.5 ms, ``%`` 1.5-2 ms,
+``//`` by a per-row value ~11 ms, a small-table gather ~3.6 ms, a gather from the 5**9 table ~22 ms,
+``concat_list`` of list-of-struct columns seconds (never used).  More speed needs fewer operations per hand
+(more of the hand-level work folded into the per-suit table words) and cheaper list columns.
 """
 
 from analyzer.tiles.score import score_tiles

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.tiles.notation import digits_codes, normalise_indicators, split_suits, tile_id
+from analyzer.tiles.notation import digits_code32, normalise_indicators, split_suits, tile_id
 from analyzer.tiles.tables import TILE_TOKENS, meld_ids
 
 CODE_SCHEMA: dict[str, pl.DataType] = {
@@ -127,7 +127,7 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     work = _apply(work, split_suits(lambda name: _col(name), "suit", hand))
     cols: dict[str, pl.Expr] = {}
     for s in range(4):
-        cols[f"c32_{s}"] = digits_codes(_col(f"suitnum{s}"))[1]
+        cols[f"c32_{s}"] = digits_code32(_col(f"suitnum{s}"))
     cols["aka"] = hand.str.count_matches("0", literal=True)
     cols["n_melds"] = _col("melds").list.len().fill_null(0)
     cols["win"] = tile_id(_col("win_tile"))

@@ -1,8 +1,8 @@
-"""MPSZ notation parsed with string expressions into base-5 / base-32 count codes (no per-row Python).
+"""MPSZ notation parsed with string expressions into base-32 count codes (no per-row Python).
 
 A suit's digits (``"406"`` in ``123m406p``) are read with ``str.extract``; the red five ``0`` is read as 5
 (and counted separately as aka); ``str.to_integer`` turns the digit string into a number whose 5-digit
-chunks index ``DIG5``/``DIG32`` (see :mod:`analyzer.tiles.tables`).  Tile ids: suit*9 + rank, suits m p s z
+chunks index ``DIG32`` (see :mod:`analyzer.tiles.tables`).  Tile ids: suit*9 + rank, suits m p s z
 = 0 1 2 3, ranks 0-based (z: 0-3 winds E S W N, 4-6 white green red).
 """
 
@@ -23,15 +23,11 @@ def digits_number(digits: pl.Expr) -> pl.Expr:
     return pl.when(digits.is_null() | (digits == "")).then(0).when(digits.str.len_bytes() <= 15).then(n)
 
 
-def digits_codes(n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """(base-5 code, base-32 code) of a digit number such as ``1123`` (see :func:`digits_number`)."""
-    c5 = c32 = None
-    for j in range(3):
-        chunk = (n // 10 ** (CHUNK * j)) % 10**CHUNK
-        a, b = lut("DIG5", chunk.fill_null(0)), lut("DIG32", chunk.fill_null(0))
-        c5 = a if c5 is None else c5 + a
-        c32 = b if c32 is None else c32 + b
-    return pl.when(n.is_null()).then(None).otherwise(c5), pl.when(n.is_null()).then(None).otherwise(c32)
+def digits_code32(n: pl.Expr) -> pl.Expr:
+    """Base-32 count code (one 5-bit count per rank) of a digit number such as ``1123`` (see
+    :func:`digits_number`); null for null."""
+    chunks = [lut("DIG32", ((n // 10 ** (CHUNK * j)) % 10**CHUNK).fill_null(0)) for j in range(3)]
+    return pl.when(n.is_not_null()).then(chunks[0] + chunks[1] + chunks[2])
 
 
 def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:

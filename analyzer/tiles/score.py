@@ -8,7 +8,7 @@ from analyzer.rules import Rules
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import PROBLEMS, P, C, Stages, _apply
-from analyzer.tiles.codes import CODE_COLUMNS, encode_tiles, has_codes
+from analyzer.tiles.codes import encode_tiles, has_codes
 from analyzer.tiles.features import _decode, _features, _inputs
 from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
 

@@ -5,9 +5,9 @@
   all 5**9 base-5 codes: ``NDEC[code]`` (0 = not decomposable) and ``OFF[code]`` (first split's row).
 * Per-code shape stats (chiitoitsu pairs, kokushi, chuuren) and the honour table are computed here with
   numpy over the dense code space (a few tens of ms).
-* ``DIG5``/``DIG32`` map a 5-digit decimal chunk of a tile string ("1123") to the sum of 5**(d-1) / 32**(d-1)
-  over its digits, so a suit's digit string becomes a base-5 (table key) and a base-32 (count) code with
-  ``str.to_integer`` and three gathers.
+* ``DIG32`` maps a 5-digit decimal chunk of a tile string ("1123") to the sum of 32**(d-1) over its digits,
+  so a suit's digit string becomes a base-32 count code with ``str.to_integer`` and three gathers;
+  ``C5OF15`` turns 15 bits of such a code (three counts) into their base-5 table key.
 * ``SPLIT0..SPLIT2`` (one packed Int64 word per split row and suit, the three suits' words add up) and
   ``WAITFLAGS`` (wait kinds a win tile of a given rank allows in a given split) serve the standard reading.
 * Melds: :func:`meld_ids` maps every well-formed meld string (any digit order, red fives) to
@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 NCODES = 5**9
-CHUNK = 5  # decimal digits per DIG5/DIG32 lookup (3 lookups cover the 14 tiles of a suit)
+CHUNK = 5  # decimal digits per DIG32 lookup (3 lookups cover the 14 tiles of a suit)
 NHON = 5**7
 NFLAT = 23533  # rows (splits) of the suit decomposition table
 FIELDS = ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside", "ryan", "kan", "pen")
@@ -94,12 +94,10 @@ def tables() -> dict[str, pl.Series]:
              | np.where(hkok, htotal - 6, 0).astype(np.int64) << 11)
     out["HONSTAT"] = pl.Series("honstat", hstat.astype(np.int32))
 
-    # digit chunks: "1123" -> sum of 5**(d-1) / 32**(d-1); zero digits are padding (red fives were read as 5)
+    # digit chunks: "1123" -> sum of 32**(d-1); zero digits are padding (red fives were read as 5)
     n = np.arange(10**CHUNK)
     chunk = np.stack([(n // 10**i) % 10 for i in range(CHUNK)], axis=1)
-    p5 = np.where(chunk > 0, 5 ** np.maximum(chunk - 1, 0), 0).sum(axis=1)
     p32 = np.where(chunk > 0, 32 ** np.maximum(chunk - 1, 0).astype(np.int64), 0).sum(axis=1)
-    out["DIG5"] = pl.Series("d5", p5.astype(np.int64))
     out["DIG32"] = pl.Series("d32", p32.astype(np.int64))
 
     # melds: every valid meld string -> id = 1 + kind*34 + tile; features by id (0 = no meld)
