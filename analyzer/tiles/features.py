@@ -9,7 +9,7 @@ from analyzer.rules import Rules
 from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag
 from analyzer.tiles.codes import CODE_COLUMNS, INDICATOR_BITS, MAX_INDICATORS
 from analyzer.tiles.readings import hand_level
-from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, RED_UNIT, lut
+from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, MELD_PON_SHIFT, RED_UNIT, lut
 
 
 def dora_hits(indicator1: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
@@ -71,17 +71,18 @@ def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
 def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols: dict[str, pl.Expr] = {}
     mids = [C(f"mid{i}").clip(0, MELD_ID_MAX) for i in range(4)]
-    pack = sum(lut("MPACK", m) for m in mids)
-    chi_bits = pon_bits = pl.lit(0, pl.Int64)
-    for m in mids:
-        chi_bits = chi_bits | lut("MCHI", m)
-        pon_bits = pon_bits | lut("MPON", m)
+    lf = lf.with_columns(  # two melds per gather
+        **{P + f"mpair{j}": mids[2 * j] * (MELD_ID_MAX + 1) + mids[2 * j + 1] for j in range(2)}
+    )
+    pairs = [C("mpair0"), C("mpair1")]
+    bits = lut("MBITS2", pairs[0]) | lut("MBITS2", pairs[1])
     cols.update(
         bad_meld=_any([C(f"mid{i}") == -1 for i in range(4)]) | C("bad_meld_code"),
-        m_chi=chi_bits, m_pon=pon_bits, mpack=pack,
+        m_chi=bits & (2**MELD_PON_SHIFT - 1), m_pon=bits // 2**MELD_PON_SHIFT,
+        mpack=lut("MPACK2", pairs[0]) + lut("MPACK2", pairs[1]),
     )
     for s in range(4):
-        cols[f"f32_{s}"] = C(f"c32_{s}") + sum(lut(f"MC{s}", m) for m in mids)
+        cols[f"f32_{s}"] = C(f"c32_{s}") + lut(f"MC2_{s}", pairs[0]) + lut(f"MC2_{s}", pairs[1])
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
     for j, name in enumerate(("n_open", "n_kan", "n_ankan", "n_mchi", "n_mout")):

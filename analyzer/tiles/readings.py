@@ -19,7 +19,7 @@ from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import C, Stages, _flag
 from analyzer.tiles.tables import (
-    NFLAT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
+    NFLAT, SUITSTAT_PAIR_BIT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
     WAIT_KANCHAN, WAIT_PENCHAN, WAIT_RYANMEN, WAIT_TANKI, lut,
 )
 
@@ -250,7 +250,7 @@ def hand_level(rules: Rules) -> Stages:
     win_yao = ~in_suit | (wr == 0) | (wr == 8)
     pinfu_ok = closed & ~dragon_pair & ~seat_pair & ~round_pair
     # a suit's split has the pair iff its tile count is 2 mod 3; exactly one pair in the hand
-    pairs = sum(((C(f"c32_{s}") % 31) % 3 == 2).cast(pl.Int32) for s in range(3)) + (hpair != 7).cast(pl.Int32)
+    pairs = sum((C(f"stat_{s}") // 2**SUITSTAT_PAIR_BIT) & 1 for s in range(3)) + (hpair != 7).cast(pl.Int32)
     hand_yaku = {
         "riichi": C("riichi"), "double_riichi": C("double_riichi"), "ippatsu": C("ippatsu"),
         "menzen_tsumo": C("menzen_tsumo"),

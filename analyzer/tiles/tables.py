@@ -27,6 +27,7 @@ NCODES = 5**9
 CHUNK = 5  # decimal digits per DIG32 lookup (3 lookups cover the 14 tiles of a suit)
 NHON = 5**7
 NFLAT = 23533  # rows (splits) of the suit decomposition table
+SUITSTAT_PAIR_BIT = 26
 FIELDS = ("chi", "nchi", "peikou", "pon", "pon_simple", "pon_term", "pair", "outside", "ryan", "kan", "pen")
 
 
@@ -70,10 +71,14 @@ def tables() -> dict[str, pl.Series]:
     out["CHUUREN"] = pl.Series("chu", chu)
 
     # one packed gather per suit: ndec | off << 3 | chuuren << 18 | (chiitoitsu pairs + 1) << 19 | kokushi << 24
+    # | (decomposable and its tile count is 2 mod 3: its split holds the pair) << 26
     p7_packed = np.where(p7 >= 0, p7 + 1, 0)
     kok_packed = np.where(kok >= 0, kok - 1, 0)  # 2 tiles -> 1, 3 tiles -> 2
+    has_pair = np.zeros(NCODES, bool)  # only the decomposable codes are ever read for it
+    has_pair[codes] = sum((codes // 5**i) % 5 for i in range(9)) % 3 == 2
     suitstat = (dense_n.astype(np.int64) | dense_off.astype(np.int64) << 3 | chu.astype(np.int64) << 18
-                | p7_packed.astype(np.int64) << 19 | kok_packed.astype(np.int64) << 24)
+                | p7_packed.astype(np.int64) << 19 | kok_packed.astype(np.int64) << 24
+                | has_pair.astype(np.int64) << SUITSTAT_PAIR_BIT)
     out["SUITSTAT"] = pl.Series("suitstat", suitstat.astype(np.int32))
 
     h = _digits(NHON, 7)
@@ -125,11 +130,14 @@ def tables() -> dict[str, pl.Series]:
             if cat >= 0:
                 value += 8 ** (cat + int(yao)) * MELD_CAT_SHIFT
             pack[i] = value
-    out["MPACK"] = pl.Series("mpack", pack)
+    # melds come in pairs (slots 0+1, 2+3): one gather reads both, index a * n_id + b
+    def pair(values: np.ndarray, combine) -> pl.Series:
+        return pl.Series(combine(values[:, None], values[None, :]).ravel())
+
+    out["MPACK2"] = pair(pack, np.add)
     for suit in range(4):
-        out[f"MC{suit}"] = pl.Series(f"mc{suit}", contrib[suit])
-    out["MCHI"] = pl.Series("mchi", chi_bit)
-    out["MPON"] = pl.Series("mpon", pon_bit)
+        out[f"MC2_{suit}"] = pair(contrib[suit], np.add)
+    out["MBITS2"] = pair(chi_bit | pon_bit << MELD_PON_SHIFT, np.bitwise_or)
     # tile codes (analyzer.tiles.codes): three 5-bit counts (15 bits of a base-32 code) -> their base-5 code;
     # a count over 4 gives 5**9, which pushes the whole code out of the decomposable range
     x = np.arange(2**15)
@@ -182,6 +190,7 @@ def _split_words(data: dict[str, np.ndarray]) -> dict[str, pl.Series]:
 MELD_KINDS = ("chi", "pon", "minkan", "kakan", "ankan")
 RED_UNIT = 256  # meld_ids() values carry the number of red fives of the meld above this
 MELD_ID_MAX = 5 * 34  # meld ids (without red fives) are 1..MELD_ID_MAX
+MELD_PON_SHIFT = 21  # MBITS2: sequence bits (7 per suit) below, triplet bits (9 per suit) from this bit on
 MELD_CAT_SHIFT = 2**26  # MPACK: 3-bit counts open, kan, ankan, chi, outside; fu << 15; categories << 26
 
 
