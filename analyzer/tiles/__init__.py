@@ -56,20 +56,20 @@ yakuman / yaku / fu_detail / dora columns (``wait`` is kept for ``no_yaku``).  R
 are not scored (all new columns null).
 
 Speed (2-core machine shared with other work, 1M generated hands, ``python -m benchmarks.tiles --n 1000000
---sample 2000``, best of 3 after a warm-up, one collect per step): about 250-260k hands/s end to end from
-the text, of which encoding runs at ~700-800k/s and scoring the tile codes at ~460-530k/s (~475-640k/s without
-the yaku / fu_detail lists); 80-105x the pure-Python ``mahjong`` package end to end from our rows, 75-135x
-scoring codes against its ``estimate_hand_value`` alone (its own rate swings 2.4k-6k/s between runs).
-Still about 4x from the 2M/s target.  In same-run CPU-time A/B runs the codes path uses ~40% less CPU than the text path of the previous layout, mostly the dora count (a wrapping
-multiply instead of string passes and a per-row division: 4x cheaper) and the count features materialised once
-per hand.  Where the time goes when scoring codes (per-stage profile on 1M rows, stages materialised ahead):
-decode ~0.1 s, meld lookups ~0.06 s (12 gathers, two melds each), dora ~0.14 s, checks and count features ~0.2 s,
-hand-level yaku / fu ~0.2 s, the first reading ~0.2 s, the branch of several readings plus its join
-~0.2 s, the yaku / fu_detail lists (two joins with kept order) ~0.4 s.  Operations cost very different
-amounts: ``&`` / ``+`` / compare ~0.4 ms per 1M rows, ``//`` by a power of two ~0.5 ms, ``%`` 1.5-2 ms,
-``//`` by a per-row value ~11 ms, a small-table gather ~3.6 ms, a gather from the 5**9 table ~22 ms,
-``concat_list`` of list-of-struct columns seconds (never used).  More speed needs fewer operations per hand
-(more of the hand-level work folded into the per-suit table words) and cheaper list columns.
+--sample 2000``, best of 3 after a warm-up, one collect per step): about 250-260k hands/s end to end from the
+text, of which encoding runs at ~700-800k/s and scoring the tile codes at ~460-530k/s (~475-640k/s without the
+yaku / fu_detail lists); 80-105x the pure-Python ``mahjong`` package end to end from our rows, 75-135x scoring
+codes against its ``estimate_hand_value`` alone (its own rate swings 2.4k-6k/s between runs). Still about 4x
+from the 2M/s target. In same-run CPU-time A/B runs the codes path uses ~40% less CPU than the text path of the
+previous layout, mostly the dora count (a wrapping multiply instead of string passes and a per-row division: 4x
+cheaper) and the count features materialised once per hand. Where the time goes when scoring codes (per-stage
+profile on 1M rows, stages materialised ahead): decode ~0.1 s, meld lookups ~0.06 s (12 gathers, two melds
+each), dora ~0.14 s, checks and count features ~0.2 s, hand-level yaku / fu ~0.2 s, the first reading ~0.2 s,
+the branch of several readings plus its join ~0.2 s, the yaku / fu_detail lists (two joins with kept order) ~0.4
+s. Operations cost very different amounts: ``&`` / ``+`` / compare ~0.4 ms per 1M rows, ``//`` by a power of two
+~0.5 ms, ``%`` 1.5-2 ms, ``//`` by a per-row value ~11 ms, a small-table gather ~3.6 ms, a gather from the 5**9
+table ~22 ms, ``concat_list`` of list-of-struct columns seconds (never used). More speed needs fewer operations
+per hand (more of the hand-level work folded into the per-suit table words) and cheaper list columns.
 """
 
 from analyzer.tiles.score import score_tiles
