@@ -231,7 +231,7 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
 
 @main.group("tiles")
 def tiles_group() -> None:
-    """Tile codes: hands stored as integers, scored several times faster than their MPSZ text."""
+    """Tile codes: hands stored as integers, scored with less work than their MPSZ text."""
 
 
 @tiles_group.command("encode")

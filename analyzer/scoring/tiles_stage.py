@@ -132,6 +132,6 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             .otherwise(pl.col("_reasons"))
             .alias("_reasons"),
         )
-        .with_columns(pl.col("_key_in").alias(key), *([pl.col("_hand_text").alias("hand")] if key != "hand" and "hand" in schema else []))
+        .with_columns(pl.col("_key_in").alias(key))
         .drop("_hand_text", "_key_in", "_tile_han", "_tile_fu", "_tile_yakuman", "tile_problem")
     )

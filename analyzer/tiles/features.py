@@ -61,7 +61,8 @@ def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
     melds = [I(f"tc_meld{i}").fill_null(0) for i in range(4)]
     cols["n_melds"] = sum((m != 0).cast(pl.Int32) for m in melds)
     for i, m in enumerate(melds):  # a malformed id (or one out of range) is -1
-        cols[f"mid{i}"] = pl.when((m >= 0) & ((m & (RED_UNIT - 1)) <= MELD_ID_MAX)).then(m & (RED_UNIT - 1)).otherwise(-1)
+        plain = m & (RED_UNIT - 1)
+        cols[f"mid{i}"] = pl.when((m >= 0) & (plain <= MELD_ID_MAX)).then(plain).otherwise(-1)
     cols["aka_m"] = sum(m.clip(lower_bound=0) // RED_UNIT for m in melds)
     cols["bad_meld_code"] = I("tc_error") == 2
     return lf.with_columns(**{P + k: v for k, v in cols.items()})

@@ -19,7 +19,8 @@ from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import C, Stages, _flag
 from analyzer.tiles.tables import (
-    NFLAT, SUITSTAT_PAIR_BIT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
+    NFLAT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
+    SUITSTAT_PAIR_BIT,
     WAIT_KANCHAN, WAIT_PENCHAN, WAIT_RYANMEN, WAIT_TANKI, lut,
 )
 

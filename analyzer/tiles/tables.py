@@ -231,7 +231,6 @@ def _dora_of(t: int) -> int:
     return 27 + ((rank + 1) % 4 if rank < 4 else 4 + (rank - 3) % 3)
 
 
-DORA_OF_TOKEN = {tok: _dora_of(t) for tok, t in TILE_TOKENS.items()}  # indicator "9m" -> 0 (1m), "4z" -> 27 ...
 
 
 def lut(name: str, idx: pl.Expr) -> pl.Expr:

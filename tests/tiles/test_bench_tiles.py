@@ -13,7 +13,8 @@ pytest.importorskip("numpy", reason="the hand generator needs numpy")
 def test_benchmark_main_tiny(tmp_path, capsys) -> None:
     from benchmarks.tiles import main
 
-    fig = main(["--n", "2000", "--sample", "200", "--seed", "1", "--engine", "in-memory", "--repeat", "1", "--out", str(tmp_path)])
+    fig = main(["--n", "2000", "--sample", "200", "--seed", "1", "--engine", "in-memory", "--repeat", "1",
+                "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert "generate" in out and "mahjong" in out and "peak RSS" in out
     saved = json.loads((tmp_path / "tiles-latest.json").read_text())
