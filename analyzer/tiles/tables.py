@@ -231,8 +231,6 @@ def _dora_of(t: int) -> int:
     return 27 + ((rank + 1) % 4 if rank < 4 else 4 + (rank - 3) % 3)
 
 
-
-
 def lut(name: str, idx: pl.Expr) -> pl.Expr:
     """``TABLE[idx]`` as an expression (``idx`` must be in range and not null)."""
     return pl.lit(tables()[name]).gather(idx)
