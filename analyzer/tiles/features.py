@@ -12,20 +12,28 @@ from analyzer.tiles.readings import hand_level
 from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, MELD_PON_SHIFT, RED_UNIT, lut
 
 
+def count_in_suit(suit_code: pl.Expr, multiplier: pl.Expr) -> pl.Expr:
+    """One tile's count in its suit's base-32 code, ``multiplier`` being ``32**(8 - rank)`` of the tile (0 gives 0).
+
+    Multiplying (wrapping Int64 arithmetic) moves that count to bits 40-44, read with a constant mask: no
+    division by a per-row value, which costs several times more.
+    """
+    return ((suit_code * multiplier) & (31 * 2**40)) // 2**40
+
+
+def tile_count(tile: pl.Expr, codes: list[pl.Expr], multiplier: pl.Expr) -> pl.Expr:
+    """The count of tile ``tile`` (id 0-33) in the base-32 suit codes ``codes`` (m p s z); see count_in_suit."""
+    suit_code = (
+        pl.when(tile >= 18).then(pl.when(tile >= 27).then(codes[3]).otherwise(codes[2]))
+        .otherwise(pl.when(tile >= 9).then(codes[1]).otherwise(codes[0]))
+    )
+    return count_in_suit(suit_code, multiplier)
+
+
 def dora_hits(indicator1: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
     """How many copies of the dora shown by indicator ``indicator1 - 1`` (a tile id; 0 = none) the whole hand
-    holds (melds included).
-
-    A dora is in its indicator's suit.  Multiplying that suit's base-32 counts by ``32**(8 - rank)`` (wrapping
-    Int64 arithmetic) moves the dora's count to bits 40-44, read with a constant mask: no division by a
-    per-row value, which costs several times more.
-    """
-    ind = indicator1
-    suit_code = (
-        pl.when(ind >= 19).then(pl.when(ind >= 28).then(full32[3]).otherwise(full32[2]))
-        .otherwise(pl.when(ind >= 10).then(full32[1]).otherwise(full32[0]))
-    )
-    return ((suit_code * lut("DORA_MUL", ind)) & (31 * 2**40)) // 2**40
+    holds (melds included).  A dora is in its indicator's suit; ``DORA_MUL`` is 0 for no indicator."""
+    return tile_count(indicator1 - 1, full32, lut("DORA_MUL", indicator1))
 
 
 # ----------------------------------------------------------------------------------------------- stage 1: decode
@@ -124,11 +132,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         "fifth": _any([((f & (b[3] | b[4])) != 0) | ((((f & b[2]) // 4) & (((f & b[1]) // 2) | (f & b[0]))) != 0)
                        for f in f32]),
         "ws": win_t // 9,
-        # the winning tile's concealed count: its suit's code times 32**(8 - rank) puts it at bits 40-44
-        "win_count": ((
-            pl.when(win_t >= 18).then(pl.when(win_t >= 27).then(C("c32_3")).otherwise(C("c32_2")))
-            .otherwise(pl.when(win_t >= 9).then(C("c32_1")).otherwise(C("c32_0")))
-            * lut("WIN_MUL", win_t)) & (31 * 2**40)) // 2**40,
+        # the winning tile's concealed count
+        "win_count": tile_count(win_t, [C(f"c32_{s}") for s in range(4)], lut("WIN_MUL", win_t)),
         **{f"stat_{s}": lut("SUITSTAT", C(f"c5_{s}").clip(0, 5**9 - 1)) for s in range(3)},
         "hstat": lut("HONSTAT", C("c5_3").clip(0, 5**7 - 1)),
     }
@@ -160,8 +165,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     numbers = tot[0] + tot[1] + tot[2]
     nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
     seat, rnd = I("_seat_wind").clip(0, 3), I("_round_wind").clip(0, 3)
-    seat_count = ((f32[3] * lut("WIN_MUL", 27 + seat)) & (31 * 2**40)) // 2**40
-    round_count = ((f32[3] * lut("WIN_MUL", 27 + rnd)) & (31 * 2**40)) // 2**40
+    seat_count = count_in_suit(f32[3], lut("WIN_MUL", 27 + seat))
+    round_count = count_in_suit(f32[3], lut("WIN_MUL", 27 + rnd))
     cols.update(
         closed=C("n_open") == 0,
         tanyao=(yao[0] + yao[1] + yao[2] + tot[3]) == 0,
