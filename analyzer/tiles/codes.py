@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer.tiles.columns import P, C, _apply
 from analyzer.tiles.notation import digits_code32, normalise_indicators, split_suits, tile_id
 from analyzer.tiles.tables import TILE_TOKENS, meld_ids
 
@@ -41,7 +42,7 @@ TEXT_COLUMNS = ("hand", "melds", "win_tile", "dora", "ura")
 ENCODE_ERRORS = ("", "bad_notation", "bad_meld")
 MAX_INDICATORS = 5
 INDICATOR_BITS = 6
-_P = "__tc_"  # scratch prefix of the encoder
+ENC = "enc_"  # scratch columns of the encoder: the scorer's scratch prefix (columns.P) + this
 
 
 def has_codes(schema: pl.Schema) -> bool:
@@ -50,13 +51,7 @@ def has_codes(schema: pl.Schema) -> bool:
 
 
 def _col(name: str) -> pl.Expr:
-    return pl.col(_P + name)
-
-
-def _apply(lf: pl.LazyFrame, stages: list[dict[str, pl.Expr]]) -> pl.LazyFrame:
-    for stage in stages:
-        lf = lf.with_columns(**{_P + k: v for k, v in stage.items()})
-    return lf
+    return C(ENC + name)
 
 
 def _indicator_id(token: pl.Expr) -> pl.Expr:
@@ -71,7 +66,7 @@ def _indicators(lf: pl.LazyFrame, name: str, text: pl.Expr, rid: str) -> pl.Lazy
     joined back on a narrow frame.
     """
     grouped = pl.when(text.str.contains(r"[0-9][0-9]")).then(text)
-    lf = _apply(lf, [
+    lf = _apply(lf, ENC, [
         {f"{name}_norm": pl.coalesce(normalise_indicators(grouped), text)},
         {f"{name}_first": _indicator_id(_col(f"{name}_norm").str.slice(0, 2)),
          f"{name}_len": _col(f"{name}_norm").str.len_bytes()},
@@ -90,7 +85,8 @@ def _indicators(lf: pl.LazyFrame, name: str, text: pl.Expr, rid: str) -> pl.Lazy
         )
     )
     extra = lf.select(rid).join(more, on=rid, how="left", maintain_order="left").select(
-        pl.col("__more").fill_null(0).alias(_P + f"{name}_more"), pl.col("__bad").fill_null(0).alias(_P + f"{name}_bad")
+        pl.col("__more").fill_null(0).alias(P + ENC + f"{name}_more"),
+        pl.col("__bad").fill_null(0).alias(P + ENC + f"{name}_bad"),
     )
     lf = pl.concat([lf, extra], how="horizontal")
     length = _col(f"{name}_len")
@@ -100,8 +96,8 @@ def _indicators(lf: pl.LazyFrame, name: str, text: pl.Expr, rid: str) -> pl.Lazy
     )
     return lf.with_columns(
         pl.when(text.is_null()).then(0).otherwise(_col(f"{name}_first") + _col(f"{name}_more"))
-        .alias(_P + f"{name}_code"),
-        ok.fill_null(False).alias(_P + f"{name}_ok"),
+        .alias(P + ENC + f"{name}_code"),
+        ok.fill_null(False).alias(P + ENC + f"{name}_ok"),
     )
 
 
@@ -112,20 +108,18 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     text columns count as null (``melds`` as none).  Only code columns are added: the text columns stay.
     """
     schema = lf.collect_schema()
-    rid = _P + "rid"
-    text = {
-        "hand": pl.col("hand").cast(pl.String).str.strip_chars() if "hand" in schema else pl.lit(None, pl.String),
-        "win_tile": pl.col("win_tile").cast(pl.String) if "win_tile" in schema else pl.lit(None, pl.String),
-        "dora": pl.col("dora").cast(pl.String) if "dora" in schema else pl.lit(None, pl.String),
-        "ura": pl.col("ura").cast(pl.String) if "ura" in schema else pl.lit(None, pl.String),
-        "melds": pl.col("melds").cast(pl.List(pl.String)) if "melds" in schema else pl.lit(None, pl.List(pl.String)),
-    }
+    rid = P + ENC + "rid"
+    dtypes = {name: pl.List(pl.String) if name == "melds" else pl.String for name in TEXT_COLUMNS}
+    text = {name: pl.col(name).cast(dtype) if name in schema else pl.lit(None, dtype) for name, dtype in dtypes.items()}
+    text["hand"] = text["hand"].str.strip_chars()
     if ura_read is not None:
         text["ura"] = pl.when(ura_read).then(text["ura"])
     base = lf.cache()
-    work = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid), *[e.alias(_P + k) for k, e in text.items()])
+    work = base.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid), *[e.alias(P + ENC + k) for k, e in text.items()]
+    )
     hand = _col("hand")
-    work = _apply(work, split_suits(lambda name: _col(name), "suit", hand))
+    work = _apply(work, ENC, split_suits(_col, "suit", hand))
     cols: dict[str, pl.Expr] = {}
     for s in range(4):
         cols[f"c32_{s}"] = digits_code32(_col(f"suitnum{s}"))
@@ -137,9 +131,8 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     cols["mlist"] = _col("melds").list.eval(
         pl.element().replace_strict(meld_ids(), default=-1, return_dtype=pl.Int16)
     )
-    work = work.with_columns(**{_P + k: v for k, v in cols.items()})
-    work = work.with_columns(**{_P + f"meld{i}": _col("mlist").list.get(i, null_on_oob=True).fill_null(0)
-                                for i in range(4)})
+    work = _apply(work, ENC, [cols, {f"meld{i}": _col("mlist").list.get(i, null_on_oob=True).fill_null(0)
+                                     for i in range(4)}])
     work = _indicators(work, "dora", _col("dora"), rid)
     work = _indicators(work, "ura", _col("ura"), rid)
     readable = (
