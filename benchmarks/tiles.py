@@ -35,16 +35,18 @@ from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.handgen import generate
 
 
+def _points(rules) -> pl.Expr:
+    """The hand's value from the scored han / fu / yakuman, as the pipeline prices it."""
+    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
+    return hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo")).alias("points")
+
+
 def _score_analyzer(df: pl.DataFrame, rules, engine: str):
     try:
         from analyzer.tiles import score_tiles
     except ImportError as exc:
         return None, f"analyzer.tiles.score_tiles not available: {exc}"
-    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
-    lf = score_tiles(df.lazy(), rules).with_columns(
-        points=hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
-    )
-    return lf.collect(engine=engine), None
+    return score_tiles(df.lazy(), rules).with_columns(_points(rules)).collect(engine=engine), None
 
 
 def _encode_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
@@ -58,11 +60,8 @@ def _values_only(df: pl.DataFrame, rules, engine: str) -> pl.DataFrame:
     """score_tiles without the yaku / fu_detail lists (pruned when not selected), with points."""
     from analyzer.tiles import score_tiles
 
-    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
     values = ["han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem"]
-    return score_tiles(df.lazy(), rules).select(
-        *values, points=hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
-    ).collect(engine=engine)
+    return score_tiles(df.lazy(), rules).select(*values, _points(rules)).collect(engine=engine)
 
 
 def _best(step, repeat: int):
