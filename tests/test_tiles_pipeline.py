@@ -4,6 +4,7 @@ import polars as pl
 import pytest
 
 from analyzer import preset, score
+from analyzer.tiles.codes import TEXT_COLUMNS, encode_tiles
 from conftest import SHARED, game
 
 SEEDS = SHARED / "reference" / "seed_examples.csv"
@@ -54,3 +55,15 @@ def test_tiles_replace_given_values_and_flag_the_difference():
     assert (row["han"], row["fu"], row["given_han"]) == (3, 30, 2)
     assert row["problems"] == "han_mismatch"
     assert row["points"] == 3900
+
+
+def test_the_pipeline_scores_a_coded_table_like_its_text(seeds, tmp_path):
+    records = seeds.drop("expected_han", "expected_fu", "expected_points", "note", "example")
+    text = score(records, preset("tenhou"))
+    melds = records.with_columns(pl.col("melds").str.split(" ").list.eval(pl.element().filter(pl.element() != "")))
+    coded_path = tmp_path / "coded.parquet"
+    encode_tiles(melds.lazy()).collect().drop(TEXT_COLUMNS, strict=False).write_parquet(coded_path)
+    coded = score([coded_path], preset("tenhou"))
+    assert coded.rows_rejected == text.rows_rejected == 0
+    columns = ["game_id", "han", "fu", "yakuman", "points", "yaku", "fu_detail"]
+    assert coded.hands.select(columns).equals(text.hands.select(columns))

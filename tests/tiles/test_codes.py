@@ -1,13 +1,12 @@
-"""Tile codes (analyzer.tiles.codes): text and codes score alike, bad codes are problems, the pipeline takes codes."""
+"""Tile codes (analyzer.tiles.codes): text and codes score alike, bad codes are problems."""
 
 import polars as pl
 import pytest
 
-from analyzer import preset, score
+from analyzer import preset
 from analyzer.tiles import score_tiles
 from analyzer.tiles.codes import CODE_COLUMNS, CODE_SCHEMA, TEXT_COLUMNS, encode_tiles
 from benchmarks.handgen import generate
-from conftest import SHARED
 from tests.tiles.helpers import make_frame
 
 OUTPUTS = ["yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem"]
@@ -87,21 +86,3 @@ def test_codes_written_by_other_tools_are_checked(changes, problem):
     assert row["tile_problem"] == problem
     if problem is None:
         assert (row["han"], row["fu"], row["dora_count"]) == (4, 30, 1)  # riichi, pinfu, tanyao and the 2m dora
-
-
-SEEDS = SHARED / "reference" / "seed_examples.csv"
-
-
-def test_the_pipeline_scores_a_coded_table_like_its_text(tmp_path):
-    if not SEEDS.is_file():
-        pytest.skip(f"seed examples not found at {SEEDS}")
-    seeds = pl.read_csv(SEEDS, infer_schema=False).drop("expected_han", "expected_fu", "expected_points", "note",
-                                                        "example")
-    text = score(seeds, TENHOU)
-    melds = seeds.with_columns(pl.col("melds").str.split(" ").list.eval(pl.element().filter(pl.element() != "")))
-    coded_path = tmp_path / "coded.parquet"
-    encode_tiles(melds.lazy()).collect().drop(TEXT_COLUMNS, strict=False).write_parquet(coded_path)
-    coded = score([coded_path], TENHOU)
-    assert coded.rows_rejected == text.rows_rejected == 0
-    columns = ["game_id", "han", "fu", "yakuman", "points", "yaku", "fu_detail"]
-    assert coded.hands.select(columns).equals(text.hands.select(columns))
