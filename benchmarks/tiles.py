@@ -9,7 +9,8 @@ step one ``collect(engine=--engine)``, after a 1,000-hand warm-up (table buildin
 * end to end from the MPSZ text, every output column (yaku and fu_detail lists included), plus points;
 * the text -> tile codes phase alone (``analyzer.tiles.codes.encode_tiles``);
 * scoring the table of tile codes (what ``analyzer tiles encode`` stores), every output column;
-* the same without the yaku / fu_detail lists (han, fu, yakuman, dora, wait, problem and points).
+* the same without the yaku / fu_detail lists (``score_tiles(..., lists=False)``: han, fu, yakuman, dora,
+  wait, problem and points).
 
 It then scores the first ``--sample`` hands with ``mahjong`` in the same process (hands/s end to end from our
 row dicts, i.e. including building its objects, and the ``estimate_hand_value`` calls alone), prints two
@@ -57,11 +58,10 @@ def _encode_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
 
 
 def _values_only(df: pl.DataFrame, rules, engine: str) -> pl.DataFrame:
-    """score_tiles without the yaku / fu_detail lists (pruned when not selected), with points."""
+    """score_tiles without the yaku / fu_detail lists (``lists=False``: not built at all), with points."""
     from analyzer.tiles import score_tiles
 
-    values = ["han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem"]
-    return score_tiles(df.lazy(), rules).select(*values, _points(rules)).collect(engine=engine)
+    return score_tiles(df.lazy(), rules, lists=False).with_columns(_points(rules)).collect(engine=engine)
 
 
 def _best(step, repeat: int):
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> dict:
               "  (end to end from the MPSZ text, every output column)")
         # the two phases as separate collects: text -> tile codes, then scoring a table of codes (what
         # `analyzer tiles encode` stores); the latter with every output column, and without the yaku/fu_detail
-        # lists (han, fu, yakuman, dora, wait, problem: the lists are not built when not selected)
+        # lists (han, fu, yakuman, dora, wait, problem: score_tiles(..., lists=False) does not build them)
         codes, seconds = _best(lambda: _encode_only(df, args.engine), args.repeat)
         _phase(fig, "encode", seconds, args.n, "encode text -> tile codes")
         codes = pl.concat([df.drop("hand", "melds", "win_tile", "dora", "ura"), codes], how="horizontal")

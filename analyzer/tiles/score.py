@@ -15,11 +15,17 @@ from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
 OUT = ("status", "han", "fu", "yakuman", "ykey", "fukey", "wait")  # status: -1 not complete, 0 no yaku, 1 scored
 RESULTS = ("tile_problem", "han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait")
+VALUES = ("han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem")  # without lists
 AMB_OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
 
 
-def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.LazyFrame:
     """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem.
+
+    ``lists=False`` leaves out the ``yaku`` and ``fu_detail`` list columns.  Attaching them costs about as
+    much as all the rest of the scoring of a stored hand (two order-keeping joins of list columns, see
+    ``benchmarks/tiles.py``), and the query optimizer cannot drop them when they are not selected (a
+    horizontal concat or a left join may change the row count, so its inputs are always computed).
 
     Joins only ever carry narrow frames (row id + a few columns, left order kept); their results are put
     back beside the wide frame with a horizontal concat, so the many scratch and pass-through columns are
@@ -101,7 +107,11 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             pl.lit(pl.Series(WAIT_NAMES)).gather(C("f_wait").fill_null(0).clip(0, len(WAIT_NAMES) - 1))
         ),
         **{P + "ykey": pl.when(scored).then(C("f_ykey")), P + "fukey": pl.when(scored).then(C("f_fukey"))},
-    ).select(*RESULTS, P + "ykey", P + "fukey").cache()  # shared by the key tables and the list joins
+    )
+    if not lists:
+        out = pl.concat([base.select(original), lf.select(RESULTS)], how="horizontal")
+        return out.select(*original, *VALUES)
+    lf = lf.select(*RESULTS, P + "ykey", P + "fukey").cache()  # shared by the key tables and the list joins
 
     # yaku and fu_detail lists: built once per distinct key, joined on a narrow frame
     ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)

@@ -86,3 +86,11 @@ def test_codes_written_by_other_tools_are_checked(changes, problem):
     assert row["tile_problem"] == problem
     if problem is None:
         assert (row["han"], row["fu"], row["dora_count"]) == (4, 30, 1)  # riichi, pinfu, tanyao and the 2m dora
+
+
+def test_without_lists_the_values_and_rows_are_the_same():
+    codes = encode_tiles(generate(2000, seed=11).lazy()).collect().drop(TEXT_COLUMNS)
+    full = score_tiles(codes.lazy(), TENHOU).collect()
+    values = score_tiles(codes.lazy(), TENHOU, lists=False).collect()
+    assert "yaku" not in values.columns and "fu_detail" not in values.columns
+    assert values.equals(full.drop("yaku", "fu_detail"))
