@@ -57,9 +57,9 @@ are not scored (all new columns null).
 
 Speed (2-core machine shared with other work, 1M generated hands, ``python -m benchmarks.tiles --n 1000000
 --sample 2000``, best of 3 after a warm-up, one collect per step): 260-425k hands/s end to end from the text,
-of which encoding runs at 0.7-1.2M/s and scoring the tile codes at 460-720k/s (475-830k/s without the yaku /
-fu_detail lists); 80-115x the pure-Python ``mahjong`` package end to end from our rows, 75-135x scoring codes
-against its ``estimate_hand_value`` alone (its own rate swings 2.4k-6k/s between runs). Still 2.5-4x from the
+of which encoding runs at 0.7-1.2M/s and scoring the tile codes at 460-730k/s (about 1.0M/s with
+``lists=False``); 80-115x the pure-Python ``mahjong`` package end to end from our rows, 75-135x scoring codes
+against its ``estimate_hand_value`` alone (its own rate swings 2.4k-6k/s between runs). Still 2-4x from the
 2M/s target. In same-run CPU-time A/B runs the codes path uses ~40% less CPU than the text path of the
 previous layout, mostly the dora count (a wrapping multiply instead of string passes and a per-row division: 4x
 cheaper) and the count features materialised once per hand. Where the time goes when scoring codes (per-stage
@@ -71,14 +71,18 @@ s. Operations cost very different amounts: ``&`` / ``+`` / compare ~0.4 ms per 1
 table ~22 ms, ``concat_list`` of list-of-struct columns seconds (never used). More speed needs fewer operations
 per hand (more of the hand-level work folded into the per-suit table words) and cheaper list columns.
 
-Measured on 2026-11-23 (1M codes, han/fu/dora/wait/problem without lists, best of 5, same session): features
-and first split of every hand alone take 0.40 s wall / 0.76 s CPU; the whole scorer 0.98 s / 1.78 s, so the
-other readings (8.5% of the generated hands: 2.0% several splits, 5.6% chiitoitsu shapes, 1.1% kokushi), the
-caches and the final columns cost about as much as everything else.  Tried there without gain: an as-of join
-on the row number instead of the order-keeping join (0.98 s either way); starting the branch of other
-readings again from the inputs (a shape test on the decoded codes, then a filter) instead of caching the hand
-features (1.06 s); chiitoitsu and kokushi scored inline on every hand, the branch only for several splits
-(1.07 s, 1.48 s with the lists); streaming chunk sizes from 20k to 200k rows (the default was best).
+Measured on 2026-11-23 (10^6 stored hands, ``score_tiles`` variants collected in one process, interleaved, best
+of 5, wall / CPU seconds): the features and first split of every hand alone (no other readings, no lists)
+0.47 / 0.91; attaching the yaku and fu_detail lists alone, their key tables built in advance, 0.25 / 0.49 (two
+order-keeping joins; the list-of-struct payload is most of it: one join carrying an integer instead takes 0.035);
+the whole scorer 0.77 / 1.45 with ``lists=False`` and 1.17 / 2.12 with the lists.  So the first split plus the
+lists already exceed the 0.5 s that 2M hands/s allows.  The lists used to be built even when not selected
+(a horizontal concat is never pruned), so the benchmark's "no lists" figure was not one: ``lists=False``
+now skips them.  Tried without gain: an as-of join on the row number instead of the order-keeping join; one
+explode for every other reading (splits, chiitoitsu, kokushi) instead of a union of three filtered reads;
+starting that branch again from the inputs instead of caching the hand features, and chiitoitsu and
+kokushi scored inline on every hand (1.06 s and 1.07 s against 0.98 s, without lists); one join on the (yaku key, fu key) pair (93k
+distinct pairs against 8k of each key: slower); streaming chunk sizes from 20k to 200k rows.
 """
 
 from analyzer.tiles.score import score_tiles
