@@ -14,8 +14,7 @@ from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
 
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
 OUT = ("status", "han", "fu", "yakuman", "ykey", "fukey", "wait")  # status: -1 not complete, 0 no yaku, 1 scored
-RESULTS = ("tile_problem", "han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait")
-VALUES = ("han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem")  # without lists
+VALUES = ("han", "fu", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait", "tile_problem")  # all but the lists
 AMB_OUT = ("score", "han", "fu", "yakuman", "ykey", "fukey", "wait")
 
 
@@ -23,8 +22,8 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
     """Add yaku, han, fu, fu_detail, yakuman, dora_count, ura_dora, aka_dora, wait, tile_problem.
 
     ``lists=False`` leaves out the ``yaku`` and ``fu_detail`` list columns.  Attaching them costs about as
-    much as all the rest of the scoring of a stored hand (two order-keeping joins of list columns, see
-    ``benchmarks/tiles.py``), and the query optimizer cannot drop them when they are not selected (a
+    much as all the rest of the scoring of a stored hand (two order-keeping joins of list columns; figures in
+    the package docstring), and the query optimizer cannot drop them when they are not selected (a
     horizontal concat or a left join may change the row count, so its inputs are always computed).
 
     Joins only ever carry narrow frames (row id + a few columns, left order kept); their results are put
@@ -109,9 +108,9 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
         **{P + "ykey": pl.when(scored).then(C("f_ykey")), P + "fukey": pl.when(scored).then(C("f_fukey"))},
     )
     if not lists:
-        out = pl.concat([base.select(original), lf.select(RESULTS)], how="horizontal")
+        out = pl.concat([base.select(original), lf.select(VALUES)], how="horizontal")
         return out.select(*original, *VALUES)
-    lf = lf.select(*RESULTS, P + "ykey", P + "fukey").cache()  # shared by the key tables and the list joins
+    lf = lf.select(*VALUES, P + "ykey", P + "fukey").cache()  # shared by the key tables and the list joins
 
     # yaku and fu_detail lists: built once per distinct key, joined on a narrow frame
     ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)
@@ -122,7 +121,7 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
         .join(fkeys, on=P + "fukey", how="left", maintain_order="left")
         .select("yaku", "fu_detail")
     )
-    out = pl.concat([base.select(original), lf.select(RESULTS), lists], how="horizontal")
+    out = pl.concat([base.select(original), lf.select(VALUES), lists], how="horizontal")
     return out.select(
         *original, "yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait",
         "tile_problem",
