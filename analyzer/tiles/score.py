@@ -65,13 +65,14 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
             (C("a_score") * 8 + 7 - order).cast(pl.Int64).alias(P + "a_order"),
         )
 
-    several = lf.filter((C("n_read") > 1) | C("cvalid") | C("kvalid"))
+    # filtered once (a filter copies every cached column), the chiitoitsu and kokushi rows taken from the few
+    several = lf.filter((C("n_read") > 1) | C("cvalid") | C("kvalid")).cache()
     splits = several.with_columns(pl.int_ranges(0, C("n_read").clip(lower_bound=1)).alias(P + "k")).explode(P + "k")
     amb = pl.concat(
         [
             reading(splits, _standard("a_", C("k"), rules, points=True), C("k")),
-            reading(lf.filter(C("cvalid")), _chiitoitsu("a_", rules), pl.lit(4)),
-            reading(lf.filter(C("kvalid")), _kokushi("a_", rules), pl.lit(5)),
+            reading(several.filter(C("cvalid")), _chiitoitsu("a_", rules), pl.lit(4)),
+            reading(several.filter(C("kvalid")), _kokushi("a_", rules), pl.lit(5)),
         ],
         how="vertical",
     )
