@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rules import Rules
-from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag
+from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag, where
 from analyzer.tiles.codes import CODE_COLUMNS, INDICATOR_BITS, MAX_INDICATORS
 from analyzer.tiles.readings import hand_level
 from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, MELD_PON_SHIFT, RED_UNIT, lut
@@ -62,12 +62,12 @@ def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
         cols[f"c32_{s}"] = c32
         c = c32.fill_null(0)
         cols[f"c5_{s}"] = (lut("C5OF15", c & 32767) + 125 * lut("C5OF15", (c // 2**15) & 32767)
-                           + 15625 * lut("C5OF15", (c // 2**30) & 32767) + 5**9 * (c // 2**45 != 0).cast(pl.Int64))
+                           + 15625 * lut("C5OF15", (c // 2**30) & 32767) + where(c // 2**45 != 0, 5**9))
     win = I("tc_win")
     cols["win_t"] = pl.when((win >= 0) & (win <= 33)).then(win)
     cols["aka_h"] = I("tc_aka").fill_null(0)
     melds = [I(f"tc_meld{i}").fill_null(0) for i in range(4)]
-    cols["n_melds"] = sum((m != 0).cast(pl.Int32) for m in melds)
+    cols["n_melds"] = sum(where(m != 0, 1, pl.Int32) for m in melds)
     for i, m in enumerate(melds):  # a malformed id (or one out of range) is -1
         plain = m & (RED_UNIT - 1)
         cols[f"mid{i}"] = pl.when((m >= 0) & (plain <= MELD_ID_MAX)).then(plain).otherwise(-1)
@@ -161,7 +161,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols["wr"] = win_t - 9 * C("ws")
     tot, yao, fz = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)], [C(f"fz{t}") for t in range(7)]
     simples = tot[0] + tot[1] + tot[2] - yao[0] - yao[1] - yao[2]
-    nsuits = (tot[0] > 0).cast(pl.Int32) + (tot[1] > 0).cast(pl.Int32) + (tot[2] > 0).cast(pl.Int32)
+    nsuits = sum(where(tot[s] > 0, 1, pl.Int32) for s in range(3))
     numbers = tot[0] + tot[1] + tot[2]
     nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
     seat, rnd = I("_seat_wind").clip(0, 3), I("_round_wind").clip(0, 3)
@@ -180,10 +180,10 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         no_honours=tot[3] == 0,
         haku=fz[4] >= 3, hatsu=fz[5] >= 3, chun=fz[6] >= 3,
         seat_wind=seat_count >= 3, round_wind=round_count >= 3,
-        dragon_trip=(fz[4] >= 3).cast(pl.Int32) + (fz[5] >= 3).cast(pl.Int32) + (fz[6] >= 3).cast(pl.Int32),
-        dragon_pair=(fz[4] == 2).cast(pl.Int32) + (fz[5] == 2).cast(pl.Int32) + (fz[6] == 2).cast(pl.Int32),
-        wind_trip=pl.sum_horizontal([(fz[t] >= 3).cast(pl.Int32) for t in range(4)]),
-        wind_pair=pl.sum_horizontal([(fz[t] == 2).cast(pl.Int32) for t in range(4)]),
+        dragon_trip=sum(where(fz[t] >= 3, 1, pl.Int32) for t in (4, 5, 6)),
+        dragon_pair=sum(where(fz[t] == 2, 1, pl.Int32) for t in (4, 5, 6)),
+        wind_trip=sum(where(fz[t] >= 3, 1, pl.Int32) for t in range(4)),
+        wind_pair=sum(where(fz[t] == 2, 1, pl.Int32) for t in range(4)),
         seat=seat, rnd=rnd,
     )
     riichi = _flag("_is_riichi") | _flag("double_riichi")

@@ -17,7 +17,7 @@ from analyzer.rules import Rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
-from analyzer.tiles.columns import C, Stages, _flag
+from analyzer.tiles.columns import C, Stages, _flag, where
 from analyzer.tiles.tables import (
     NFLAT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
     SUITSTAT_PAIR_BIT,
@@ -114,7 +114,7 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
     ``points`` (only the hands with several readings need it).  ``yhan`` None: han from the mask."""
     renhou_m = rules.renhou == "mangan"
     if rules.renhou == "yakuman":
-        ymmask = ymmask + C("renhou_flag").cast(pl.Int64) * 2 ** Y.BIT["renhou_yakuman"]
+        ymmask = ymmask + where(C("renhou_flag"), 2 ** Y.BIT["renhou_yakuman"])
     st0 = {"ymask": ymask, "ymmask": ymmask}
     st1 = {"yakuman": Y.yakuman_from_mask(R("ymmask"), rules),
            "yhan": Y.han_from_mask(R("ymask"), C("closed")) if yhan is None else yhan}
@@ -127,7 +127,7 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
     han, ykey = R("yhan") + C("dora_total"), R("ymask") + C("open_bit")
     if renhou_m:
         han = han + renhou_han
-        ykey = ykey + renhou_han * Y.RENHOU_UNIT + C("renhou_flag").cast(pl.Int64) * 2 ** Y.BIT["renhou"]
+        ykey = ykey + renhou_han * Y.RENHOU_UNIT + where(C("renhou_flag"), 2 ** Y.BIT["renhou"])
     st3 = {
         "han": pl.when(R("yakuman") > 0).then(0).otherwise(han),
         "ykey": pl.when(R("yakuman") > 0).then(R("ymmask")).otherwise(ykey),
@@ -138,7 +138,7 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
         stages.append({"pts": hand_points(R("base"), _flag("_winner_is_dealer"), C("tsumo"))})
         stages.append({
             "score": pl.when(R("valid") & R("has_yaku"))
-            .then(R("pts") * 1_000_000 + (R("yakuman") > 0).cast(pl.Int64) * 100_000 + R("han") * 1000 + R("fu"))
+            .then(R("pts") * 1_000_000 + where(R("yakuman") > 0, 100_000) + R("han") * 1000 + R("fu"))
             .when(R("valid")).then(0)
             .otherwise(-1),
         })
@@ -182,10 +182,10 @@ def _standard(prefix: str, k: pl.Expr | None, rules: Rules, points: bool = False
         ctx("ybits").gather(R("rk")),
         _slut("PEIKOU", ((R("g") // SPLIT_PEIKOU) & 3) + C("closed4")),
         _slut("CHI_YAKU", chi_all).cast(pl.Int64),
-        sanshoku_doukou.cast(pl.Int64) * 2 ** Y.BIT["sanshoku_doukou"],
-        (outside & (R("nchi") > 0)).cast(pl.Int64) * C("chanta_bit"),  # chanta or junchan (0: an open meld isn't)
-        (R("nchi") == 0).cast(pl.Int64) * 2 ** Y.BIT["toitoi"],
-        (R("ankou") == 3).cast(pl.Int64) * 2 ** Y.BIT["sanankou"],
+        where(sanshoku_doukou, 2 ** Y.BIT["sanshoku_doukou"]),
+        where(outside & (R("nchi") > 0), C("chanta_bit")),  # chanta or junchan (0: an open meld isn't)
+        where(R("nchi") == 0, 2 ** Y.BIT["toitoi"]),
+        where(R("ankou") == 3, 2 ** Y.BIT["sanankou"]),
     )
     st6 = {
         "fu": _slut("FU_ROUND", fu_idx),
@@ -251,7 +251,7 @@ def hand_level(rules: Rules) -> Stages:
     win_yao = ~in_suit | (wr == 0) | (wr == 8)
     pinfu_ok = closed & ~dragon_pair & ~seat_pair & ~round_pair
     # a suit's split has the pair iff its tile count is 2 mod 3; exactly one pair in the hand
-    pairs = sum((C(f"stat_{s}") // 2**SUITSTAT_PAIR_BIT) & 1 for s in range(3)) + (hpair != 7).cast(pl.Int32)
+    pairs = sum((C(f"stat_{s}") // 2**SUITSTAT_PAIR_BIT) & 1 for s in range(3)) + where(hpair != 7, 1)
     hand_yaku = {
         "riichi": C("riichi"), "double_riichi": C("double_riichi"), "ippatsu": C("ippatsu"),
         "menzen_tsumo": C("menzen_tsumo"),
@@ -274,18 +274,18 @@ def hand_level(rules: Rules) -> Stages:
     st1 = {
         "ymask_hand": Y.mask(hand_yaku),
         "ymmask_hand": Y.mask(hand_yakuman),
-        "fu_hand": 20 + menzen_ron.cast(pl.Int64) * 10 + dragon_pair.cast(pl.Int64) * 2 + wind_fu + C("meld_fu"),
-        "fukey_hand": menzen_ron.cast(pl.Int64) * 4 + dragon_pair.cast(pl.Int64) * 128
-        + seat_pair.cast(pl.Int64) * 256 + round_pair.cast(pl.Int64) * 512 + C("meld_cat") * F.CAT_SHIFT,
-        "rctx": (tsumo.cast(pl.Int64) * CTX_TSUMO + _flag("rinshan").cast(pl.Int64) * CTX_RINSHAN
-                 + win_yao.cast(pl.Int64) * CTX_WIN_YAO + pinfu_ok.cast(pl.Int64) * CTX_PINFU_OK) * RCTX_UNIT,
+        "fu_hand": 20 + where(menzen_ron, 10) + where(dragon_pair, 2) + wind_fu + C("meld_fu"),
+        "fukey_hand": where(menzen_ron, 4) + where(dragon_pair, 128) + where(seat_pair, 256) + where(round_pair, 512)
+        + C("meld_cat") * F.CAT_SHIFT,
+        "rctx": where(tsumo, CTX_TSUMO * RCTX_UNIT) + where(_flag("rinshan"), CTX_RINSHAN * RCTX_UNIT)
+        + where(win_yao, CTX_WIN_YAO * RCTX_UNIT) + where(pinfu_ok, CTX_PINFU_OK * RCTX_UNIT),
         "wbase": pl.when(in_suit).then(win_off * 9 + wr).otherwise(NFLAT * 9 + hpair * 7 + wr),
         "wnd": pl.when(C("ws") == 0).then(C("nd_0")).when(C("ws") == 1).then(C("nd_1"))
         .when(C("ws") == 2).then(C("nd_2")).otherwise(1).clip(lower_bound=1),
-        "closed4": closed.cast(pl.Int64) * 4,
-        "closed_fu": closed.cast(pl.Int64) * FU_RAW_SPAN,
-        "closed_reading": closed.cast(pl.Int64) * READING_SPAN,
-        "open_bit": (~closed).cast(pl.Int64) * Y.OPEN_BIT,
+        "closed4": where(closed, 4),
+        "closed_fu": where(closed, FU_RAW_SPAN),
+        "closed_reading": where(closed, READING_SPAN),
+        "open_bit": where(~closed, Y.OPEN_BIT),
         "chanta_bit": pl.when(C("n_mout") != C("n_melds")).then(0).when(C("no_honours"))
         .then(2 ** Y.BIT["junchan"]).otherwise(2 ** Y.BIT["chanta"]),
         "std_valid": (C("nd_0") > 0) & (C("nd_1") > 0) & (C("nd_2") > 0) & C("hvalid") & (pairs == 1)

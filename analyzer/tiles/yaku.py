@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from analyzer.rules import Rules
+from analyzer.tiles.columns import where
 
 # (name, closed han, open han; 0 = closed only).  Order is the bit index and the order of the output list.
 NORMAL: tuple[tuple[str, int, int], ...] = (
@@ -119,7 +120,7 @@ def yakuman_from_mask(ymmask: pl.Expr, rules: Rules) -> pl.Expr:
 
 
 def mask(present: dict[str, pl.Expr]) -> pl.Expr:
-    return _sum([e.cast(pl.Int64) * 2 ** BIT[n] for n, e in present.items()])
+    return _sum([where(e, 2 ** BIT[n]) for n, e in present.items()])
 
 
 def _sum(exprs: list[pl.Expr]) -> pl.Expr:
