@@ -101,21 +101,28 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
 
 
-    # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only on riichi rows
+    # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only on riichi rows.
+    # The first indicator is read on its own; the kan dora (indicators 1-4, on few hands) two per gather and
+    # per suit (DORA2_*), which costs about half of reading each of them
+    assert MAX_INDICATORS == 1 + 2 * 2  # the first indicator, then two chunks of two
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
-    n_ind = MAX_INDICATORS if rules.kan_dora else 1
     cols = {}
     for name, code in (("dora", I("tc_dora").fill_null(0)),
                        ("ura", pl.when(riichi_declared).then(I("tc_ura").fill_null(0)).otherwise(0))):
-        for i in range(MAX_INDICATORS):
-            cols[f"{name}_ind{i}"] = (code // 2 ** (INDICATOR_BITS * i)) & 63
+        cols[f"{name}_ind0"] = code & 63
+        for j in range(2):
+            cols[f"{name}_kan{j}"] = (code // 2 ** (INDICATOR_BITS * (1 + 2 * j))) & 4095
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
     for name in ("dora", "ura"):
-        counts = [dora_hits(C(f"{name}_ind{i}"), full) for i in range(n_ind)]
-        cols[f"{name}_n"] = pl.sum_horizontal(counts)
-        cols[f"{name}_n_ok"] = pl.all_horizontal([C(f"{name}_ind{i}") <= 34 for i in range(MAX_INDICATORS)])
+        kan = [C(f"{name}_kan{j}") for j in range(2)]
+        count = dora_hits(C(f"{name}_ind0"), full)
+        if rules.kan_dora:
+            count = count + sum(count_in_suit(full[s], lut(f"DORA2_{s}", kan[0]) + lut(f"DORA2_{s}", kan[1]))
+                                for s in range(4))
+        cols[f"{name}_n"] = count
+        cols[f"{name}_n_ok"] = (C(f"{name}_ind0") <= 34) & (lut("IND2_BAD", kan[0]) + lut("IND2_BAD", kan[1]) == 0)
     if not rules.ura_dora:
         cols["ura_n"] = pl.lit(0, pl.Int64)
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})

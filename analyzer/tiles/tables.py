@@ -147,6 +147,18 @@ def tables() -> dict[str, pl.Series]:
     dora_mul = np.zeros(64, np.int64)
     dora_mul[1:35] = [32 ** (8 - _dora_of(t) % 9) for t in range(34)]
     out["DORA_MUL"] = pl.Series("dora_mul", dora_mul)
+    # kan dora: two 6-bit indicator ids (12 bits of a packed code, e.g. indicators 1-2) -> for suit s, the sum of
+    # DORA_MUL over those whose dora is in suit s (a count read by one multiply, see features.count_in_suit:
+    # the shifted counts of at most 5 indicators stay below 32, so they add without a carry); IND2_BAD flags a
+    # chunk holding an id above 34
+    chunk = np.arange(4096)
+    first, second = chunk & 63, chunk >> 6
+    dora_suit = np.full(64, -1)
+    dora_suit[1:35] = [_dora_of(t) // 9 for t in range(34)]
+    for suit in range(4):
+        mul = np.where(dora_suit == suit, dora_mul, 0)
+        out[f"DORA2_{suit}"] = pl.Series(f"dora2_{suit}", mul[first] + mul[second])
+    out["IND2_BAD"] = pl.Series("ind2_bad", ((first > 34) | (second > 34)).astype(np.int32))
     # by tile id (0-33): 32**(8 - rank), which moves that tile's count in its suit's code to bits 40-44
     out["WIN_MUL"] = pl.Series("win_mul", [32 ** (8 - t % 9) for t in range(34)], dtype=pl.Int64)
     out["POW32"] = pl.Series("p32", [32**i for i in range(10)], dtype=pl.Int64)
