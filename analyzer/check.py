@@ -187,7 +187,7 @@ def _int(name: str) -> pl.Expr:
 
 
 def _yaku_names(column: str) -> pl.Expr:
-    return pl.col(column).list.eval(pl.element().struct.field("name")).list.sort()
+    return pl.col(column).list.eval(pl.element().struct.field("name").cast(pl.String)).list.sort()
 
 
 def _yaku_difference() -> pl.Expr:
@@ -204,7 +204,8 @@ def _yaku_difference() -> pl.Expr:
 
 
 def _fu_items() -> pl.Expr:
-    item = pl.element().struct.field("reason") + pl.lit(" ") + pl.element().struct.field("fu").cast(pl.String)
+    item = (pl.element().struct.field("reason").cast(pl.String) + pl.lit(" ")
+            + pl.element().struct.field("fu").cast(pl.String))
     return pl.lit("computed: ") + pl.col("fu_detail").list.eval(item).list.join(", ")
 
 

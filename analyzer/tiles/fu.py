@@ -37,7 +37,9 @@ CATEGORIES = (
 CAT_SHIFT = 2**11
 WAITS = ("ryanmen", "kanchan", "penchan", "tanki", "shanpon")  # wait codes 0..4 of a standard reading
 
-FU_DTYPE = pl.List(pl.Struct({"fu": pl.Int32, "reason": pl.String}))
+FU_REASONS = pl.Enum([BASE, CHIITOITSU, MENZEN_RON, TSUMO, KANCHAN, PENCHAN, TANKI, DRAGON_PAIR, SEAT_WIND_PAIR,
+                      ROUND_WIND_PAIR, DOUBLE_WIND_PAIR, OPEN_PINFU, *[reason for reason, _ in CATEGORIES]])
+FU_DTYPE = pl.List(pl.Struct({"fu": pl.Int32, "reason": FU_REASONS}))
 
 
 def fu_details(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
@@ -53,7 +55,7 @@ def fu_details(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
     table = pl.LazyFrame(
         {"__item": [i[0] for i in items], "__fu": [i[1] for i in items], "__reason": [i[2] for i in items],
          "__order": list(range(len(items)))},
-        schema={"__item": pl.String, "__fu": pl.Int32, "__reason": pl.String, "__order": pl.Int64},
+        schema={"__item": pl.String, "__fu": pl.Int32, "__reason": FU_REASONS, "__order": pl.Int64},
     )
     k = pl.col(key)
     mode, wait = k % 4, (k // 16) % 8

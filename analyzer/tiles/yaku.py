@@ -72,7 +72,9 @@ BIT = {name: i for i, (name, _, _) in enumerate(NORMAL)} | {
 }
 OPEN_BIT = 2**50
 RENHOU_UNIT = 2**51
-YAKU_DTYPE = pl.List(pl.Struct({"name": pl.String, "han": pl.Int32}))
+YAKU_NAMES = pl.Enum(list(dict.fromkeys([n for n, _, _ in NORMAL] + [
+    "renhou" if n == "renhou_yakuman" else n for n, _ in YAKUMAN])))
+YAKU_DTYPE = pl.List(pl.Struct({"name": YAKU_NAMES, "han": pl.Int32}))
 
 
 def yakuman_count(name: str, rules: Rules) -> int:
@@ -141,7 +143,7 @@ def yaku_lists(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
         bits.append(BIT[name]), closed_han.append(han), open_han.append(han)
     table = pl.LazyFrame(
         {"__name": names, "__bit": bits, "__closed": closed_han, "__open": open_han},
-        schema={"__name": pl.String, "__bit": pl.Int64, "__closed": pl.Int32, "__open": pl.Int32},
+        schema={"__name": YAKU_NAMES, "__bit": pl.Int64, "__closed": pl.Int32, "__open": pl.Int32},
     )
     k = pl.col(key)
     han = (
