@@ -72,8 +72,14 @@ BIT = {name: i for i, (name, _, _) in enumerate(NORMAL)} | {
 }
 OPEN_BIT = 2**50
 RENHOU_UNIT = 2**51
-YAKU_NAMES = pl.Enum(list(dict.fromkeys([n for n, _, _ in NORMAL] + [
-    "renhou" if n == "renhou_yakuman" else n for n, _ in YAKUMAN])))
+
+
+def shown_name(name: str) -> str:
+    """The name a yaku is listed under (renhou as a yakuman is listed as renhou)."""
+    return "renhou" if name == "renhou_yakuman" else name
+
+
+YAKU_NAMES = pl.Enum(list(dict.fromkeys(shown_name(n) for n in BIT)))
 YAKU_DTYPE = pl.List(pl.Struct({"name": YAKU_NAMES, "han": pl.Int32}))
 
 
@@ -139,7 +145,7 @@ def yaku_lists(keys: pl.LazyFrame, key: str, rules: Rules) -> pl.LazyFrame:
         names.append(name), bits.append(BIT[name]), closed_han.append(c), open_han.append(o)
     for name, _ in YAKUMAN:
         han = 13 * yakuman_count(name, rules)
-        names.append("renhou" if name == "renhou_yakuman" else name)
+        names.append(shown_name(name))
         bits.append(BIT[name]), closed_han.append(han), open_han.append(han)
     table = pl.LazyFrame(
         {"__name": names, "__bit": bits, "__closed": closed_han, "__open": open_han},
