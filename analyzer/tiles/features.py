@@ -129,15 +129,14 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
     # ---- checks and count-based features: the per-suit counts first (each read by several flags)
     f32 = [C(f"f32_{s}") for s in range(4)]
-    b = [sum(2 ** (5 * r + k) for r in range(9)) for k in range(5)]  # bit k of every 5-bit count
+    every = sum(32**r for r in range(9))  # 1 in every 5-bit count
     win_t = C("win_t").fill_null(0)
     cols = {
         **{f"tot{s}": f32[s] % 31 for s in range(4)},  # sum of the base-32 digits
         **{f"yao{s}": (f32[s] & 31) + ((f32[s] // 32**8) & 31) for s in range(3)},
         **{f"fz{t}": (f32[3] // 32**t) & 31 for t in range(7)},
-        "n_conc": pl.sum_horizontal([C(f"c32_{s}") % 31 for s in range(4)]),
-        "fifth": _any([((f & (b[3] | b[4])) != 0) | ((((f & b[2]) // 4) & (((f & b[1]) // 2) | (f & b[0]))) != 0)
-                       for f in f32]),
+        # a count of 5 or more: 16+ has bit 4; below 16, adding 3 reaches bit 3 or 4 (8+) without a carry
+        "fifth": _any([((f & (16 * every)) | ((f + 3 * every) & (24 * every))) != 0 for f in f32]),
         "ws": win_t // 9,
         # the winning tile's concealed count
         "win_count": tile_count(win_t, [C(f"c32_{s}") for s in range(4)], lut("WIN_MUL", win_t)),
@@ -155,18 +154,20 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         & (C("c32_3") < 32**7)  # no 8z / 9z
     )
     code = PROBLEMS.index
+    tot, yao, fz = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)], [C(f"fz{t}") for t in range(7)]
+    # all tiles (concealed and called) less one per kan: 14 for a complete hand with its melds
+    tiles_as_14 = tot[0] + tot[1] + tot[2] + tot[3] - C("n_kan")
     cols["problem0"] = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
         pl.when(I("tc_m").is_null()).then(None)
         .when(~notation_ok).then(code("bad_notation"))
         .when(C("bad_meld")).then(code("bad_meld"))
-        .when(C("n_conc") + 3 * C("n_melds") != 14).then(code("tile_count"))
+        .when(tiles_as_14 != 14).then(code("tile_count"))
         .when(C("fifth")).then(code("fifth_copy"))
         .when(C("win_count") == 0).then(code("win_tile_not_in_hand"))
         .otherwise(0)
         .cast(pl.Int32)
     )
     cols["wr"] = win_t - 9 * C("ws")
-    tot, yao, fz = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)], [C(f"fz{t}") for t in range(7)]
     simples = tot[0] + tot[1] + tot[2] - yao[0] - yao[1] - yao[2]
     nsuits = sum(where(tot[s] > 0, 1, pl.Int32) for s in range(3))
     numbers = tot[0] + tot[1] + tot[2]

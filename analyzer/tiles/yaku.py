@@ -91,16 +91,17 @@ HAN_CHUNK = 11  # bits per han lookup (the normal yaku take bits 0..30: three lo
 
 
 @cache
-def _han_luts() -> dict[str, pl.Series]:
-    out = {}
-    for variant, col in (("closed", 1), ("open", 2)):
-        for j in range(3):
-            values = np.zeros(2**HAN_CHUNK, np.int64)
-            for bit in range(HAN_CHUNK):
-                idx = j * HAN_CHUNK + bit
-                if idx < len(NORMAL):
-                    values[(np.arange(2**HAN_CHUNK) >> bit) & 1 == 1] += NORMAL[idx][col]
-            out[f"{variant}{j}"] = pl.Series(values)
+def _han_luts() -> list[pl.Series]:
+    """Per 11-bit chunk of the normal yaku bits: the han when open (entries 0..2047), then when closed."""
+    bits = np.arange(2**HAN_CHUNK)
+    out = []
+    for j in range(3):
+        open_han, closed_han = np.zeros(2**HAN_CHUNK, np.int64), np.zeros(2**HAN_CHUNK, np.int64)
+        for bit, (_, closed, opened) in enumerate(NORMAL[j * HAN_CHUNK:(j + 1) * HAN_CHUNK]):
+            has = (bits >> bit) & 1
+            closed_han += has * closed
+            open_han += has * opened
+        out.append(pl.Series(np.concatenate([open_han, closed_han])))
     return out
 
 
@@ -114,11 +115,9 @@ def _yakuman_lut(double: bool) -> pl.Series:
 
 def han_from_mask(ymask: pl.Expr, closed: pl.Expr) -> pl.Expr:
     """Han of the normal yaku of a mask (kuisagari applied) by three table lookups."""
-    luts = _han_luts()
-    chunks = [(ymask // 2 ** (HAN_CHUNK * j)) % 2**HAN_CHUNK for j in range(3)]
-    closed_han = sum(pl.lit(luts[f"closed{j}"]).gather(c) for j, c in enumerate(chunks))
-    open_han = sum(pl.lit(luts[f"open{j}"]).gather(c) for j, c in enumerate(chunks))
-    return pl.when(closed).then(closed_han).otherwise(open_han)
+    offset = where(closed, 2**HAN_CHUNK)
+    return sum(pl.lit(lut).gather(((ymask // 2 ** (HAN_CHUNK * j)) & (2**HAN_CHUNK - 1)) + offset)
+               for j, lut in enumerate(_han_luts()))
 
 
 def yakuman_from_mask(ymmask: pl.Expr, rules: Rules) -> pl.Expr:
