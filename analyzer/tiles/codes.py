@@ -84,7 +84,8 @@ def _indicators(lf: pl.LazyFrame, name: str, text: pl.Expr, rid: str) -> pl.Lazy
             (pl.col("__id").is_null() & pl.col("__tok").is_not_null()).sum().alias("__bad"),
         )
     )
-    extra = lf.select(rid).join(more, on=rid, how="left", maintain_order="left").select(
+    # an exact as-of join on the row number keeps the order without the re-sort of an order-keeping hash join
+    extra = lf.select(rid).join_asof(more.sort(rid), on=rid, strategy="backward", tolerance=0).select(
         pl.col("__more").fill_null(0).alias(P + ENC + f"{name}_more"),
         pl.col("__bad").fill_null(0).alias(P + ENC + f"{name}_bad"),
     )
