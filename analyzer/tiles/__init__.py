@@ -55,36 +55,38 @@ Problem codes (``tile_problem``), first that applies: ``bad_notation``, ``bad_me
 yakuman / yaku / fu_detail / dora columns (``wait`` is kept for ``no_yaku``).  Rows with a null ``hand``
 are not scored (all new columns null).
 
-Speed (2-core machine shared with other work, 1M generated hands, ``python -m benchmarks.tiles --n 1000000
---sample 2000``, best of 3 after a warm-up, one collect per step): 260-425k hands/s end to end from the text,
-of which encoding runs at 0.7-1.2M/s and scoring the tile codes at 460-730k/s (about 1.0M/s with
-``lists=False``); 80-115x the pure-Python ``mahjong`` package end to end from our rows, 75-135x scoring codes
-against its ``estimate_hand_value`` alone (its own rate swings 2.4k-6k/s between runs). Still 2-4x from the
-2M/s target. In same-run CPU-time A/B runs the codes path uses ~40% less CPU than the text path of the
-previous layout, mostly the dora count (a wrapping multiply instead of string passes and a per-row division: 4x
-cheaper) and the count features materialised once per hand. Where the time goes when scoring codes (per-stage
-profile on 1M rows, stages materialised ahead): decode ~0.1 s, meld lookups ~0.06 s (12 gathers, two melds
-each), dora ~0.14 s, checks and count features ~0.2 s, hand-level yaku / fu ~0.2 s, the first reading ~0.2 s,
-the branch of several readings plus its join ~0.2 s, the yaku / fu_detail lists (two joins with kept order) ~0.4
-s. Operations cost very different amounts: ``&`` / ``+`` / compare ~0.4 ms per 1M rows, ``//`` by a power of two
-~0.5 ms, ``%`` 1.5-2 ms, ``//`` by a per-row value ~11 ms, a small-table gather ~3.6 ms, a gather from the 5**9
-table ~22 ms, ``concat_list`` of list-of-struct columns seconds (never used). More speed needs fewer operations
-per hand (more of the hand-level work folded into the per-suit table words) and cheaper list columns.
+Speed (2-core machine shared with other work; ``python -m benchmarks.tiles --n 1000000 --sample 2000``, best
+of 3 after a warm-up, one collect per step; the machine's speed drifts 30-50% over a day).  Latest run: 1.06M
+hands/s scoring stored tile codes with every column, 1.85M/s with ``lists=False``, 1.33M/s encoding text to
+codes, 0.50M/s end to end from the text; 107x the pure-Python ``mahjong`` package end to end from our rows,
+100x scoring codes against its ``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between runs).
+The 2M/s target is met only without the lists, and only on a quiet run (0.41-0.45 s per 10^6 hands at
+best).
 
-Measured on 2026-11-23 (10^6 stored hands, ``score_tiles`` variants collected in one process, interleaved, best
-of 5, wall / CPU seconds): the features and first split of every hand alone (no other readings, no lists)
-0.47 / 0.91; attaching the yaku and fu_detail lists alone, their key tables built in advance, 0.25 / 0.49 (two
-order-keeping joins; the list-of-struct payload is most of it: one join carrying an integer instead takes 0.035);
-the whole scorer 0.77 / 1.45 with ``lists=False`` and 1.17 / 2.12 with the lists.  So the first split plus the
-lists already exceed the 0.5 s that 2M hands/s allows.  The lists used to be built even when not selected
-(a horizontal concat is never pruned), so the benchmark's "no lists" figure was not one: ``lists=False``
-now skips them.  Tried without gain: an as-of join on the row number instead of the order-keeping join; one
-explode for every other reading (splits, chiitoitsu, kokushi) instead of a union of three filtered reads;
-starting that branch again from the inputs instead of caching the hand features, and chiitoitsu and kokushi
-scored inline on every hand (1.06 s and 1.07 s against 0.98 s, without lists); one join on the (yaku key, fu
-key) pair (93k distinct pairs against 8k of each key: slower); streaming chunk sizes from 20k to 200k rows.
-Enum names and reasons in the lists take about a quarter off their joins (0.155 s against 0.211 s in one
-run; ~10% of the whole scorer with lists), so the yaku names and fu reasons are Enums.
+Where the time goes (10^6 stored hands, 2026-11-23, CPU seconds; the wall time is a little over half of it on
+two cores): the hand features ~0.7 (per expression: dora and ura with kan dora ~0.05 each, the yaku masks
+~0.03 and ~0.02, each suit's decode ~0.015, each 5**9-table gather ~0.009), the first split ~0.13, the branch
+of other readings ~0.15, attaching the yaku / fu_detail lists ~0.55 (two order-keeping joins whose
+list-of-struct payload is most of the cost: one join carrying an integer instead takes 0.035 s).
+
+What made the difference, measured as same-run A/B with identical output on 10^6 hands: ``lists=False`` (the
+lists used to be built even when not selected: a horizontal concat is never pruned); the best of several
+readings returned by an exact as-of join on the row number instead of an order-keeping hash join (its
+re-sort cost ~13% of the scorer without lists; the encoder's kan-dora branch likewise, ~15% of encoding); the
+branch's rows filtered out of the feature cache once (a filter copies every cached column); Boolean-to-integer
+terms as when/then (``columns.where``: a cast to an integer unpacks bits and costs 2-4x); yaku names and fu
+reasons as Enums (a quarter off the list joins); han of a mask by three gathers with closed/open as an offset;
+kan dora indicators read two per gather per suit.  Session start to end (88fddd0 to this code, same run,
+median wall): every column 1.13 -> 0.85 s, without lists 1.05 -> 0.55 s, encoding 0.90 -> 0.82 s.
+
+Tried without gain: one explode for every other reading instead of a union of three filtered reads; starting
+that branch again from the inputs instead of caching the hand features; chiitoitsu and kokushi scored inline
+on every hand; one join on the (yaku key, fu key) pair (93k distinct pairs against 8k of each key); key tables
+from one pass over the pairs; streaming chunk sizes from 20k to 200k rows; ``concat_list`` / ``list.eval``
+to build the lists (seconds per 10^6 rows).  Operation costs on 10^6 rows: ``&`` / ``+`` / compare ~0.5-1.5
+ms, ``//`` by a power of two ~3 ms, ``%`` ~4 ms, a when/then ~1 ms, a Boolean cast and multiply ~2 ms, a
+small-table gather ~3.6 ms, a gather from the 5**9 table ~9-22 ms, ``str.replace_many`` ~170 ms (the encoder's
+largest cost).
 """
 
 from analyzer.tiles.score import score_tiles
