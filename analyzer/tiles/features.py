@@ -103,7 +103,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
     # ---- dora (hand level; only used when the reading has a yaku and no yakuman); ura only on riichi rows.
     # The first indicator is read on its own; the kan dora (indicators 1-4, on few hands) two per gather and
-    # per suit (DORA2_*), which costs about half of reading each of them
+    # per suit (DORA2_*), cheaper than reading each of them (55 against 71 ms per 10^6 hands for the dora)
     assert MAX_INDICATORS == 1 + 2 * 2  # the first indicator, then two chunks of two
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
