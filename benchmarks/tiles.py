@@ -36,10 +36,11 @@ from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.handgen import generate
 
 
-def _points(rules) -> pl.Expr:
-    """The hand's value from the scored han / fu / yakuman, as the pipeline prices it."""
-    base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
-    return hand_points(base, pl.col("_winner_is_dealer"), pl.col("_is_tsumo")).alias("points")
+def _with_points(lf: pl.LazyFrame, rules) -> pl.LazyFrame:
+    """The hand's value from the scored han / fu / yakuman, as the pipeline prices it (base points first)."""
+    lf = lf.with_columns(base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules).alias("base_points"))
+    return lf.with_columns(hand_points(pl.col("base_points"), pl.col("_winner_is_dealer"), pl.col("_is_tsumo"))
+                           .alias("points"))
 
 
 def _score_analyzer(df: pl.DataFrame, rules, engine: str):
@@ -47,7 +48,7 @@ def _score_analyzer(df: pl.DataFrame, rules, engine: str):
         from analyzer.tiles import score_tiles
     except ImportError as exc:
         return None, f"analyzer.tiles.score_tiles not available: {exc}"
-    return score_tiles(df.lazy(), rules).with_columns(_points(rules)).collect(engine=engine), None
+    return _with_points(score_tiles(df.lazy(), rules), rules).collect(engine=engine), None
 
 
 def _encode_only(df: pl.DataFrame, engine: str) -> pl.DataFrame:
@@ -61,7 +62,7 @@ def _values_only(df: pl.DataFrame, rules, engine: str) -> pl.DataFrame:
     """score_tiles without the yaku / fu_detail lists (``lists=False``: not built at all), with points."""
     from analyzer.tiles import score_tiles
 
-    return score_tiles(df.lazy(), rules, lists=False).with_columns(_points(rules)).collect(engine=engine)
+    return _with_points(score_tiles(df.lazy(), rules, lists=False), rules).collect(engine=engine)
 
 
 def _best(step, repeat: int):
