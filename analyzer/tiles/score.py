@@ -65,9 +65,10 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
             (C("a_score") * 8 + 7 - order).cast(pl.Int64).alias(P + "a_order"),
         )
 
-    # filtered once (a filter copies every cached column), the chiitoitsu and kokushi rows taken from the few
+    # filtered once (a filter copies every cached column), the chiitoitsu and kokushi rows taken from the few;
+    # splits are scored only where there is one (a chiitoitsu or kokushi shape mostly has none)
     several = lf.filter((C("n_read") > 1) | C("cvalid") | C("kvalid")).cache()
-    splits = several.with_columns(pl.int_ranges(0, C("n_read").clip(lower_bound=1)).alias(P + "k")).explode(P + "k")
+    splits = several.filter(C("std_valid")).with_columns(pl.int_ranges(0, C("n_read")).alias(P + "k")).explode(P + "k")
     amb = pl.concat(
         [
             reading(splits, _standard("a_", C("k"), rules, points=True), C("k")),
