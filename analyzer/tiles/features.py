@@ -36,6 +36,11 @@ def dora_hits(indicator1: pl.Expr, full32: list[pl.Expr]) -> pl.Expr:
     return tile_count(indicator1 - 1, full32, lut("DORA_MUL", indicator1))
 
 
+HONOURS = sum(32**t for t in range(7))  # 1 in each honour's 5-bit count
+WINDS4 = 4 * sum(32**t for t in range(4))
+DRAGONS4 = 4 * sum(32**t for t in range(4, 7))
+
+
 # ----------------------------------------------------------------------------------------------- stage 1: decode
 FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou",
          "_is_tsumo", "_is_riichi", "_winner_is_dealer")
@@ -134,7 +139,9 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols = {
         **{f"tot{s}": f32[s] % 31 for s in range(4)},  # sum of the base-32 digits
         **{f"yao{s}": (f32[s] & 31) + ((f32[s] // 32**8) & 31) for s in range(3)},
-        **{f"fz{t}": (f32[3] // 32**t) & 31 for t in range(7)},
+        # per honour, bit 2 of its 5-bit field: set for a count of 3 or 4 (count + 1), for 2 to 4 (count + 2)
+        "htrip": (f32[3] + HONOURS) & (4 * HONOURS),
+        "h2plus": (f32[3] + 2 * HONOURS) & (4 * HONOURS),
         # a count of 5 or more: 16+ has bit 4; below 16, adding 3 reaches bit 3 or 4 (8+) without a carry
         "fifth": _any([((f & (16 * every)) | ((f + 3 * every) & (24 * every))) != 0 for f in f32]),
         "ws": win_t // 9,
@@ -154,7 +161,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         & (C("c32_3") < 32**7)  # no 8z / 9z
     )
     code = PROBLEMS.index
-    tot, yao, fz = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)], [C(f"fz{t}") for t in range(7)]
+    tot, yao = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)]
     # all tiles (concealed and called) less one per kan: 14 for a complete hand with its melds
     tiles_as_14 = tot[0] + tot[1] + tot[2] + tot[3] - C("n_kan")
     cols["problem0"] = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
@@ -173,8 +180,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     numbers = tot[0] + tot[1] + tot[2]
     nongreen_s = sum(31 * 32**r for r in (0, 4, 6, 8))
     seat, rnd = I("_seat_wind").clip(0, 3), I("_round_wind").clip(0, 3)
-    seat_count = count_in_suit(f32[3], lut("WIN_MUL", 27 + seat))
-    round_count = count_in_suit(f32[3], lut("WIN_MUL", 27 + rnd))
+    trip, pair = C("htrip"), C("h2plus") ^ (C("h2plus") & C("htrip"))  # a triplet (or kan), a pair of each honour
+    wind_bit = pl.lit(pl.Series([4 * 32**t for t in range(4)], dtype=pl.Int64))
     cols.update(
         closed=C("n_open") == 0,
         tanyao=(yao[0] + yao[1] + yao[2] + tot[3]) == 0,
@@ -186,12 +193,10 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         ryuuiisou=(tot[0] == 0) & (tot[1] == 0) & ((f32[2] & nongreen_s) == 0)
         & ((f32[3] & (32**7 - 1 - 31 * 32**5)) == 0),
         no_honours=tot[3] == 0,
-        haku=fz[4] >= 3, hatsu=fz[5] >= 3, chun=fz[6] >= 3,
-        seat_wind=seat_count >= 3, round_wind=round_count >= 3,
-        dragon_trip=sum(where(fz[t] >= 3, 1, pl.Int32) for t in (4, 5, 6)),
-        dragon_pair=sum(where(fz[t] == 2, 1, pl.Int32) for t in (4, 5, 6)),
-        wind_trip=sum(where(fz[t] >= 3, 1, pl.Int32) for t in range(4)),
-        wind_pair=sum(where(fz[t] == 2, 1, pl.Int32) for t in range(4)),
+        haku=(trip & 4 * 32**4) != 0, hatsu=(trip & 4 * 32**5) != 0, chun=(trip & 4 * 32**6) != 0,
+        seat_wind=(trip & wind_bit.gather(seat)) != 0, round_wind=(trip & wind_bit.gather(rnd)) != 0,
+        dragon_trip=(trip & DRAGONS4).bitwise_count_ones(), dragon_pair=(pair & DRAGONS4).bitwise_count_ones(),
+        wind_trip=(trip & WINDS4).bitwise_count_ones(), wind_pair=(pair & WINDS4).bitwise_count_ones(),
         seat=seat, rnd=rnd,
     )
     riichi = _flag("_is_riichi") | _flag("double_riichi")
