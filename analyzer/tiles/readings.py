@@ -61,7 +61,7 @@ def _context_tables(rinshan_tsumo_fu: bool, pinfu_tsumo_fu: bool) -> dict[str, p
                    + (open_simple + 8 * open_term - 64 * open_simple - 512 * open_term) * F.CAT_SHIFT)
     return {
         "wait": pl.Series(wait.astype(np.int32)),
-        "ybits": pl.Series(pinfu.astype(np.int64) * 2 ** Y.BIT["pinfu"]),
+        "ybits": pl.Series(pinfu.astype(np.int32) * 2 ** Y.BIT["pinfu"]),
         "fu_delta": pl.Series(fu_delta.astype(np.int64)),
         "fukey_delta": pl.Series(fukey_delta.astype(np.int64)),
         "shanpon_ron": pl.Series(shanpon_ron.astype(np.int64)),
@@ -81,7 +81,7 @@ def _shape_tables() -> dict[str, pl.Series]:
     fu[FU_RAW_SPAN:] = rounded
     out["FU_ROUND"], out["FU_BUMP"] = pl.Series(fu), pl.Series(bump)
     # peikou count (0..3) + 4 * closed -> iipeikou / ryanpeikou bits
-    pei = np.zeros(8, np.int64)
+    pei = np.zeros(8, np.int32)
     pei[4 + 1] = 2 ** Y.BIT["iipeikou"]
     pei[4 + 2] = pei[4 + 3] = 2 ** Y.BIT["ryanpeikou"]
     out["PEIKOU"] = pl.Series(pei)
@@ -178,15 +178,16 @@ def _standard(prefix: str, k: pl.Expr | None, rules: Rules, points: bool = False
     pon_all = ((R("g") // SPLIT_PON_SHIFT) & (2**27 - 1)) | C("m_pon")
     sanshoku_doukou = ((pon_all & (pon_all // 512) & (pon_all // 262144)) & 511) != 0
     outside = ((R("g") // SPLIT_OUTSIDE) & 3) == 3
+    # the reading's yaku bits are all below bit 31: summed in Int32 (cheaper), widened once
     ybits = pl.sum_horizontal(
         ctx("ybits").gather(R("rk")),
         _slut("PEIKOU", ((R("g") // SPLIT_PEIKOU) & 3) + C("closed4")),
-        _slut("CHI_YAKU", chi_all).cast(pl.Int64),
-        where(sanshoku_doukou, 2 ** Y.BIT["sanshoku_doukou"]),
-        where(outside & (R("nchi") > 0), C("chanta_bit")),  # chanta or junchan (0: an open meld isn't)
-        where(R("nchi") == 0, 2 ** Y.BIT["toitoi"]),
-        where(R("ankou") == 3, 2 ** Y.BIT["sanankou"]),
-    )
+        _slut("CHI_YAKU", chi_all),
+        where(sanshoku_doukou, 2 ** Y.BIT["sanshoku_doukou"], pl.Int32),
+        where(outside & (R("nchi") > 0), C("chanta_bit"), pl.Int32),  # chanta or junchan (0: an open meld isn't)
+        where(R("nchi") == 0, 2 ** Y.BIT["toitoi"], pl.Int32),
+        where(R("ankou") == 3, 2 ** Y.BIT["sanankou"], pl.Int32),
+    ).cast(pl.Int64)
     st6 = {
         "fu": _slut("FU_ROUND", fu_idx),
         "fukey": C("fukey_hand") + ctx("fukey_delta").gather(R("rk")) + _slut("FU_BUMP", fu_idx)
@@ -287,7 +288,7 @@ def hand_level(rules: Rules) -> Stages:
         "closed_reading": where(closed, READING_SPAN),
         "open_bit": where(~closed, Y.OPEN_BIT),
         "chanta_bit": pl.when(C("n_mout") != C("n_melds")).then(0).when(C("no_honours"))
-        .then(2 ** Y.BIT["junchan"]).otherwise(2 ** Y.BIT["chanta"]),
+        .then(2 ** Y.BIT["junchan"]).otherwise(2 ** Y.BIT["chanta"]).cast(pl.Int32),
         "std_valid": (C("nd_0") > 0) & (C("nd_1") > 0) & (C("nd_2") > 0) & C("hvalid") & (pairs == 1)
         & (C("problem0") == 0),
         "dora_total": C("dora_n") + C("ura_n") + C("aka_n"),
