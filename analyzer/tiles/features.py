@@ -66,8 +66,8 @@ def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
         c32 = I(f"tc_{suit}")
         cols[f"c32_{s}"] = c32
         c = c32.fill_null(0)
-        cols[f"c5_{s}"] = (lut("C5OF15", c & 32767) + 125 * lut("C5OF15", (c // 2**15) & 32767)
-                           + 15625 * lut("C5OF15", (c // 2**30) & 32767) + where(c // 2**45 != 0, 5**9))
+        cols[f"c5_{s}"] = (lut("C5OF15_0", c & 32767) + lut("C5OF15_1", (c // 2**15) & 32767)
+                           + lut("C5OF15_2", (c // 2**30) & 32767) + where((c < 0) | (c >= 2**45), 5**9, pl.Int32))
     win = I("tc_win")
     cols["win_t"] = pl.when((win >= 0) & (win <= 33)).then(win)
     cols["aka_h"] = I("tc_aka").fill_null(0)

@@ -7,7 +7,7 @@
   numpy over the dense code space (a few tens of ms).
 * ``DIG32`` maps a 5-digit decimal chunk of a tile string ("1123") to the sum of 32**(d-1) over its digits,
   so a suit's digit string becomes a base-32 count code with ``str.to_integer`` and three gathers;
-  ``C5OF15`` turns 15 bits of such a code (three counts) into their base-5 table key.
+  ``C5OF15_0..2`` turn 15 bits of such a code (three counts) into their part of the base-5 table key.
 * ``SPLIT0..SPLIT2`` (one packed Int64 word per split row and suit, the three suits' words add up) and
   ``WAITFLAGS`` (wait kinds a win tile of a given rank allows in a given split) serve the standard reading.
 * Melds: :func:`meld_ids` maps every well-formed meld string (any digit order, red fives) to
@@ -142,7 +142,11 @@ def tables() -> dict[str, pl.Series]:
     # a count over 4 gives 5**9, which pushes the whole code out of the decomposable range
     x = np.arange(2**15)
     c3 = np.stack([(x >> (5 * i)) & 31 for i in range(3)], axis=1)
-    out["C5OF15"] = pl.Series("c5of15", np.where((c3 > 4).any(axis=1), NCODES, (c3 * [1, 5, 25]).sum(axis=1)))
+    # ranks 0-2, 3-5 and 6-8 of a suit: their part of the base-5 key (Int32; a count above 4 gives NCODES, which
+    # keeps any sum at or above NCODES, i.e. not a table code)
+    for j in range(3):
+        part = np.where((c3 > 4).any(axis=1), NCODES, (c3 * [1, 5, 25]).sum(axis=1) * 125**j)
+        out[f"C5OF15_{j}"] = pl.Series(f"c5of15_{j}", part.astype(np.int32))
     # by 1 + indicator tile id (0 = none, 35.. = not a tile): 32**(8 - rank of its dora), 0 for no tile
     dora_mul = np.zeros(64, np.int64)
     dora_mul[1:35] = [32 ** (8 - _dora_of(t) % 9) for t in range(34)]
