@@ -57,11 +57,11 @@ are not scored (all new columns null).
 
 Speed (2-core machine shared with other work; ``python -m benchmarks.tiles --n 1000000 --sample 2000 --repeat
 5``, best of 5 after a warm-up, one collect per step; the machine's speed drifts 30-50% over a day).  Latest
-run: 1.29M hands/s scoring stored tile codes with every column, 1.88M/s with ``lists=False``, 1.34M/s encoding
-text to codes, 0.60M/s end to end from the text; 150x the pure-Python ``mahjong`` package end to end from our
-rows, 194x scoring codes against its ``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between
-runs).  The 2M/s target is met only without the lists, and only in quiet in-process runs (0.41-0.45 s per
-10^6 hands at best).
+run: 1.16M hands/s scoring stored tile codes with every column, 2.02M/s with ``lists=False`` (1.65M/s in the
+run before, same code), 1.38M/s encoding text to codes, 0.57M/s end to end from the text; 115x the
+pure-Python ``mahjong`` package end to end from our rows, 122x scoring codes against its
+``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between runs).  The 2M/s target is met without
+the lists on a quiet run, not with them.
 
 Where the time goes (10^6 stored hands, 2026-11-23, CPU seconds; the wall time is a little over half of it on
 two cores): the hand features ~0.7 (per expression: dora and ura with kan dora ~0.05 each, the yaku masks
