@@ -77,8 +77,8 @@ branch's rows filtered out of the feature cache once (a filter copies every cach
 terms as when/then (``columns.where``: a cast to an integer unpacks bits and costs 2-4x); yaku names and fu
 reasons as Enums (a quarter off the list joins); han of a mask by three gathers with closed/open as an offset;
 kan dora indicators read two per gather per suit; 2**(han+2) in ``base_points`` by a lookup instead of ``pow``.
-Session start to end (88fddd0 to this code, same run, median wall): every column 1.13 -> 0.85 s, without lists
-1.05 -> 0.55 s, encoding 0.90 -> 0.82 s.
+Session start to end (88fddd0 to this code, same run, median wall): every column 1.31 -> 0.85 s, without lists
+1.20 -> 0.55 s, encoding 0.90 -> 0.82 s.
 
 Tried without gain: one explode for every other reading instead of a union of three filtered reads; starting
 that branch again from the inputs instead of caching the hand features; chiitoitsu and kokushi scored inline
