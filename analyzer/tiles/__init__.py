@@ -65,9 +65,10 @@ the lists on a quiet run, not with them.
 
 Where the time goes (10^6 stored hands, 2026-11-23, CPU seconds; the wall time is a little over half of it on
 two cores): the hand features ~0.7 (per expression: dora and ura with kan dora ~0.05 each, the yaku masks
-~0.03 and ~0.02, each suit's decode ~0.015, each 5**9-table gather ~0.009), the first split ~0.13, the branch
-of other readings ~0.15, attaching the yaku / fu_detail lists ~0.55 (two order-keeping joins whose
-list-of-struct payload is most of the cost: one join carrying an integer instead takes 0.035 s).
+~0.03 and ~0.02 before they were built in Int32, each suit's decode ~0.015, each 5**9-table gather ~0.009),
+the first split ~0.13, the branch of other readings ~0.15, attaching the yaku / fu_detail lists ~0.55 (two
+order-keeping joins whose list-of-struct payload is most of the cost: one join carrying an integer instead
+takes 0.035 s).
 
 What made the difference, measured as same-run A/B with identical output on 10^6 hands: ``lists=False`` (the
 lists used to be built even when not selected: a horizontal concat is never pruned); the best of several
