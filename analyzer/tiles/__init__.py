@@ -60,15 +60,19 @@ Speed (2-core machine shared with other work; ``python -m benchmarks.tiles --n 1
 run: 1.16M hands/s scoring stored tile codes with every column, 2.02M/s with ``lists=False`` (1.65M/s in the
 run before, same code), 1.38M/s encoding text to codes, 0.57M/s end to end from the text; 115x the
 pure-Python ``mahjong`` package end to end from our rows, 122x scoring codes against its
-``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between runs).  The 2M/s target is met without
-the lists on a quiet run, not with them.
+``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between runs).  Two later runs of the same code
+on a busier machine: 1.15M / 1.86M and 0.91M / 1.55M hands/s (every column / ``lists=False``).  The 2M/s
+target is met without the lists on a quiet run, not with them.
 
 Where the time goes (10^6 stored hands, 2026-11-23, CPU seconds; the wall time is a little over half of it on
 two cores): the hand features ~0.7 (per expression: dora and ura with kan dora ~0.05 each, the yaku masks
 ~0.03 and ~0.02 before they were built in Int32, each suit's decode ~0.015, each 5**9-table gather ~0.009),
 the first split ~0.13, the branch of other readings ~0.15, attaching the yaku / fu_detail lists ~0.55 (two
 order-keeping joins whose list-of-struct payload is most of the cost: one join carrying an integer instead
-takes 0.035 s).
+takes 0.035 s).  In wall time, one process, 10^6 stored hands: the features 0.26 s, the first split 0.05 s,
+the branch of other readings and its join back 0.1 s (0.04-0.06 s of it is the join alone: an empty branch
+costs that much), pricing 0.02-0.04 s, the lists 0.25-0.3 s (0.18 s at best with key tables prebuilt; of that
+the payload is half: a join carrying an integer key instead is ~0.04 s per list).
 
 What made the difference, measured as same-run A/B with identical output on 10^6 hands: ``lists=False`` (the
 lists used to be built even when not selected: a horizontal concat is never pruned); the best of several
@@ -87,7 +91,12 @@ on every hand; one join on the (yaku key, fu key) pair (93k distinct pairs again
 from one pass over the pairs; the kan dora on a branch of their own (one hand in seven) joined back by an as-of
 join (less CPU, no less wall time); Int8 han / fu in the lists (8% off the list joins, a new output type);
 streaming chunk sizes from 20k to 200k rows; ``concat_list`` / ``list.eval`` to build the lists (seconds per
-10^6 rows).  Operation costs on 10^6 rows: ``&`` / ``+`` / compare ~0.5-1.5 ms, ``//`` by a power of two ~3
+10^6 rows); the lists by ``pl.lit(table).gather(index)`` (list-of-struct gathers outside a join run at 0.3-0.7
+s per 10^6 rows); the key tables built from the first-split and branch frames instead of a cache of the
+values (no gain); the as-of join with ``set_sorted``, ``check_sortedness=False``, ``allow_parallel=False`` or
+a left side of the row number alone (no gain); a padded horizontal concat plus ``search_sorted`` instead of
+the join (the streaming engine refuses frames of unequal height); ``base_points`` with the han limits as a
+lookup, with ``max_horizontal`` or one when/then (no faster than the chain: that gather costs ~17 ms).  Operation costs on 10^6 rows: ``&`` / ``+`` / compare ~0.5-1.5 ms, ``//`` by a power of two ~3
 ms, ``%`` ~4 ms, a when/then ~1 ms, a Boolean cast and multiply ~2 ms, a small-table gather ~3.6 ms, a gather
 from the 5**9 table ~9-22 ms, ``str.replace_many`` ~170 ms (the encoder's largest cost).
 """
