@@ -27,7 +27,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.tiles.columns import P, C, _apply
-from analyzer.tiles.notation import digits_code32, normalise_indicators, split_suits, tile_id
+from analyzer.tiles.notation import normalise_indicators, split_suits, tile_id
 from analyzer.tiles.tables import TILE_TOKENS, meld_ids
 
 CODE_SCHEMA: dict[str, pl.DataType] = {
@@ -122,9 +122,6 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     hand = _col("hand")
     work = _apply(work, ENC, split_suits(_col, "suit", hand))
     cols: dict[str, pl.Expr] = {}
-    for s in range(4):
-        cols[f"c32_{s}"] = digits_code32(_col(f"suitnum{s}"))
-    cols["aka"] = hand.str.count_matches("0", literal=True)
     cols["n_melds"] = _col("melds").list.len().fill_null(0)
     cols["win"] = tile_id(_col("win_tile"))
     # each meld as 1 + kind*34 + tile + RED_UNIT * red fives if well-formed, -1 if not: one dictionary lookup over
@@ -138,16 +135,16 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     work = _indicators(work, "ura", _col("ura"), rid)
     readable = (
         _col("suitok") & _col("win").is_not_null() & _col("dora_ok") & _col("ura_ok")
-        & pl.all_horizontal([_col(f"c32_{s}").is_not_null() for s in range(4)])
-        & (_col("c32_3") // 32**7 == 0)  # no 8z / 9z
+        & pl.all_horizontal([_col(f"suitc32_{s}").is_not_null() for s in range(4)])
+        & (_col("suitc32_3") // 32**7 == 0)  # no 8z / 9z
     )
     bad_meld = pl.any_horizontal([_col(f"meld{i}") == -1 for i in range(4)]) | (_col("n_melds") > 4)
     error = pl.when(~readable).then(1).when(bad_meld).then(2).otherwise(0)
     is_hand = hand.is_not_null()
     codes = work.select(
-        *[pl.when(is_hand).then(_col(f"c32_{s}")).cast(pl.Int64).alias(f"tc_{'mpsz'[s]}") for s in range(4)],
+        *[pl.when(is_hand).then(_col(f"suitc32_{s}")).cast(pl.Int64).alias(f"tc_{'mpsz'[s]}") for s in range(4)],
         pl.when(is_hand).then(_col("win")).cast(pl.Int8).alias("tc_win"),
-        pl.when(is_hand).then(_col("aka")).cast(pl.Int8).alias("tc_aka"),
+        pl.when(is_hand).then(_col("suitaka")).cast(pl.Int8).alias("tc_aka"),
         *[pl.when(is_hand).then(_col(f"meld{i}")).cast(pl.Int16).alias(f"tc_meld{i}") for i in range(4)],
         pl.when(is_hand).then(_col("dora_code")).cast(pl.Int64).alias("tc_dora"),
         pl.when(is_hand).then(_col("ura_code")).cast(pl.Int64).alias("tc_ura"),

@@ -1,8 +1,10 @@
 """MPSZ notation parsed with string expressions into base-32 count codes (no per-row Python).
 
-A suit's digits (``"406"`` in ``123m406p``) are read with ``str.extract``; the red five ``0`` is read as 5
-(and counted separately as aka); ``str.to_integer`` turns the digit string into a number whose 5-digit
-chunks index ``DIG32`` (see :mod:`analyzer.tiles.tables`).  Tile ids: suit*9 + rank, suits m p s z
+A suit's digits (``"406"`` in ``123m406p``) become a number whose 5-digit chunks index ``DIG32`` (see
+:mod:`analyzer.tiles.tables`; a zero digit adds nothing there).  Canonical hands are cut into suits by
+arithmetic on one ``str.to_integer`` of all their digits, and a suit's red fives ``0`` are its digit count
+less the tiles its code counts; other spellings go through ``str.extract_all``, with ``0`` read as 5 and the
+reds counted with ``count_matches``.  Tile ids: suit*9 + rank, suits m p s z
 = 0 1 2 3, ranks 0-based (z: 0-3 winds E S W N, 4-6 white green red).
 """
 
@@ -31,13 +33,15 @@ def digits_code32(n: pl.Expr) -> pl.Expr:
 
 
 def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
-    """Stages adding ``{out}num{s}`` = the digits of suit s (m p s z) of ``hand`` as a number (see
-    :func:`digits_number`) and ``{out}ok`` = the string is valid MPSZ.
+    """Stages adding ``{out}c32_{s}`` = the base-32 count code of suit s (m p s z) of ``hand`` (see
+    :func:`digits_code32`; a red ``0`` counts as a 5), ``{out}aka`` = its red fives and ``{out}ok`` = the
+    string is valid MPSZ.
 
     Fast path for canonical strings (suits in m p s z order, each once, <= 18 digits): four literal ``find``
     give each suit's digit count; the letters are dropped and the whole hand read with one ``to_integer``,
-    then each suit is cut out of that number arithmetically.  Other strings (``333s77s555p``) go through
-    the regex path on a column that is null for canonical rows.
+    then each suit is cut out of that number arithmetically.  A red ``0`` stays a 0 there (a zero digit adds
+    no count): a suit's red fives are its digit count less its tiles counted.  Other strings (``333s77s555p``)
+    go through the regex path on a column that is null for canonical rows.
     """
     st1 = {f"{out}pos{s}": hand.str.find(letter, literal=True).cast(pl.Int64) for s, letter in enumerate(SUITS)}
     st2: dict[str, pl.Expr] = {}
@@ -58,9 +62,10 @@ def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
     st3[f"{out}ordered"] = ordered & (col(f"{out}end") == hand.str.len_bytes()) & (n_found > 0)
     # all digits of the hand as one number (<= 18 digits): suits are read off it by their digit counts
     raw = hand.str.replace_many(list(SUITS), [""] * len(SUITS))
-    st3[f"{out}raw"] = raw.str.to_integer(strict=False)
-    st3[f"{out}all"] = raw.str.replace_all("0", "5", literal=True).str.to_integer(strict=False)
+    st3[f"{out}all"] = raw.str.to_integer(strict=False)
     st3[f"{out}nletters"] = hand.str.len_bytes() - raw.str.len_bytes()
+    # to_integer takes a leading sign, which would stand in for a digit
+    st3[f"{out}signed"] = hand.str.starts_with("+") | hand.str.starts_with("-")
     st4: dict[str, pl.Expr] = {}
     total = sum(col(f"{out}len{s}") for s in range(4))
     before = pl.lit(0, pl.Int64)
@@ -72,25 +77,37 @@ def split_suits(col, out: str, hand: pl.Expr) -> list[dict[str, pl.Expr]]:
     groups_ok = pl.all_horizontal(
         [col(f"{out}pos{s}").is_null() | (col(f"{out}len{s}") > 0) for s in range(4)]
     )
-    # a red "0" among the honours (the last group) shows as a difference in the lowest digits
-    zero_in_honours = ((col(f"{out}all") - col(f"{out}raw")) % lut("POW10", col(f"{out}len3").clip(0, 18))) != 0
     st5 = {
         f"{out}canon": (
             col(f"{out}ordered") & groups_ok & col(f"{out}all").is_not_null() & (col(f"{out}nletters") == n_found)
-            & (total <= 18) & ~zero_in_honours
+            & (total <= 18) & ~col(f"{out}signed")
         ).fill_null(False)
     }
     st6 = {f"{out}other": pl.when(~col(f"{out}canon")).then(hand)}
     st7 = {
         **{
-            f"{out}num{s}": pl.when(col(f"{out}canon")).then(col(f"{out}fnum{s}")).otherwise(
-                digits_number(suit_digits(col(f"{out}other"), letter))
+            f"{out}code{s}": digits_code32(
+                pl.when(col(f"{out}canon")).then(col(f"{out}fnum{s}"))
+                .otherwise(digits_number(suit_digits(col(f"{out}other"), letter)))
             )
             for s, letter in enumerate(SUITS)
         },
-        f"{out}ok": col(f"{out}canon") | col(f"{out}other").str.contains(HAND_RE).fill_null(False),
+        f"{out}slow_ok": col(f"{out}other").str.contains(HAND_RE).fill_null(False),
     }
-    return [st1, st2, st3, st4, st5, st6, st7]
+    # a canonical suit's red fives: its digits less the tiles its code counts (the digit sum of base 32)
+    reds = [pl.when(col(f"{out}canon")).then(col(f"{out}len{s}") - col(f"{out}code{s}") % 31).otherwise(0)
+            for s in range(4)]
+    st8 = {f"{out}red{s}": reds[s] for s in range(4)}
+    red = [col(f"{out}red{s}") for s in range(4)]
+    st9 = {
+        **{f"{out}c32_{s}": col(f"{out}code{s}") + red[s] * 32**4 for s in range(3)},
+        f"{out}c32_3": col(f"{out}code3"),
+        f"{out}aka": pl.when(col(f"{out}canon")).then(red[0] + red[1] + red[2])
+        .otherwise(col(f"{out}other").str.count_matches("0", literal=True)),
+        # a 0 among the honours is no tile
+        f"{out}ok": (col(f"{out}canon") & (red[3] == 0)) | col(f"{out}slow_ok"),
+    }
+    return [st1, st2, st3, st4, st5, st6, st7, st8, st9]
 
 
 def suit_digits(text: pl.Expr, letter: str) -> pl.Expr:

@@ -35,12 +35,26 @@ def test_encoding_of_a_hand_by_hand():
         ({"hand": "123m456p789s1122z", "win": "9z"}, 1),
         ({"hand": "123m456p789s1122z", "win": "1m", "dora": "4q"}, 1),
         ({"hand": "123m456p789s1122z", "win": "1m", "dora": "4p4"}, 1),
+        ({"hand": "+23m456p789s11122z", "win": "2m"}, 1),  # a sign is no tile (to_integer would take it)
+        ({"hand": "-0m23m456p789s1122z", "win": "2m"}, 1),
+        ({"hand": "123m456p789s11102z", "win": "1m"}, 1),  # no red honour
         ({"hand": "123m456p789s11z", "win": "1m", "melds": "chi:468p"}, 2),
         ({"hand": "11z", "win": "1z", "melds": "pon:111m pon:222m pon:333m pon:444m pon:555m"}, 2),
     ],
 )
 def test_unreadable_text_is_an_encoding_error(case, error):
     assert _codes_of([case])["tc_error"].to_list() == [error]
+
+
+@pytest.mark.parametrize(
+    "hand, aka, fives",
+    [("0123m456p789s1122z", 1, (1, 1, 0)), ("055m055p0s11122z", 3, (3, 3, 1)), ("50m50m456p11122z", 2, (4, 1, 0)),
+     ("123m456p789s11122z", 0, (0, 1, 0))],
+)
+def test_red_fives_count_as_fives_and_as_aka(hand, aka, fives):
+    row = _codes_of([{"hand": hand, "win": "1z"}]).row(0, named=True)
+    assert row["tc_aka"] == aka and row["tc_error"] == 0
+    assert tuple((row[f"tc_{suit}"] // 32**4) % 32 for suit in "mps") == fives
 
 
 def test_null_hand_gives_null_codes_and_is_not_scored():
