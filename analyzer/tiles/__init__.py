@@ -16,10 +16,13 @@ Modules
   four literal ``str.find`` give each suit's digit count, the letters are dropped, the whole hand is read
   with one ``str.to_integer`` and each suit is cut out of that number; a suit's number has 5-digit chunks that
   index ``DIG32``, giving its base-32 code (one 5-bit count per tile); a red ``0`` stays a zero digit, and
-  the suit's reds are its digit count less the tiles counted (no string replace for them).  Other spellings (``333s77s555p``) take
-  a regex path on a column that is null for the canonical rows, so they cost nothing on the others.  Melds
+  the suit's reds are its digit count less the tiles counted (no string replace for them).  Other spellings
+  (``333s77s555p``) take a regex path on a column that is null for the canonical rows, so they cost nothing
+  on the others.  Melds
   are looked up whole in a dictionary of the 472 well-formed meld strings (``chi:406s`` ...) giving
-  ``1 + kind*34 + tile`` (+ red fives).  The first indicator is read inline, kan dora on a sparse branch.
+  ``1 + kind*34 + tile`` (+ red fives).  Tile tokens (``8p``) are read by a cast to an Enum of the 37 tokens
+  and a gather.  An indicator text of one tile is read whole on every row; longer ones (kan dora, grouped
+  digits such as ``14p``) are cut into tokens on a sparse branch.
 * :mod:`.tables` - ``data/suit_decomp.npz`` (built by ``scripts/build_tile_tables.py``, 80 kB) holds the
   21,743 decomposable suit shapes and their 23,533 splits into sequences / triplets / pair, each with
   sequence and triplet bit masks, counts of simple/terminal triplets, iipeikou count, an "every group
@@ -77,7 +80,9 @@ the payload is half: a join carrying an integer key instead is ~0.04 s per list)
 
 What made the difference, measured as same-run A/B with identical output on 10^6 hands: red fives counted
 from digit counts instead of a ``"0" -> "5"`` replace, a second ``to_integer`` and ``count_matches`` (encoding
-~8% faster, 0.80 -> 0.75 s median); ``lists=False`` (the
+~8% faster, 0.80 -> 0.75 s median); tile tokens by an Enum cast instead of ``replace_strict`` with a dict,
+one-tile indicator texts read whole and one branch for the longer dora and ura texts instead of a regex test,
+a slice, a cache of the wide frame and a join for each (encoding 0.77 -> 0.64 s median); ``lists=False`` (the
 lists used to be built even when not selected: a horizontal concat is never pruned); the best of several
 readings returned by an exact as-of join on the row number instead of an order-keeping hash join (its
 re-sort cost ~13% of the scorer without lists; the encoder's kan-dora branch likewise, ~15% of encoding); the

@@ -15,8 +15,8 @@ tc_meld0..3  Int16   called / declared melds in input order: ``1 + kind*34 + til
                      kinds chi pon minkan kakan ankan = 0..4 and ``tile`` the lowest tile; 0 = no meld,
                      -1 = a malformed meld
 tc_dora,     Int64   indicators in order, 6 bits each: indicator i is ``((code >> 6*i) & 63) - 1`` (a
-tc_ura               tile id; 0 bits = none).  The first dora indicator is the round's, the others kan
-                     dora.  ``tc_ura`` is only read for a riichi winner.
+tc_ura               tile id; 0 bits = none; null = unreadable).  The first dora indicator is the round's,
+                     the others kan dora.  ``tc_ura`` is only read for a riichi winner.
 tc_error     Int8    0, or what made the text unreadable: 1 ``bad_notation`` (hand, winning tile or an
                      indicator), 2 ``bad_meld`` (a malformed meld or more than four)
 ============ ======= ==================================================================================
@@ -28,7 +28,7 @@ import polars as pl
 
 from analyzer.tiles.columns import P, C, _apply
 from analyzer.tiles.notation import normalise_indicators, split_suits, tile_id
-from analyzer.tiles.tables import TILE_TOKENS, meld_ids
+from analyzer.tiles.tables import meld_ids
 
 CODE_SCHEMA: dict[str, pl.DataType] = {
     "tc_m": pl.Int64(), "tc_p": pl.Int64(), "tc_s": pl.Int64(), "tc_z": pl.Int64(),
@@ -55,51 +55,37 @@ def _col(name: str) -> pl.Expr:
 
 
 def _indicator_id(token: pl.Expr) -> pl.Expr:
-    """``"4p"`` -> 1 + tile id of the indicator (0 for null); invalid -> null."""
-    return token.replace_strict(TILE_TOKENS, default=None, return_dtype=pl.Int64) + 1
+    """``"4p"`` -> 1 + tile id of the indicator; anything else (``""``, ``"4"``, ``"4q"``) -> null."""
+    return tile_id(token).cast(pl.Int64) + 1
 
 
-def _indicators(lf: pl.LazyFrame, name: str, text: pl.Expr, rid: str) -> pl.LazyFrame:
-    """Adds ``{name}_code`` (packed indicator ids, see the module table) and ``{name}_ok``.
-
-    The first indicator is read inline; the rows with more (kan dora: few) are exploded on a side branch and
-    joined back on a narrow frame.
-    """
-    grouped = pl.when(text.str.contains(r"[0-9][0-9]")).then(text)
-    lf = _apply(lf, ENC, [
-        {f"{name}_norm": pl.coalesce(normalise_indicators(grouped), text)},
-        {f"{name}_first": _indicator_id(_col(f"{name}_norm").str.slice(0, 2)),
-         f"{name}_len": _col(f"{name}_norm").str.len_bytes()},
-    ]).cache()
-    more = (
-        lf.filter(_col(f"{name}_len") > 2)
-        .select(rid, _col(f"{name}_norm").str.slice(2).str.extract_all("..").alias("__tok"))
-        .with_columns(__pos=pl.int_ranges(1, pl.col("__tok").list.len() + 1))
-        .explode("__tok", "__pos")
-        .with_columns(__id=_indicator_id(pl.col("__tok")))
-        .group_by(rid)
-        .agg(
-            (pl.col("__id").fill_null(0) * pl.lit(2, pl.Int64).pow(INDICATOR_BITS * pl.col("__pos"))).sum()
-            .alias("__more"),
-            (pl.col("__id").is_null() & pl.col("__tok").is_not_null()).sum().alias("__bad"),
+def _several_indicators(frame: pl.LazyFrame, texts: dict[str, pl.Expr], rid: str) -> pl.LazyFrame:
+    """The rows whose ``dora`` or ``ura`` text is longer than one tile (kan dora or grouped digits such as
+    ``14p``: few), sorted by ``rid``, with ``{name}_code`` (the packed indicator ids, see the module table)
+    and ``{name}_ok`` read from the normalised text (``4p1z`` or ``14p`` alike)."""
+    long = [pl.col(f"__{name}").str.len_bytes() > 2 for name in texts]
+    few = frame.select(rid, **{f"__{name}": text for name, text in texts.items()}).filter(pl.any_horizontal(long))
+    cols = {}
+    for name in texts:
+        text = pl.col(f"__{name}")
+        norm = pl.coalesce(normalise_indicators(pl.when(text.str.contains(r"[0-9][0-9]")).then(text)), text)
+        few = few.with_columns(norm.alias(f"__{name}_norm"))
+        norm = pl.col(f"__{name}_norm")
+        # the ids as columns first: both sums below read them (as expressions they were computed twice)
+        few = few.with_columns(
+            _indicator_id(norm.str.slice(2 * i, 2)).alias(f"__{name}_id{i}") for i in range(MAX_INDICATORS)
         )
-    )
-    # an exact as-of join on the row number keeps the order without the re-sort of an order-keeping hash join
-    extra = lf.select(rid).join_asof(more.sort(rid), on=rid, strategy="backward", tolerance=0).select(
-        pl.col("__more").fill_null(0).alias(P + ENC + f"{name}_more"),
-        pl.col("__bad").fill_null(0).alias(P + ENC + f"{name}_bad"),
-    )
-    lf = pl.concat([lf, extra], how="horizontal")
-    length = _col(f"{name}_len")
-    ok = text.is_null() | (
-        (length % 2 == 0) & (length <= 2 * MAX_INDICATORS) & _col(f"{name}_first").is_not_null()
-        & (_col(f"{name}_bad") == 0)
-    )
-    return lf.with_columns(
-        pl.when(text.is_null()).then(0).otherwise(_col(f"{name}_first") + _col(f"{name}_more"))
-        .alias(P + ENC + f"{name}_code"),
-        ok.fill_null(False).alias(P + ENC + f"{name}_ok"),
-    )
+        ids = [pl.col(f"__{name}_id{i}") for i in range(MAX_INDICATORS)]
+        present = [norm.str.len_bytes() > 2 * i for i in range(MAX_INDICATORS)]
+        length = norm.str.len_bytes()
+        ok = (
+            (length % 2 == 0) & (length <= 2 * MAX_INDICATORS) & ids[0].is_not_null()
+            & pl.all_horizontal([~present[i] | ids[i].is_not_null() for i in range(MAX_INDICATORS)])
+        )
+        packed = sum(ids[i].fill_null(0) * 2 ** (INDICATOR_BITS * i) for i in range(MAX_INDICATORS))
+        cols[f"{name}_code"] = pl.when(text.is_null()).then(0).when(ok).then(packed)  # null when unreadable
+        cols[f"{name}_ok"] = text.is_null() | ok
+    return few.select(rid, **{P + ENC + "kan_" + k: v for k, v in cols.items()}).sort(rid)
 
 
 def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFrame:
@@ -131,8 +117,21 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     )
     work = _apply(work, ENC, [cols, {f"meld{i}": _col("mlist").list.get(i, null_on_oob=True).fill_null(0)
                                      for i in range(4)}])
-    work = _indicators(work, "dora", _col("dora"), rid)
-    work = _indicators(work, "ura", _col("ura"), rid)
+    # indicators: a text of one tile is read whole on every row; longer ones (kan dora, few) on a branch,
+    # brought back by an exact as-of join on the row number (it keeps the order without a re-sort)
+    several = _several_indicators(base.with_row_index(rid), {k: text[k] for k in ("dora", "ura")}, rid)
+    several = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid)).join_asof(
+        several, on=rid, strategy="backward", tolerance=0
+    )
+    work = pl.concat([work, several.drop(rid)], how="horizontal")
+    for name in ("dora", "ura"):
+        one = _indicator_id(_col(name))
+        work = work.with_columns(
+            pl.when(_col(f"kan_{name}_ok").is_not_null()).then(_col(f"kan_{name}_code"))
+            .when(_col(name).is_null()).then(0).otherwise(one).alias(P + ENC + f"{name}_code"),
+            pl.coalesce(_col(f"kan_{name}_ok"), _col(name).is_null() | one.is_not_null())
+            .alias(P + ENC + f"{name}_ok"),
+        )
     readable = (
         _col("suitok") & _col("win").is_not_null() & _col("dora_ok") & _col("ura_ok")
         & pl.all_horizontal([_col(f"suitc32_{s}").is_not_null() for s in range(4)])

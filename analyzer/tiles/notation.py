@@ -115,9 +115,15 @@ def suit_digits(text: pl.Expr, letter: str) -> pl.Expr:
     return text.str.extract_all(rf"[0-9]+{letter}").list.join("").str.replace_all(letter, "", literal=True)
 
 
+_TOKENS = pl.Enum(list(TILE_TOKENS))
+_TOKEN_IDS = pl.Series(list(TILE_TOKENS.values()), dtype=pl.Int32)
+
+
 def tile_id(tile: pl.Expr) -> pl.Expr:
-    """``"8p"`` -> 16; red five ``"0p"`` -> 13; anything else -> null."""
-    return tile.replace_strict(TILE_TOKENS, default=None, return_dtype=pl.Int32)
+    """``"8p"`` -> 16; red five ``"0p"`` -> 13; anything else (``""``, ``"8"``, ``"8q"``) -> null.
+
+    A cast to an Enum of the tile tokens and a gather: cheaper than ``replace_strict`` with the dictionary."""
+    return pl.lit(_TOKEN_IDS).gather(tile.cast(_TOKENS, strict=False).to_physical())
 
 
 def normalise_indicators(text: pl.Expr) -> pl.Expr:
