@@ -61,12 +61,11 @@ are not scored (all new columns null).
 
 Speed (2-core machine shared with other work; ``python -m benchmarks.tiles --n 1000000 --sample 2000 --repeat
 5``, best of 5 after a warm-up, one collect per step; the machine's speed drifts 30-50% over a day).  Latest
-run: 1.16M hands/s scoring stored tile codes with every column, 2.02M/s with ``lists=False`` (1.65M/s in the
-run before, same code), 1.38M/s encoding text to codes, 0.57M/s end to end from the text; 115x the
-pure-Python ``mahjong`` package end to end from our rows, 122x scoring codes against its
-``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s between runs).  Two later runs of the same code
-on a busier machine: 1.15M / 1.86M and 0.91M / 1.55M hands/s (every column / ``lists=False``).  The 2M/s
-target is met without the lists on a quiet run, not with them.
+run: 1.15M hands/s scoring stored tile codes with every column, 1.90M/s with ``lists=False``, 1.76M/s
+encoding text to codes, 0.64M/s end to end from the text; 114x the pure-Python ``mahjong`` package end to end
+from our rows, 191x scoring codes against its ``estimate_hand_value`` alone (its own rate swings 2.4k-11k/s
+between runs).  Six runs of this scorer: 0.91M-1.16M/s with every column, 1.55M-2.02M/s with
+``lists=False``.  The 2M/s target is met without the lists on a quiet run, not with them.
 
 Where the time goes (10^6 stored hands, 2026-11-23, CPU seconds; the wall time is a little over half of it on
 two cores): the hand features ~0.7 (per expression: dora and ura with kan dora ~0.05 each, the yaku masks
