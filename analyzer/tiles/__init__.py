@@ -103,8 +103,9 @@ s per 10^6 rows); the key tables built from the first-split and branch frames in
 values (no gain); the as-of join with ``set_sorted``, ``check_sortedness=False``, ``allow_parallel=False`` or
 a left side of the row number alone (no gain); the branch put beside the hands by a horizontal concat and
 found by ``search_sorted`` instead of the join (the streaming engine refuses a horizontal concat of unequal
-heights), or by ``merge_sorted`` with the other hands (twice the cost of the join); ``base_points`` with the han limits as a lookup, with ``max_horizontal`` or one when/then (no
-faster than the chain: that gather costs ~17 ms).  Operation costs on 10^6 rows: ``&`` / ``+`` / compare
+heights), or by ``merge_sorted`` with the other hands (twice the cost of the join); ``base_points`` with the
+han limits as a lookup, with ``max_horizontal`` or one when/then (no faster than the chain: that gather costs
+~17 ms).  Operation costs on 10^6 rows: ``&`` / ``+`` / compare
 ~0.5-1.5 ms, ``//`` by a power of two ~3 ms, ``%`` ~4 ms, a when/then ~1 ms, a Boolean cast and multiply ~2
 ms, a small-table gather ~3.6 ms, a gather from the 5**9 table ~9-22 ms, ``str.replace_many`` ~170 ms (the
 encoder's largest cost; a regex class, chained literal replaces or per-suit slices cost as much or more, and
