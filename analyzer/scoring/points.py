@@ -72,13 +72,8 @@ def tsumo_payment(base: pl.Expr, winner_is_dealer: pl.Expr, payer_is_dealer: pl.
 
 
 def hand_points(base: pl.Expr, winner_is_dealer: pl.Expr, is_tsumo: pl.Expr) -> pl.Expr:
-    """The hand's value without honba and sticks: the ron payment, or the sum of the tsumo payments.
-
-    One rounding covers the ron payment, the dealer's share of a tsumo (2x base) and a dealer tsumo's three
-    equal shares; only a non-dealer tsumo needs a second one (the non-dealers' 1x base)."""
-    first = ceil100(base * pl.when(is_tsumo).then(2).when(winner_is_dealer).then(6).otherwise(4))
-    return (
-        pl.when(is_tsumo & winner_is_dealer).then(3 * first)
-        .when(is_tsumo).then(first + 2 * ceil100(base))
-        .otherwise(first)
+    """The hand's value without honba and sticks: the ron payment, or the sum of the tsumo payments."""
+    tsumo_total = pl.when(winner_is_dealer).then(3 * ceil100(2 * base)).otherwise(
+        ceil100(2 * base) + 2 * ceil100(base)
     )
+    return pl.when(is_tsumo).then(tsumo_total).otherwise(ron_payment(base, winner_is_dealer))
