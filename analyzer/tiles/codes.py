@@ -76,8 +76,8 @@ def _several_indicators(frame: pl.LazyFrame, texts: dict[str, pl.Expr], rid: str
             _indicator_id(norm.str.slice(2 * i, 2)).alias(f"__{name}_id{i}") for i in range(MAX_INDICATORS)
         )
         ids = [pl.col(f"__{name}_id{i}") for i in range(MAX_INDICATORS)]
-        present = [norm.str.len_bytes() > 2 * i for i in range(MAX_INDICATORS)]
         length = norm.str.len_bytes()
+        present = [length > 2 * i for i in range(MAX_INDICATORS)]
         ok = (
             (length % 2 == 0) & (length <= 2 * MAX_INDICATORS) & ids[0].is_not_null()
             & pl.all_horizontal([~present[i] | ids[i].is_not_null() for i in range(MAX_INDICATORS)])
@@ -102,9 +102,8 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     if ura_read is not None:
         text["ura"] = pl.when(ura_read).then(text["ura"])
     base = lf.cache()
-    work = base.select(
-        pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid), *[e.alias(P + ENC + k) for k, e in text.items()]
-    )
+    row_number = pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid)  # the same on every read of base
+    work = base.select(row_number, *[e.alias(P + ENC + k) for k, e in text.items()])
     hand = _col("hand")
     work = _apply(work, ENC, split_suits(_col, "suit", hand))
     cols: dict[str, pl.Expr] = {}
@@ -119,11 +118,9 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
                                      for i in range(4)}])
     # indicators: a text of one tile is read whole on every row; longer ones (kan dora, few) on a branch,
     # brought back by an exact as-of join on the row number (it keeps the order without a re-sort)
-    several = _several_indicators(base.with_row_index(rid), {k: text[k] for k in ("dora", "ura")}, rid)
-    several = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid)).join_asof(
-        several, on=rid, strategy="backward", tolerance=0
-    )
-    work = pl.concat([work, several.drop(rid)], how="horizontal")
+    long_texts = _several_indicators(base.with_columns(row_number), {k: text[k] for k in ("dora", "ura")}, rid)
+    kan = base.select(row_number).join_asof(long_texts, on=rid, strategy="backward", tolerance=0)
+    work = pl.concat([work, kan.drop(rid)], how="horizontal")
     for name in ("dora", "ura"):
         one = _indicator_id(_col(name))
         work = work.with_columns(

@@ -118,13 +118,13 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
     # yaku and fu_detail lists: built once per distinct key, joined on a narrow frame
     ykeys = Y.yaku_lists(lf.select(C("ykey")).unique().drop_nulls(), P + "ykey", rules)
     fkeys = F.fu_details(lf.select(C("fukey")).unique().drop_nulls(), P + "fukey", rules)
-    lists = (
+    list_columns = (
         lf.select(P + "ykey", P + "fukey")
         .join(ykeys, on=P + "ykey", how="left", maintain_order="left")
         .join(fkeys, on=P + "fukey", how="left", maintain_order="left")
         .select("yaku", "fu_detail")
     )
-    out = pl.concat([base.select(original), lf.select(VALUES), lists], how="horizontal")
+    out = pl.concat([base.select(original), lf.select(VALUES), list_columns], how="horizontal")
     return out.select(
         *original, "yaku", "han", "fu", "fu_detail", "yakuman", "dora_count", "ura_dora", "aka_dora", "wait",
         "tile_problem",
