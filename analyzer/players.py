@@ -1,6 +1,17 @@
-"""Per-player totals and statistics across all games.
+"""Per-player totals and statistics across all games, from mergeable partial aggregates.
 
-``player_stats(hands, games)`` returns one row per player:
+Games are independent, so the players table is built in two steps that work on any split of the games into
+parts (partitions of whole games, or workers of a cluster):
+
+* ``player_partials(hands, games)``: one row per player of the part, every column a count, a sum or another
+  aggregate that merges across parts by the rule in :data:`MERGE` (``sum`` for all of them today);
+* ``combine_partials(partials)``: the partial rows of many parts merged into one row per player;
+* ``finalize_players(partials)``: the published columns (rates and averages from the merged sums).
+
+``player_stats(hands, games)`` is the three in one, for a single part. Sums of game points are kept in
+millionths of a point as integers, so a total does not depend on the order the parts are added in.
+
+The published columns, one row per player:
 
 ==================== ==================================================================================
 player               name
@@ -25,6 +36,44 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
+
+# Game points are summed as integers in these units: exact and independent of the order of the parts.
+POINT_UNITS = 1_000_000
+
+COUNTS = ["games", *[f"place_{p}" for p in range(1, 5)], "hands", "wins", "tsumo_wins", "riichi", "yakuman",
+          "chombo", "deal_ins"]
+# How each partial column merges across parts.
+MERGE: dict[str, str] = {
+    **{c: "sum" for c in COUNTS},
+    "_points_units": "sum",
+    "_place_sum": "sum",
+    "points_received": "sum",
+    "points_paid": "sum",
+    "_win_value_sum": "sum",
+    "_deal_in_cost_sum": "sum",
+}
+PLAYER_COLUMNS_OUT = [
+    "player",
+    "games",
+    "total_points",
+    "avg_points",
+    *[f"place_{p}" for p in range(1, 5)],
+    "avg_place",
+    "points_received",
+    "points_paid",
+    "hands",
+    "wins",
+    "win_rate",
+    "tsumo_wins",
+    "deal_ins",
+    "deal_in_rate",
+    "riichi",
+    "riichi_rate",
+    "avg_win_value",
+    "avg_deal_in_cost",
+    "yakuman",
+    "chombo",
+]
 
 
 def _hand_rows_per_player(hands: pl.LazyFrame) -> pl.LazyFrame:
@@ -52,11 +101,9 @@ def _hand_rows_per_player(hands: pl.LazyFrame) -> pl.LazyFrame:
     return pl.concat(per_seat)
 
 
-def player_stats(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
+def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
+    """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
     rows = _hand_rows_per_player(hands)
-    deal_in_hands = (
-        rows.filter("deal_in").group_by("player", "game_id", "_hand").agg(pl.col("points").sum().alias("cost"))
-    )
     per_hand = rows.group_by("player").agg(
         (pl.col("_first") & (pl.col("result") != "chombo")).sum().alias("hands"),
         pl.col("delta").clip(lower_bound=0).sum().alias("points_received"),
@@ -64,51 +111,62 @@ def player_stats(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("win").sum().alias("wins"),
         pl.col("tsumo_win").sum().alias("tsumo_wins"),
         pl.col("riichi").sum().alias("riichi"),
-        pl.col("points").filter(pl.col("win")).mean().alias("avg_win_value"),
+        pl.col("points").filter(pl.col("win")).sum().alias("_win_value_sum"),
         pl.col("yakuman").sum().alias("yakuman"),
         pl.col("chombo").sum().alias("chombo"),
     )
-    deal_ins = deal_in_hands.group_by("player").agg(
-        pl.len().alias("deal_ins"), pl.col("cost").mean().alias("avg_deal_in_cost")
+    deal_ins = (
+        rows.filter("deal_in")
+        .group_by("player", "game_id", "_hand")
+        .agg(pl.col("points").sum().alias("cost"))
+        .group_by("player")
+        .agg(pl.len().alias("deal_ins"), pl.col("cost").sum().alias("_deal_in_cost_sum"))
     )
     per_game = games.group_by("player").agg(
         pl.len().alias("games"),
-        pl.col("game_points").sum().alias("total_points"),
-        pl.col("game_points").mean().alias("avg_points"),
-        *[(pl.col("place") == p).sum().cast(pl.Int64).alias(f"place_{p}") for p in range(1, 5)],
-        pl.col("place").mean().alias("avg_place"),
+        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).sum().alias("_points_units"),
+        *[(pl.col("place") == p).sum().alias(f"place_{p}") for p in range(1, 5)],
+        pl.col("place").sum().alias("_place_sum"),
     )
-    counts = ["hands", "wins", "tsumo_wins", "riichi", "yakuman", "chombo", "deal_ins"]
     return (
         per_game.join(per_hand, on="player", how="left")
         .join(deal_ins, on="player", how="left")
-        .with_columns(pl.col(c).fill_null(0).cast(pl.Int64) for c in counts)
+        .select("player", *[pl.col(c).fill_null(0).cast(pl.Int64) for c in MERGE])
+    )
+
+
+def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFrame:
+    """Partial rows of many parts (stacked, or a list) merged into one partial row per player."""
+    if isinstance(partials, list):
+        partials = pl.concat(partials, how="vertical_relaxed")
+    merge = {"sum": pl.Expr.sum, "max": pl.Expr.max, "min": pl.Expr.min}
+    return partials.group_by("player").agg(merge[how](pl.col(c)).alias(c) for c, how in MERGE.items())
+
+
+def _ratio(numerator: str, denominator: str) -> pl.Expr:
+    return pl.when(pl.col(denominator) > 0).then(pl.col(numerator) / pl.col(denominator))
+
+
+def finalize_players(partials: pl.LazyFrame) -> pl.LazyFrame:
+    """The published players table from merged partials, best total first (ties by name)."""
+    return (
+        partials.with_columns(
+            (pl.col("_points_units") / POINT_UNITS).alias("total_points"),
+        )
         .with_columns(
-            (pl.col("wins") / pl.col("hands")).alias("win_rate"),
-            (pl.col("deal_ins") / pl.col("hands")).alias("deal_in_rate"),
-            (pl.col("riichi") / pl.col("hands")).alias("riichi_rate"),
+            _ratio("total_points", "games").alias("avg_points"),
+            _ratio("_place_sum", "games").alias("avg_place"),
+            _ratio("wins", "hands").alias("win_rate"),
+            _ratio("deal_ins", "hands").alias("deal_in_rate"),
+            _ratio("riichi", "hands").alias("riichi_rate"),
+            _ratio("_win_value_sum", "wins").alias("avg_win_value"),
+            _ratio("_deal_in_cost_sum", "deal_ins").alias("avg_deal_in_cost"),
         )
-        .select(
-            "player",
-            "games",
-            "total_points",
-            "avg_points",
-            *[f"place_{p}" for p in range(1, 5)],
-            "avg_place",
-            "points_received",
-            "points_paid",
-            "hands",
-            "wins",
-            "win_rate",
-            "tsumo_wins",
-            "deal_ins",
-            "deal_in_rate",
-            "riichi",
-            "riichi_rate",
-            "avg_win_value",
-            "avg_deal_in_cost",
-            "yakuman",
-            "chombo",
-        )
+        .select(PLAYER_COLUMNS_OUT)
         .sort(["total_points", "player"], descending=[True, False])
     )
+
+
+def player_stats(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
+    """The players table of one part: partials, finalized."""
+    return finalize_players(player_partials(hands, games))
