@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.table import Table
 
 from analyzer.io.load import InputError
-from analyzer.io.write import FORMATS, write_results, write_table
-from analyzer.pipeline import ScoreResult, score
+from analyzer.io.write import FORMATS, write_table
+from analyzer.partition import parse_size
+from analyzer.pipeline import score_to
 from analyzer.rules import RulesError, load_rules, preset_names
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
@@ -80,29 +81,66 @@ PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP + " " + PER_GAME_HELP)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
+@click.option(
+    "--partition-rows", type=click.IntRange(min=1), default=None,
+    help="Rows per partition of whole games (memory grows with it). [default: 1,000,000]",
+)
+@click.option(
+    "--memory-limit", default=None, metavar="SIZE",
+    help="Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-def score_command(inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, debug: bool) -> None:
+def score_command(
+    inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
+    memory_limit: str | None, debug: bool,
+) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
-    Writes hands, games, players and rejects tables. Every input row lands in hands or rejects.
+    Writes hands, games, players and rejects tables. Every input row lands in hands or rejects. Inputs of any
+    size are scored in partitions of whole games, each written out as soon as it is scored.
     """
     with _friendly_errors(debug):
+        if memory_limit is not None:
+            try:
+                parse_size(memory_limit)
+            except ValueError as exc:
+                raise Failure(f"--memory-limit: {exc}") from exc
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
-        with _progress(f"Scoring {len(inputs)} input(s) under {label}…"):
-            result = score(list(inputs), rules)
-        with _progress("Writing outputs…"):
-            paths = write_results(
-                {"hands": result.hands, "games": result.games, "players": result.players, "rejects": result.rejects},
-                outdir,
-                fmt,
+        with _progress_bar(f"Scoring under {label}") as progress:
+            result = score_to(
+                list(inputs), outdir, fmt, rules, partition_rows=partition_rows, memory_limit=memory_limit,
+                progress=progress,
             )
     _print_standings(result, top)
-    _print_counts(result, paths)
+    _print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
 
 
-def _print_standings(result: ScoreResult, top: int) -> None:
+@contextmanager
+def _progress_bar(label: str):
+    """A progress bar (rows and partitions done, rate, ETA) on a terminal; nothing otherwise."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("rows"),
+               TextColumn("{task.fields[parts]} partition(s)"), TextColumn("{task.fields[rate]}"),
+               TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=None, parts=0, rate="")
+
+        def update(done: int, total: int, parts: int) -> None:
+            elapsed = bar.tasks[0].elapsed or 0
+            rate = f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else ""
+            bar.update(task, completed=done, total=total if total >= 0 else None, parts=parts, rate=rate)
+
+        yield update
+
+
+def _print_standings(result, top: int) -> None:
     if top <= 0 or result.players.height == 0:
         return
     table = Table(title=f"Standings (rules: {result.rules_label})")
@@ -123,16 +161,16 @@ def _print_standings(result: ScoreResult, top: int) -> None:
     out.print(table)
 
 
-def _print_counts(result: ScoreResult, paths: dict[str, Path]) -> None:
+def _print_counts(result) -> None:
     out.print(
-        f"rows read: {result.rows_read} = scored {result.hands.height} + rejected {result.rows_rejected}"
-        f" (scored with problems: {result.rows_with_problems}); games: {result.games['game_id'].n_unique()}",
+        f"rows read: {result.rows_read} = scored {result.rows_scored} + rejected {result.rows_rejected}"
+        f" (scored with problems: {result.rows_with_problems}); games: {result.games}",
         highlight=False,
     )
-    out.print("written: " + ", ".join(str(p) for p in paths.values()), highlight=False)
+    out.print("written: " + ", ".join(str(p) for p in result.paths.values()), highlight=False)
     if result.rows_rejected:
         console.print(
-            f"[yellow]{result.rows_rejected} row(s) rejected: see {paths['rejects']}[/]", highlight=False
+            f"[yellow]{result.rows_rejected} row(s) rejected: see {result.paths['rejects']}[/]", highlight=False
         )
 
 

@@ -9,21 +9,25 @@ Data flows one way; bad rows become rejects (with file, row, column, value and r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
 from analyzer.games import game_results
-from analyzer.io.load import as_text_columns, load
-from analyzer.players import player_stats
+from analyzer.io.load import as_text_columns, expand_inputs, load
+from analyzer.io.write import ResultWriter
+from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, plan, rows_for_memory
+from analyzer.players import combine_partials, finalize_players, player_partials
 from analyzer.problems import flag_problems
-from analyzer.replay import derive_table_state, order_hands, running_scores
+from analyzer.replay import derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
 from analyzer.rules import Rules, RulesError, load_rules
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
-from analyzer.validate import rejects_of, validate
+from analyzer.rejects import REJECT, add_bits, is_clean, reason, rejects_of, when
+from analyzer.validate import validate
 
 ADDED_COLUMNS = [
     "dealer",
@@ -43,6 +47,7 @@ SOURCE_COLUMNS = {SOURCE_FILE: "source_file", SOURCE_ROW: "source_row"}
 
 
 RULES_COLUMN = "rules"
+R_RULES = reason(RULES_COLUMN, pl.col("_rules_spec"), pl.col("_rules_problem"))
 
 
 @dataclass
@@ -75,9 +80,13 @@ class ScoreResult:
 
     @property
     def rules_label(self) -> str:
-        """'tenhou' for a single ruleset, 'per game: tenhou, tenhou;aka_dora=false' when games differ."""
-        names = sorted({r.name for r in self.rulesets} or {self.rules.name})
-        return names[0] if len(names) == 1 else "per game: " + ", ".join(names)
+        return _rules_label(self.rulesets, self.rules)
+
+
+def _rules_label(rulesets: list[Rules], rules: Rules) -> str:
+    """'tenhou' for a single ruleset, 'per game: tenhou, tenhou;aka_dora=false' when games differ."""
+    names = sorted({r.name for r in rulesets} or {rules.name})
+    return names[0] if len(names) == 1 else "per game: " + ", ".join(names)
 
 
 @dataclass
@@ -97,11 +106,14 @@ def _input_columns(lf: pl.LazyFrame) -> list[str]:
     return [c for c in lf.collect_schema().names() if not c.startswith("_")]
 
 
-def score_hands(valid: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    """Scored hand rows (internal columns kept) from validated rows without reject reasons."""
+def score_hands(valid: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.LazyFrame:
+    """Scored hand rows (internal columns kept) from validated rows without reject reasons.
+
+    ``presorted``: the rows are in replay order already (:func:`analyzer.replay.sort_for_replay`).
+    """
     return (
         valid.pipe(hand_value, rules)
-        .pipe(order_hands, rules)
+        .pipe(order_hands, rules, presorted)
         .pipe(derive_table_state, rules)
         .pipe(deltas, rules)
         .pipe(running_scores, rules)
@@ -126,7 +138,7 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     """
     per_game = rules is None and RULES_COLUMN in raw.collect_schema().names()
     default = load_rules(rules)
-    validated = validate(raw)
+    validated = validate(raw).pipe(game_keys)
     if not per_game:
         return [_score_part(validated, default, offset=0)]
     game_spec = (
@@ -143,20 +155,14 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
             bad_specs[spec] = f"not a ruleset: {exc}"
             ruleset = default
         by_name.setdefault(ruleset.name, (ruleset, []))[1].append(spec)
-    if bad_specs:
-        bad = pl.col("_rules_spec").replace_strict(bad_specs, default=None, return_dtype=pl.String)
-        reason = pl.struct(column=pl.lit(RULES_COLUMN), value=pl.col("_rules_spec"), reason=bad)
-        validated = validated.with_columns(
-            pl.when(bad.is_not_null())
-            .then(pl.concat_list(pl.col("_reasons"), reason))
-            .otherwise(pl.col("_reasons"))
-            .alias("_reasons")
-        )
+    validated = validated.with_columns(
+        pl.col("_rules_spec").replace_strict(bad_specs, default=None, return_dtype=pl.String).alias("_rules_problem")
+    ).with_columns(add_bits([when(pl.col("_rules_problem").is_not_null(), R_RULES)]))
     if not by_name:  # no rows at all
-        return [_score_part(validated.drop("_rules_spec").lazy(), default, offset=0)]
+        return [_score_part(validated.lazy(), default, offset=0)]
     parts, offset = [], 0
     for ruleset, specs in by_name.values():
-        rows = validated.filter(pl.col("_rules_spec").is_in(specs)).drop("_rules_spec")
+        rows = validated.filter(pl.col("_rules_spec").is_in(specs))
         parts.append(_score_part(rows.lazy(), ruleset, offset))
         offset += rows.height
     return parts
@@ -166,51 +172,213 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPar
     # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
     # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
     # costs more than it saves.
-    checked = validated.pipe(apply_tiles, rules).collect().lazy()
+    checked = validated.pipe(apply_tiles, rules).collect()
+    # Filtering or sorting a wide frame copies every column: skip both when there is nothing to do.
+    valid = checked.filter(is_clean()) if (checked[REJECT] != 0).any() else checked
     scored = (
-        score_hands(checked.filter(pl.col("_reasons").list.len() == 0), rules)
+        score_hands(sort_for_replay(valid).lazy(), rules, presorted=True)
         .with_columns(pl.col("_seq") + offset, pl.col("_hand") + offset)
         .collect()
         .lazy()
     )
-    return ScoredPart(rules=rules, checked=checked, scored=scored)
+    return ScoredPart(rules=rules, checked=checked.lazy(), scored=scored)
 
 
-def assemble(parts: list[ScoredPart], rules: Rules) -> ScoreResult:
-    """The four outputs from scored parts (the hands in replay order, games tagged with their ruleset)."""
-    scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
-    checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
+@dataclass
+class PartResult:
+    """The outputs of the games of one partition (whole games): what :func:`score_to` appends per partition.
+
+    ``rejects`` keeps ``_pos`` and ``_bit`` so that the rejects of all partitions sort into input order.
+    """
+
+    hands: pl.DataFrame
+    games: pl.DataFrame
+    rejects: pl.DataFrame
+    partials: pl.DataFrame
+    rulesets: list[Rules]
+
+
+def _hands_output(scored: pl.LazyFrame, checked: pl.LazyFrame, multiple: bool) -> pl.LazyFrame:
     inputs = _input_columns(checked)
     names = scored.collect_schema().names()
     tile_columns = [c for c in TILE_OUTPUTS if c in names]
     given = [c for c in ("given_han", "given_fu", "given_yakuman") if c in names]
-    hands_out = scored.sort("_seq").select(
+    # Each ruleset's rows are in replay order already; rows of several rulesets interleave by game.
+    ordered = scored.sort("_game", "_seq") if multiple else scored
+    return ordered.select(
         *inputs,
         *[c for c in [*ADDED_COLUMNS[:6], *tile_columns, *given, *ADDED_COLUMNS[6:]] if c not in inputs],
         *[pl.col(k).alias(v) for k, v in SOURCE_COLUMNS.items()],
     )
+
+
+def assemble_part(parts: list[ScoredPart]) -> PartResult:
+    """The outputs of one partition from its scored ruleset parts."""
+    scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
+    checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
+    hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
     games = pl.concat(
         [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
     ).sort("game_id", "place", "seat")
-    players = player_stats(scored, games)
-    hands_df, games_df, players_df, rejects_df = pl.collect_all([hands_out, games, players, rejects_of(checked)])
+    hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
+    partials = player_partials(scored, games_df.lazy()).collect()
+    return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts])
+
+
+def score_partition(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> PartResult:
+    """Score the rows of whole games (one partition): every output but the players table, and its partials."""
+    return assemble_part(score_parts(raw, rules))
+
+
+def _finish_rejects(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    return pl.concat(frames, how="vertical").sort("_pos", "column", "_bit").drop("_pos", "_bit")
+
+
+def _finish_players(partials: list[pl.DataFrame]) -> pl.DataFrame:
+    return finalize_players(combine_partials([p.lazy() for p in partials])).collect()
+
+
+def _unique_rulesets(rulesets: list[Rules]) -> list[Rules]:
+    seen: dict[str, Rules] = {}
+    for r in rulesets:
+        seen.setdefault(r.name, r)
+    return list(seen.values())
+
+
+def assemble(parts: list[ScoredPart], rules: Rules) -> ScoreResult:
+    """The four outputs from scored parts (the hands in replay order, games tagged with their ruleset)."""
+    part = assemble_part(parts)
     return ScoreResult(
-        hands=hands_df, games=games_df, players=players_df, rejects=rejects_df, rules=rules,
-        rulesets=[p.rules for p in parts],
+        hands=part.hands, games=part.games, players=_finish_players([part.partials]),
+        rejects=_finish_rejects([part.rejects]), rules=rules, rulesets=part.rulesets,
     )
+
+
+def _partition_rows(partition_rows: int | None, memory_limit: str | int | None) -> int:
+    if partition_rows is not None and partition_rows < 1:
+        raise ValueError("partition_rows must be at least 1")
+    if memory_limit is not None:
+        limit = parse_size(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
+        by_memory = rows_for_memory(limit)
+        return min(partition_rows, by_memory) if partition_rows else by_memory
+    return partition_rows or DEFAULT_PARTITION_ROWS
+
+
+def _plan(data, partition_rows: int | None, memory_limit: str | int | None) -> Plan:
+    if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
+        frame = _prepare_input(as_text_columns(data.lazy()))
+        return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
+    inputs = [data] if isinstance(data, (str, Path)) else list(data)
+    return plan(expand_inputs(inputs), _partition_rows(partition_rows, memory_limit))
 
 
 def score(
     data: pl.LazyFrame | pl.DataFrame | str | Path | list[str | Path],
     rules: Rules | str | Path | None = None,
+    *,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
 ) -> ScoreResult:
     """Score hand records: a LazyFrame/DataFrame of raw text columns (as :func:`analyzer.load` gives), or paths.
 
     Without ``rules``, games that carry a ``rules`` column are scored under it (see :func:`score_parts`), the
-    others under the default preset.
+    others under the default preset. Paths are scored in partitions of whole games (``partition_rows`` rows,
+    or as many as ``memory_limit`` allows, e.g. ``"2GB"``) and the results put together in memory; for
+    inputs too big for that, :func:`score_to` writes each partition's rows as it goes.
     """
-    parts = score_parts(raw_input(data), rules)
-    return assemble(parts, load_rules(rules))
+    ruleset = load_rules(rules)
+    work = _plan(data, partition_rows, memory_limit)
+    try:
+        results = [score_partition(part.frame, rules) for part in work]
+    finally:
+        work.close()
+    return ScoreResult(
+        hands=pl.concat([r.hands for r in results], how="vertical"),
+        games=pl.concat([r.games for r in results], how="vertical"),
+        players=_finish_players([r.partials for r in results]),
+        rejects=_finish_rejects([r.rejects for r in results]),
+        rules=ruleset,
+        rulesets=_unique_rulesets([x for r in results for x in r.rulesets]),
+    )
+
+
+@dataclass
+class RunSummary:
+    """What :func:`score_to` wrote: counts, the (small) players table, and the paths."""
+
+    rows_scored: int
+    rows_rejected: int
+    rows_with_problems: int
+    games: int
+    players: pl.DataFrame
+    rules: Rules
+    rulesets: list[Rules]
+    paths: dict[str, Path]
+    partitions: int
+    spilled: bool
+
+    @property
+    def rows_read(self) -> int:
+        return self.rows_scored + self.rows_rejected
+
+    @property
+    def rules_label(self) -> str:
+        return _rules_label(self.rulesets, self.rules)
+
+
+def score_to(
+    data: str | Path | list[str | Path],
+    outdir: str | Path,
+    fmt: str = "parquet",
+    rules: Rules | str | Path | None = None,
+    *,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> RunSummary:
+    """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
+
+    Each partition's hands, games and rejects are appended to the output files as soon as it is scored, so
+    memory depends on the partition size, not on the input size; the players table is combined from each
+    partition's partial aggregates at the end. The four files appear together when the run succeeds (they are
+    written in a temporary directory inside OUTDIR and renamed into place); a failed run leaves OUTDIR as it
+    was. ``progress(rows_done, rows_total, partitions_done)`` is called after each partition.
+    """
+    ruleset = load_rules(rules)
+    work = _plan(data, partition_rows, memory_limit)
+    writer = ResultWriter(outdir, fmt)
+    rejects, partials, rulesets = [], [], []
+    scored = problems = games = done = 0
+    try:
+        for number, part in enumerate(work, start=1):
+            result = score_partition(part.frame, rules)
+            writer.append("hands", result.hands)
+            writer.append("games", result.games)
+            rejects.append(result.rejects)
+            partials.append(result.partials)
+            rulesets.extend(result.rulesets)
+            scored += result.hands.height
+            problems += result.hands.filter(pl.col("problems") != "").height
+            games += result.games["game_id"].n_unique()
+            done += result.hands.height + result.rejects.select(pl.col("_pos").n_unique()).item()
+            if progress is not None:
+                progress(done, work.rows, number)
+        players = _finish_players(partials)
+        rejects_df = _finish_rejects(rejects)
+        writer.append("players", players)
+        writer.append("rejects", rejects_df)
+        paths = writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    finally:
+        work.close()
+    return RunSummary(
+        rows_scored=scored, rows_rejected=rejects_df.select(pl.struct("file", "row").n_unique()).item()
+        if rejects_df.height else 0,
+        rows_with_problems=problems, games=games, players=players, rules=ruleset,
+        rulesets=_unique_rulesets(rulesets), paths=paths, partitions=len(work.parts), spilled=work.spilled,
+    )
 
 
 def _prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:

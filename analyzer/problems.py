@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import PLAYER_COLUMNS
 
@@ -30,6 +31,15 @@ RESULT = pl.col("result")
 
 def _code(condition: pl.Expr, code: str) -> pl.Expr:
     return pl.when(condition.fill_null(False)).then(pl.lit(code))
+
+
+def _winner_repeats() -> pl.Expr:
+    """The row's winner wins more than one row of the same hand."""
+    winner = pl.col("_winner")
+    won = RESULT.is_in(["ron", "tsumo"]) & winner.is_not_null()
+    wins = pl.when(won).then(pl.lit(2, pl.Int64).pow(winner.fill_null(0))).otherwise(0)
+    counts = seg.seat_counts(wins, pl.col("_first"), pl.col("_last"))
+    return pl.coalesce(*[pl.when(winner == s).then(counts[s] > 1) for s in range(4)])
 
 
 def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
@@ -46,13 +56,10 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         _code(pl.col("recorded_kyotaku").cast(pl.Int64, strict=False) != pl.col("kyotaku"), "kyotaku_mismatch")
         if "recorded_kyotaku" in schema
         else None,
-        _code(seating != seating.sort_by("_seq").first().over("game_id"), "seating_mismatch"),
+        _code(seating != seg.first(seating, pl.col("_game_start")), "seating_mismatch"),
         _code(pl.col("_head_bumped"), "head_bump"),
         _code(pl.col("_triple_ron_aborted"), "triple_ron_abort"),
-        _code(
-            RESULT.is_in(["ron", "tsumo"]) & (pl.len().over("_hand", pl.col("_winner")) > 1),
-            "duplicate_winner",
-        ),
+        _code(RESULT.is_in(["ron", "tsumo"]) & _winner_repeats(), "duplicate_winner"),
         _code((RESULT == "abort") & pl.lit(not rules.abortive_draws), "abort_not_in_rules"),
         _code((RESULT == "nagashi") & pl.lit(not rules.nagashi), "nagashi_not_in_rules"),
         _code((RESULT == "draw") & ((riichi & ~tenpai) != 0), "riichi_not_tenpai"),
@@ -61,7 +68,7 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             value_given & (((fu == 20) & ((RESULT == "ron") | (han < 2))) | ((fu == 25) & (han < 2))),
             "implausible_han_fu",
         ),
-        _code(pl.col("_partial_game") & pl.col("_seq").eq(pl.col("_seq").min().over("game_id")), "partial_game"),
+        _code(pl.col("_partial_game") & pl.col("_game_start"), "partial_game"),
     ]
     listed = pl.concat_list([c for c in codes if c is not None]).list.drop_nulls()
     if "_tile_problems" in schema:

@@ -1,14 +1,18 @@
 """Replaying games: hand order, hand grouping, the honba and riichi sticks each hand starts with, running scores.
 
-Everything here is a window or cumulative expression over rows sorted by (game, round, honba, input position);
-the sort is explicit because the streaming engine does not keep row order.
-
-``order_hands`` adds:
+``order_hands`` sorts the rows into replay order — game, round, honba, then a chombo before the hand it
+interrupts, the winners of a multiple ron by their seat distance from the discarder, then input position —
+and every later stage works on that order with the segment arithmetic of :mod:`analyzer.segments` (a game and
+a hand are runs of rows; no hashed window over string keys). The order does not depend on the order of the
+input files. ``order_hands`` adds:
 
 ================ ====================================================================================
-_seq             position of the row in replay order (all later stages sort by it)
+_game            integer key of the game (games in ``game_id`` order)
+_seq             position of the row in replay order (all later stages keep this order)
+_game_start,     the row is the first / last of its game
+_game_end
 _hand            id of the hand the row belongs to (the rows of a multiple ron share one)
-_first           the row is the first of its hand
+_first, _last    the row is the first / last of its hand
 _nearest         the winner is the one nearest the discarder in turn order (true for single winners)
 _hand_riichi     4-bit mask of riichi declarations over all rows of the hand
 _paid            the row's win is paid (false for head-bumped winners and aborted triple rons)
@@ -27,90 +31,131 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS
 
 GAME = "game_id"
+REPLAY_ORDER = ["_game", "_round_idx", "honba", "_chombo_later", "_ron_loser", "_win_distance", "_pos"]
+GAME_START, GAME_END = pl.col("_game_start"), pl.col("_game_end")
+HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
 
 
-def _exclusive_cum_sum(expr: pl.Expr) -> pl.Expr:
-    return expr.cum_sum() - expr
+def game_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """``_game``: dense rank of ``game_id`` (kept when a partitioner already gave one)."""
+    if "_game" in lf.collect_schema():
+        return lf
+    return lf.with_columns(pl.col(GAME).rank("dense").cast(pl.Int64).alias("_game"))
 
 
-def order_hands(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    lf = lf.sort(GAME, "_round_idx", "honba", "_pos").with_row_index("_seq").with_columns(pl.col("_seq").cast(pl.Int64))
-    prev = {c: pl.col(c).shift(1) for c in (GAME, "_round_idx", "honba", "result", "_loser")}
+def _order_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
+    ron = pl.col("result") == "ron"
+    return game_keys(lf).with_columns(
+        (pl.col("result") != "chombo").cast(pl.Int8).alias("_chombo_later"),
+        pl.when(ron).then(pl.col("_loser")).otherwise(-1).alias("_ron_loser"),
+        pl.when(ron).then((pl.col("_winner") - pl.col("_loser")) % 4).otherwise(0).alias("_win_distance"),
+    )
+
+
+def sort_for_replay(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` in replay order, with the order keys; rows already in that order are not copied."""
+    keyed = _order_keys(df.lazy()).collect()
+    order = keyed.select(pl.int_range(pl.len(), dtype=pl.Int64).sort_by(REPLAY_ORDER).alias("i"))
+    if order.select((pl.col("i") == pl.int_range(pl.len(), dtype=pl.Int64)).all()).item():
+        return keyed
+    return keyed[order["i"]]
+
+
+def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.LazyFrame:
+    """Replay order and hands (see the module doc); ``presorted``: the rows come from :func:`sort_for_replay`."""
+    ron = pl.col("result") == "ron"
+    if not presorted:
+        lf = _order_keys(lf).sort(REPLAY_ORDER)
+    lf = (
+        lf.with_row_index("_seq")
+        .with_columns(pl.col("_seq").cast(pl.Int64), seg.starts("_game").alias("_game_start"))
+    )
+    prev = {c: pl.col(c).shift(1) for c in ("_round_idx", "honba", "result", "_loser")}
     joins_previous = (
-        (pl.col(GAME) == prev[GAME])
+        ~GAME_START
         & (pl.col("_round_idx") == prev["_round_idx"])
         & (pl.col("honba") == prev["honba"])
         & pl.col("result").is_in(["ron", "nagashi"])
         & (pl.col("result") == prev["result"])
-        & ((pl.col("result") != "ron") | (pl.col("_loser") == prev["_loser"]))
+        & (~ron | (pl.col("_loser") == prev["_loser"]))
     ).fill_null(False)
-    lf = lf.with_columns((~joins_previous).cast(pl.Int64).cum_sum().alias("_hand"))
-
-    win_distance = pl.when(pl.col("result") == "ron").then((pl.col("_winner") - pl.col("_loser")) % 4).otherwise(0)
     lf = lf.with_columns(
-        (pl.col("_seq") == pl.col("_seq").min().over("_hand")).alias("_first"),
-        (win_distance == win_distance.min().over("_hand")).alias("_nearest"),
-        pl.col("_riichi_mask").bitwise_or().over("_hand").alias("_hand_riichi"),
-        pl.len().over("_hand").alias("_rows_in_hand"),
+        seg.ends_from_starts(GAME_START).alias("_game_end"),
+        (~joins_previous).alias("_first"),
+    ).with_columns(
+        HAND_START.cast(pl.Int64).cum_sum().alias("_hand"),
+        seg.ends_from_starts(HAND_START).alias("_last"),
+    )
+    # Rows of a hand are sorted by seat distance from the discarder: the nearest winner comes first.
+    lf = lf.with_columns(
+        (pl.col("_win_distance") == seg.first(pl.col("_win_distance"), HAND_START)).alias("_nearest"),
+        seg.bitwise_or4(pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END).alias("_hand_riichi"),
+        seg.length(HAND_START, HAND_END).alias("_rows_in_hand"),
     )
     is_ron_or_tsumo = pl.col("result").is_in(["ron", "tsumo"])
-    aborted = (pl.col("result") == "ron") & (pl.col("_rows_in_hand") >= 3) if rules.triple_ron == "abort" else pl.lit(False)
+    aborted = ron & (pl.col("_rows_in_hand") >= 3) if rules.triple_ron == "abort" else pl.lit(False)
     head_bumped = ~pl.col("_nearest") if rules.multi_ron == "atamahane" else pl.lit(False)
     lf = lf.with_columns(
         (is_ron_or_tsumo & ~aborted & ~head_bumped).alias("_paid"),
         aborted.alias("_triple_ron_aborted"),
         (is_ron_or_tsumo & head_bumped).alias("_head_bumped"),
     )
-    return lf.with_columns(pl.col("_paid").any().over("_hand").alias("_is_win"))
+    return lf.with_columns(seg.any_(pl.col("_paid"), HAND_START, HAND_END).alias("_is_win")).drop(
+        "_chombo_later", "_ron_loser", "_win_distance"
+    )
 
 
 def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
-    first = pl.col("_first")
+    dealer_won = seg.any_(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer")), HAND_START, HAND_END)
+    first = HAND_START
     sticks_put = pl.when(pl.col("result") != "chombo").then(pl.col("_hand_riichi").bitwise_count_ones()).otherwise(0)
     lf = lf.with_columns(
         sticks_put.cast(pl.Int64).alias("_sticks_put"),
         # The counters one hand leaves for the next: a win by someone other than the dealer clears the honba,
         # a chombo leaves it as it was, anything else adds one.
-        pl.when(first & pl.col("_is_win") & ~dealer_won).then(1).otherwise(0).alias("_honba_reset"),
-        pl.when(first & (pl.col("result") != "chombo") & (~pl.col("_is_win") | dealer_won)).then(1).otherwise(0).alias("_honba_inc"),
-        pl.when(first & pl.col("_is_win")).then(1).otherwise(0).alias("_collects"),
+        (first & pl.col("_is_win") & ~dealer_won).cast(pl.Int64).alias("_honba_reset"),
+        (first & (pl.col("result") != "chombo") & (~pl.col("_is_win") | dealer_won)).cast(pl.Int64).alias("_honba_inc"),
+        (first & pl.col("_is_win")).cast(pl.Int64).alias("_collects"),
         pl.when(first).then(sticks_put).otherwise(0).cast(pl.Int64).alias("_sticks_on_first"),
     )
     lf = lf.with_columns(
-        _exclusive_cum_sum(pl.col("_honba_reset")).over(GAME).alias("_honba_era"),
-        _exclusive_cum_sum(pl.col("_collects")).over(GAME).alias("_stick_era"),
+        seg.cum_sum_before(pl.col("_honba_reset"), GAME_START).alias("_honba_era"),
+        seg.cum_sum_before(pl.col("_collects"), GAME_START).alias("_stick_era"),
     )
     # A game's first row gives the state the replay starts from: E1 with nothing on the table for a whole game,
     # the recorded counters for a fragment (flagged ``partial_game`` later).
-    start_honba = pl.col("honba").sort_by("_seq").first().over(GAME)
-    start_sticks = (
-        pl.col("recorded_kyotaku").cast(pl.Int64, strict=False).fill_null(0).sort_by("_seq").first().over(GAME)
+    start_honba = seg.first(pl.col("honba"), GAME_START)
+    recorded = (
+        pl.col("recorded_kyotaku").cast(pl.Int64, strict=False).fill_null(0)
         if "recorded_kyotaku" in lf.collect_schema()
         else pl.lit(0, pl.Int64)
     )
+    start_sticks = seg.first(recorded, GAME_START)
+    honba_era_start = GAME_START | (pl.col("_honba_era") != pl.col("_honba_era").shift(1)).fill_null(True)
+    stick_era_start = GAME_START | (pl.col("_stick_era") != pl.col("_stick_era").shift(1)).fill_null(True)
     lf = lf.with_columns(
         (
-            _exclusive_cum_sum(pl.col("_honba_inc")).over(GAME, "_honba_era")
+            seg.cum_sum_before(pl.col("_honba_inc"), honba_era_start)
             + pl.when(pl.col("_honba_era") == 0).then(start_honba).otherwise(0)
         )
         .cast(pl.Int64)
         .alias("replayed_honba"),
         (
-            _exclusive_cum_sum(pl.col("_sticks_on_first")).over(GAME, "_stick_era")
+            seg.cum_sum_before(pl.col("_sticks_on_first"), stick_era_start)
             + pl.when(pl.col("_stick_era") == 0).then(start_sticks).otherwise(0)
         ).alias("kyotaku"),
-        ((pl.col("_round_idx").sort_by("_seq").first().over(GAME) != 0) | (start_honba != 0) | (start_sticks != 0)).alias(
+        ((seg.first(pl.col("_round_idx"), GAME_START) != 0) | (start_honba != 0) | (start_sticks != 0)).alias(
             "_partial_game"
         ),
     )
     lf = lf.with_columns(
-        pl.col("replayed_honba").first().over("_hand"),
-        pl.col("kyotaku").first().over("_hand"),
+        seg.first(pl.col("replayed_honba"), HAND_START),
+        seg.first(pl.col("kyotaku"), HAND_START),
     )
     return lf.with_columns(
         pl.when(pl.col("_is_win")).then(0).otherwise(pl.col("kyotaku") + pl.col("_sticks_put")).alias("_kyotaku_after")
@@ -118,7 +163,6 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 
 def running_scores(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    return lf.sort("_seq").with_columns(
-        (rules.start_points + pl.col(d).cum_sum().over(GAME)).alias(s) for d, s in zip(DELTA_COLUMNS, SCORE_COLUMNS)
+    return lf.with_columns(
+        (rules.start_points + seg.cum_sum(pl.col(d), GAME_START)).alias(s) for d, s in zip(DELTA_COLUMNS, SCORE_COLUMNS)
     )
-

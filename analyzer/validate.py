@@ -1,10 +1,10 @@
-"""Validation: typed columns, player references resolved to seats, and reject reasons as values.
+"""Validation: typed columns, player references resolved to seats, and reject reasons as bits.
 
 Stage ``validate(lf) -> lf`` needs the raw text columns from :mod:`analyzer.io.load` and adds:
 
 =================== =====================================================================================
-honba, han, fu,     parsed integers (the text values are replaced; unparsable ones give a reject reason)
-yakuman
+honba, han, fu,     parsed integers (the text values are replaced; unparsable ones give a reject reason;
+yakuman             the text stays in ``_raw_honba`` … for the rejects table)
 result              lower-cased outcome
 dealer              seat of the dealer: hand number - 1
 _round_idx          0 for E1 … 3 for E4, 4 for S1 …: the order of rounds
@@ -12,38 +12,63 @@ _winner, _loser,    seats 0-3 (null when empty)
 _pao
 _riichi_mask,       4-bit masks of the seats listed (bit s = seat s)
 _tenpai_mask
-_reasons            list of {column, value, reason}: why the row cannot be scored (empty when it can)
+_reject             bits of the reasons why the row cannot be scored (0 when it can; :mod:`analyzer.rejects`)
 =================== =====================================================================================
 
 A *player* is a name from the row's seating or a seat number 0-3; names are matched first.
+Whole numbers are read exactly from their text (``3`` or ``3.0``): no detour through floating point.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
+from analyzer.rejects import REJECT, reason, when
+from analyzer.rejects import bits as reject_bits
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, SEATS, WINDS
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
+NUMBER_COLUMNS = ["honba", "han", "fu", "yakuman"]
+
+
+def _raw(name: str) -> pl.Expr:
+    return pl.col(f"_raw_{name}")
+
+
+# Every reason a row can be rejected for here, in the order they are listed in the rejects table.
+R_GAME_ID = reason("game_id", pl.col("game_id"), "missing game_id")
+R_ROUND = reason("round", pl.col("round"), "round must be E1-E4, S1-S4, W1-W4 or N1-N4")
+R_HONBA = reason("honba", _raw("honba"), "honba must be a whole number >= 0")
+R_RESULT = reason("result", pl.col("result"), f"result must be one of {', '.join(RESULTS)}")
+R_PLAYER = {p: reason(p, pl.col(p), "missing player name") for p in PLAYER_COLUMNS}
+R_SEATING = reason(
+    "player_0", pl.concat_str(PLAYER_COLUMNS, separator=","), "the same name appears twice in the seating"
+)
+R_NO_WINNER = reason("winner", pl.col("winner"), "a winner is required for this result")
+R_NO_LOSER = reason("loser", pl.col("loser"), "a loser is required for this result")
+R_UNKNOWN = {c: reason(c, pl.col(c), "not a player of this game (name or seat 0-3)") for c in PLAYER_REF_COLUMNS}
+R_RON_SELF = reason("loser", pl.col("loser"), "the loser of a ron cannot be the winner")
+R_PAO_SELF = reason("pao", pl.col("pao"), "the liable player cannot be the winner")
+R_LIST_UNKNOWN = {
+    n: reason(n, pl.col(n).list.join(","), "lists someone who is not a player of this game") for n in PLAYER_LIST_COLUMNS
+}
+R_NOT_WHOLE = {c: reason(c, _raw(c), "not a whole number") for c in ["han", "fu", "yakuman"]}
+R_NEG_YAKUMAN = reason("yakuman", _raw("yakuman"), "the number of yakuman cannot be negative")
+R_HAN_MISSING = reason("han", _raw("han"), "han (or yakuman) is required for a win")
+R_HAN_LOW = reason("han", _raw("han"), "a winning hand has at least 1 han")
+R_FU_MISSING = reason("fu", _raw("fu"), "fu is required below 5 han")
+R_FU_VALUE = reason("fu", _raw("fu"), "fu must be 20, 25 or a multiple of 10 from 30 to 140")
 
 
 def _text(name: str, schema: pl.Schema) -> pl.Expr:
     return pl.col(name).str.strip_chars() if name in schema else pl.lit(None, pl.String)
 
 
-def _reason(condition: pl.Expr, column: str, value: pl.Expr, reason: str | pl.Expr) -> pl.Expr:
-    reason = pl.lit(reason) if isinstance(reason, str) else reason
-    return pl.when(condition.fill_null(False)).then(
-        pl.struct(column=pl.lit(column), value=value.cast(pl.String), reason=reason)
-    )
-
-
-def _parse_int(text: pl.Expr) -> pl.Expr:
-    """Whole numbers written as text ('3', '3.0'); anything else is null."""
-    number = text.cast(pl.Float64, strict=False)
-    return pl.when(number == number.round()).then(number.cast(pl.Int64))
+def parse_int(text: pl.Expr) -> pl.Expr:
+    """Whole numbers written as text ('3', '3.0'); anything else (or beyond Int64) is null."""
+    return text.str.strip_suffix(".0").str.to_integer(strict=False)
 
 
 def seat_of(text: pl.Expr) -> pl.Expr:
@@ -69,9 +94,15 @@ def _list_mask(names: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     return mask, unknown
 
 
+def _seating_repeats() -> pl.Expr:
+    """Some name appears twice among the four seats (pairwise: no per-row list)."""
+    players = [pl.col(p) for p in PLAYER_COLUMNS]
+    return pl.any_horizontal([players[a] == players[b] for a in SEATS for b in SEATS if a < b])
+
+
 def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     schema = lf.collect_schema()
-    for name in ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, *PLAYER_REF_COLUMNS, "han", "fu", "yakuman"]:
+    for name in ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, *PLAYER_REF_COLUMNS, *NUMBER_COLUMNS]:
         if name not in schema:
             lf = lf.with_columns(pl.lit(None, pl.String).alias(name))
     for name in PLAYER_LIST_COLUMNS:
@@ -92,7 +123,10 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         pl.when(round_ok).then(round_text).otherwise(pl.col("round")).alias("round"),
         pl.when(round_ok).then(wind * 4 + number - 1).alias("_round_idx"),
         pl.when(round_ok).then(number - 1).alias("dealer"),
-        *[_parse_int(_text(c, schema)).alias(f"_{c}_int") for c in ["honba", "han", "fu", "yakuman"]],
+        *[pl.col(c).alias(f"_raw_{c}") for c in NUMBER_COLUMNS],
+        *[parse_int(_text(c, schema)).alias(c) for c in NUMBER_COLUMNS],
+    ).with_columns(
+        # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
         *[seat_of(_text(c, schema)).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
     )
     masks = {name: _list_mask(pl.col(name)) for name in PLAYER_LIST_COLUMNS}
@@ -102,94 +136,33 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     )
 
     result = pl.col("result")
-    yakuman = pl.col("_yakuman_int").fill_null(0)
-    han = pl.col("_han_int")
+    yakuman = pl.col("yakuman").fill_null(0)
+    han = pl.col("han")
     tiles_given = (  # text (hand) or tile codes (analyzer.tiles.codes)
         pl.any_horizontal([pl.col(c).is_not_null() for c in ("hand", "tc_m") if c in schema]) if has_tiles
         else pl.lit(False)
     )
     needs_value = result.is_in(SCORED_RESULTS) & (yakuman == 0) & ~tiles_given
-    reasons = [
-        _reason(pl.col("game_id").is_null() | (pl.col("game_id") == ""), "game_id", pl.col("game_id"), "missing game_id"),
-        _reason(~round_ok | round_text.is_null(), "round", pl.col("round"), "round must be E1-E4, S1-S4, W1-W4 or N1-N4"),
-        _reason(
-            pl.col("_honba_int").is_null() | (pl.col("_honba_int") < 0),
-            "honba",
-            pl.col("honba"),
-            "honba must be a whole number >= 0",
-        ),
-        _reason(~result.is_in(RESULTS) | result.is_null(), "result", pl.col("result"), f"result must be one of {', '.join(RESULTS)}"),
-        *[
-            _reason(pl.col(p).is_null() | (pl.col(p) == ""), p, pl.col(p), "missing player name")
-            for p in PLAYER_COLUMNS
-        ],
-        _reason(
-            pl.concat_list(PLAYER_COLUMNS).list.unique().list.len() < 4,
-            "player_0",
-            pl.concat_str(PLAYER_COLUMNS, separator=","),
-            "the same name appears twice in the seating",
-        ),
-        _reason(result.is_in(WINNER_RESULTS) & pl.col("_winner").is_null(), "winner", pl.col("winner"), "a winner is required for this result"),
-        _reason(result.is_in(["ron", "chombo"]) & pl.col("_loser").is_null(), "loser", pl.col("loser"), "a loser is required for this result"),
-        *[
-            _reason(pl.col(f"_{c}") == -1, c, pl.col(c), "not a player of this game (name or seat 0-3)")
-            for c in PLAYER_REF_COLUMNS
-        ],
-        _reason(
-            (result == "ron") & (pl.col("_loser") == pl.col("_winner")),
-            "loser",
-            pl.col("loser"),
-            "the loser of a ron cannot be the winner",
-        ),
-        _reason(
-            pl.col("_pao").is_not_null() & (pl.col("_pao") == pl.col("_winner")),
-            "pao",
-            pl.col("pao"),
-            "the liable player cannot be the winner",
-        ),
-        *[
-            _reason(pl.col(f"_{n}_unknown") > 0, n, pl.col(n).list.join(","), "lists someone who is not a player of this game")
-            for n in PLAYER_LIST_COLUMNS
-        ],
-        *[
-            _reason(pl.col(c).is_not_null() & pl.col(f"_{c}_int").is_null(), c, pl.col(c), "not a whole number")
-            for c in ["han", "fu", "yakuman"]
-        ],
-        _reason(yakuman < 0, "yakuman", pl.col("yakuman"), "the number of yakuman cannot be negative"),
-        _reason(needs_value & han.is_null() & pl.col("han").is_null(), "han", pl.col("han"), "han (or yakuman) is required for a win"),
-        _reason(needs_value & (han < 1), "han", pl.col("han"), "a winning hand has at least 1 han"),
-        _reason(
-            needs_value & han.is_between(1, 4) & pl.col("fu").is_null(),
-            "fu",
-            pl.col("fu"),
-            "fu is required below 5 han",
-        ),
-        _reason(
-            needs_value & han.is_between(1, 4) & pl.col("_fu_int").is_not_null() & ~pl.col("_fu_int").is_in(FU_VALUES),
-            "fu",
-            pl.col("fu"),
-            "fu must be 20, 25 or a multiple of 10 from 30 to 140",
-        ),
+    terms = [
+        when(pl.col("game_id").is_null() | (pl.col("game_id") == ""), R_GAME_ID),
+        when(~round_ok | round_text.is_null(), R_ROUND),
+        when(pl.col("honba").is_null() | (pl.col("honba") < 0), R_HONBA),
+        when(~result.is_in(RESULTS) | result.is_null(), R_RESULT),
+        *[when(pl.col(p).is_null() | (pl.col(p) == ""), R_PLAYER[p]) for p in PLAYER_COLUMNS],
+        when(_seating_repeats(), R_SEATING),
+        when(result.is_in(WINNER_RESULTS) & pl.col("_winner").is_null(), R_NO_WINNER),
+        when(result.is_in(["ron", "chombo"]) & pl.col("_loser").is_null(), R_NO_LOSER),
+        *[when(pl.col(f"_{c}") == -1, R_UNKNOWN[c]) for c in PLAYER_REF_COLUMNS],
+        when((result == "ron") & (pl.col("_loser") == pl.col("_winner")), R_RON_SELF),
+        when(pl.col("_pao").is_not_null() & (pl.col("_pao") == pl.col("_winner")), R_PAO_SELF),
+        *[when(pl.col(f"_{n}_unknown") > 0, R_LIST_UNKNOWN[n]) for n in PLAYER_LIST_COLUMNS],
+        *[when(_raw(c).is_not_null() & pl.col(c).is_null(), R_NOT_WHOLE[c]) for c in ["han", "fu", "yakuman"]],
+        when(yakuman < 0, R_NEG_YAKUMAN),
+        when(needs_value & han.is_null() & _raw("han").is_null(), R_HAN_MISSING),
+        when(needs_value & (han < 1), R_HAN_LOW),
+        when(needs_value & han.is_between(1, 4) & _raw("fu").is_null(), R_FU_MISSING),
+        when(needs_value & han.is_between(1, 4) & pl.col("fu").is_not_null() & ~pl.col("fu").is_in(FU_VALUES), R_FU_VALUE),
     ]
-    return typed.with_columns(
-        pl.concat_list([r for r in reasons]).list.drop_nulls().alias("_reasons"),
-    ).with_columns(
-        pl.col("_honba_int").alias("honba"),
-        pl.col("_han_int").alias("han"),
-        pl.col("_fu_int").alias("fu"),
-        pl.col("_yakuman_int").alias("yakuman"),
-    ).drop(
-        [f"_{c}_int" for c in ["honba", "han", "fu", "yakuman"]] + [f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS]
-    )
-
-
-def rejects_of(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per reason of every rejected row: file, row, game_id, column, value, reason."""
-    return (
-        lf.filter(pl.col("_reasons").list.len() > 0)
-        .select(pl.col("_file").alias("file"), pl.col("_row").alias("row"), "game_id", "_pos", "_reasons")
-        .explode("_reasons")
-        .unnest("_reasons")
-        .sort("_pos", "column")
-        .drop("_pos")
+    return typed.with_columns(reject_bits(terms).alias(REJECT)).drop(
+        [f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS]
     )

@@ -64,9 +64,10 @@ DOUBLE_RON = [
 def test_double_ron_tenhou_nearest_winner_takes_honba_and_sticks():
     result = score(game(DOUBLE_RON), TENHOU)
     rows = deltas(result)
-    # Input order is kept within the hand; Aoki is nearest to Doi. The sticks are charged on the hand's first row.
-    assert rows[1] == [-1000, 0, 2600 - 1000, -2600]
-    assert rows[2] == [1500 + 300 + 3000, 0, 0, -1800]
+    # The winners are replayed by seat distance from the discarder, whatever the input order: Aoki is nearest to
+    # Doi and comes first. The sticks are charged on the hand's first row.
+    assert rows[1] == [1500 + 300 + 3000 - 1000, 0, -1000, -1800]
+    assert rows[2] == [0, 0, 2600, -2600]
     # The dealer (Aoki) won: the dealer repeats with one more counter.
     assert result.hands["problems"].to_list() == ["", "", ""]
 
@@ -75,17 +76,17 @@ def test_double_ron_ema_honba_to_each_winner_and_own_stick_back():
     result = score(game(DOUBLE_RON), EMA)
     rows = deltas(result)
     # EMA: honba to every winner; each winner takes back the stick they put out; the nearest takes the rest.
-    assert rows[1] == [-1000, 0, 2600 + 300 + 1000 - 1000, -2900]
-    assert rows[2] == [1500 + 300 + 1000 + 1000, 0, 0, -1800]
+    assert rows[1] == [1500 + 300 + 1000 + 1000 - 1000, 0, -1000, -1800]
+    assert rows[2] == [0, 0, 2600 + 300 + 1000, -2900]
     assert sum(map(sum, rows)) == 0
 
 
 def test_atamahane_pays_only_the_nearest_winner():
     result = score(game(DOUBLE_RON), preset("wrc"))
     rows = deltas(result)
-    assert rows[1] == [-1000, 0, -1000, 0]
-    assert rows[2] == [1500 + 300 + 3000, 0, 0, -1800]
-    assert result.hands["problems"].to_list() == ["", "head_bump", ""]
+    assert rows[1] == [1500 + 300 + 3000 - 1000, 0, -1000, -1800]
+    assert rows[2] == [0, 0, 0, 0]
+    assert result.hands["problems"].to_list() == ["", "", "head_bump"]
 
 
 @pytest.mark.parametrize(

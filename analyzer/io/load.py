@@ -106,6 +106,15 @@ def scan_file(path: Path, index: int) -> pl.LazyFrame:
     )
 
 
+def text_schema(frames: list[pl.LazyFrame]) -> dict[str, pl.DataType]:
+    """The columns of several scanned files together, in first-seen order (what a diagonal concat gives)."""
+    schema: dict[str, pl.DataType] = {}
+    for lf in frames:
+        for name, dtype in lf.collect_schema().items():
+            schema.setdefault(name, dtype)
+    return schema
+
+
 def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
     """Hand records from CSV/Parquet files, directories and globs; a column missing from a file is null there."""
     if isinstance(inputs, (str, Path)):

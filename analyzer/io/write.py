@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Callable
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 FORMATS = ("parquet", "csv")
 
@@ -60,3 +63,77 @@ def write_results(tables: dict[str, pl.DataFrame], outdir: str | Path, fmt: str 
     """Write each named table as ``OUTDIR/NAME.{parquet,csv}``; returns the paths written."""
     outdir = Path(outdir)
     return {name: write_table(df, outdir / f"{name}.{fmt}", fmt) for name, df in tables.items()}
+
+
+class ResultWriter:
+    """The tables of one run, written as a unit into OUTDIR, in parts.
+
+    ``append(name, df)`` adds rows to ``NAME.{parquet,csv}`` (Parquet row groups, or CSV lines after one
+    header); the files grow in a temporary directory inside OUTDIR and :meth:`commit` renames them into place
+    together, so OUTDIR never holds a half-written table of this run. :meth:`abort` removes them.
+    """
+
+    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
+        self.outdir = Path(outdir)
+        self.fmt = fmt
+        self.outdir.mkdir(parents=True, exist_ok=True)
+        self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
+        self._parquet: dict[str, pq.ParquetWriter] = {}
+        self._csv: dict[str, object] = {}
+        self._order: list[str] = []
+
+    def _path(self, name: str) -> Path:
+        return self._temp / f"{name}.{self.fmt}"
+
+    def append(self, name: str, df: pl.DataFrame) -> None:
+        df = df.with_columns(pl.col(c).cast(pl.String) for c, t in df.schema.items() if t == pl.Null)
+        if name not in self._order:
+            self._order.append(name)
+        if self.fmt == "csv":
+            handle = self._csv.get(name)
+            first = handle is None
+            if first:
+                handle = self._csv[name] = open(self._path(name), "w", encoding="utf-8", newline="")
+            flatten_for_csv(df).write_csv(handle, include_header=first)
+            return
+        table = df.to_arrow()
+        writer = self._parquet.get(name)
+        if writer is None:
+            writer = self._parquet[name] = pq.ParquetWriter(self._path(name), table.schema, compression="zstd")
+        elif table.schema != writer.schema.to_arrow_schema():
+            table = table.cast(writer.schema.to_arrow_schema())
+        writer.write_table(table)
+
+    def _close(self) -> None:
+        for writer in self._parquet.values():
+            writer.close()
+        for handle in self._csv.values():
+            handle.close()
+        self._parquet, self._csv = {}, {}
+
+    def commit(self) -> dict[str, Path]:
+        """Move every table into OUTDIR; returns the paths written."""
+        self._close()
+        paths = {}
+        for name in self._order:
+            temp = self._path(name)
+            final = self.outdir / temp.name
+            os.chmod(temp, 0o666 & ~_umask())
+            os.replace(temp, final)
+            paths[name] = final
+        shutil.rmtree(self._temp, ignore_errors=True)
+        return paths
+
+    def abort(self) -> None:
+        try:
+            self._close()
+        finally:
+            shutil.rmtree(self._temp, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

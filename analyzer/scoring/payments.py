@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SEATS
 from analyzer.scoring.points import (
@@ -138,7 +139,7 @@ def _stick_deltas(rules: Rules) -> list[pl.Expr]:
     if rules.multi_ron_sticks == "nearest":
         collected = pl.when(pl.col("_paid") & pl.col("_nearest")).then(table).otherwise(0)
     else:
-        own_back_total = winner_declared.cast(pl.Int64).sum().over("_hand")
+        own_back_total = seg.total(winner_declared.cast(pl.Int64), pl.col("_first"), pl.col("_last"))
         collected = winner_declared.cast(pl.Int64) + pl.when(pl.col("_paid") & pl.col("_nearest")).then(
             table - own_back_total
         ).otherwise(0)

@@ -1,7 +1,7 @@
 """Hands given as tiles flow through the same pipeline: ``apply_tiles`` turns tiles into han, fu and yakuman.
 
 Needs the validated columns (``result``, ``_winner``, ``dealer``, ``_round_idx``, ``_riichi_mask``, ``han``,
-``fu``, ``yakuman``, ``_reasons``) and the tile columns (``hand``, ``melds``, ``win_tile``, ``dora``, ``ura``
+``fu``, ``yakuman``, ``_reject``) and the tile columns (``hand``, ``melds``, ``win_tile``, ``dora``, ``ura``
 and the situation flags). Only ron and tsumo rows with a ``hand`` are scored from tiles. Adds:
 
 ================ ==========================================================================================
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer.rejects import add_bits, is_clean, reason, when
 from analyzer.rules import Rules
 from analyzer.schema import SITUATION_FLAGS
 from analyzer.text import format_text
@@ -44,17 +45,22 @@ def _flag(name: str, schema: pl.Schema) -> pl.Expr:
     return text.is_in(TRUE_TEXT).fill_null(False)
 
 
+R_FLAG = {name: reason(name, pl.col(name), "not true/false") for name in SITUATION_FLAGS}
+_UNSCORABLE = format_text("tiles cannot be scored: {}", pl.col("_tile_problem"))
+R_TILES = reason("hand", pl.col("hand"), _UNSCORABLE)
+_CODES_TEXT = format_text(
+    "tile codes m={} p={} s={} z={} win={} melds={}/{}/{}/{}", *[pl.col(c) for c in CODE_COLUMNS[:5]],
+    *[pl.col(f"tc_meld{i}") for i in range(4)])
+R_TILE_CODES = reason("tc_m", _CODES_TEXT, _UNSCORABLE)
+
+
 def _bad_flags(schema: pl.Schema) -> list[pl.Expr]:
-    reasons = []
+    terms = []
     for name in SITUATION_FLAGS:
         if name in schema and schema[name] == pl.String:
             text = pl.col(name).str.strip_chars().str.to_lowercase()
-            reasons.append(
-                pl.when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT)).then(
-                    pl.struct(column=pl.lit(name), value=pl.col(name), reason=pl.lit("not true/false"))
-                )
-            )
-    return reasons
+            terms.append(when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT), R_FLAG[name]))
+    return terms
 
 
 def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
@@ -71,15 +77,10 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
                 lf = lf.with_columns(pl.lit(None, dtype).alias(name))
     # only winning rows are scored: the others get a null hand (or null codes) for the scorer
     key = "tc_m" if coded else "hand"
-    shown = pl.col("hand") if "hand" in schema else format_text(
-        "tile codes m={} p={} s={} z={} win={} melds={}/{}/{}/{}", *[pl.col(c) for c in CODE_COLUMNS[:5]],
-        *[pl.col(f"tc_meld{i}") for i in range(4)])
-    win = pl.col("result").is_in(["ron", "tsumo"]) & (pl.col("_reasons").list.len() == 0)
+    win = pl.col("result").is_in(["ron", "tsumo"]) & is_clean()
     winner_bit = pl.lit(2, pl.Int64).pow(pl.col("_winner").fill_null(0))
     double_riichi = _flag("double_riichi", schema)
-    reasons = pl.concat_list([pl.col("_reasons"), *_bad_flags(schema)]).list.drop_nulls()
     prepared = lf.with_columns(
-        shown.alias("_hand_text"),
         pl.col(key).alias("_key_in"),
         pl.when(win).then(pl.col("hand").str.strip_chars() if key == "hand" else pl.col(key)).alias(key),
         *[_flag(name, schema).alias(name) for name in SITUATION_FLAGS],
@@ -91,7 +92,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         pl.col("han").alias("given_han"),
         pl.col("fu").alias("given_fu"),
         pl.col("yakuman").alias("given_yakuman"),
-        reasons.alias("_reasons"),
+        add_bits(_bad_flags(schema)),
     )
     scored = score_tiles(prepared.drop("han", "fu", "yakuman"), rules)
     scored_names = scored.collect_schema().names()
@@ -115,11 +116,6 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             given = pl.col(recorded).cast(pl.Int64, strict=False)
             checks.append(mismatch(given, pl.col(computed), f"{recorded}_mismatch"))
     unscorable = present & pl.col("tile_problem").is_not_null() & ~given_value
-    reject = pl.struct(
-        column=pl.lit(key),
-        value=pl.col("_hand_text"),
-        reason=format_text("tiles cannot be scored: {}", pl.col("tile_problem")),
-    )
     return (
         scored.rename({"han": "_tile_han", "fu": "_tile_fu", "yakuman": "_tile_yakuman"})
         .with_columns(
@@ -127,11 +123,9 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             pl.when(tiles_ok).then(pl.col("_tile_fu")).otherwise(pl.col("given_fu")).alias("fu"),
             pl.when(tiles_ok).then(pl.col("_tile_yakuman")).otherwise(pl.col("given_yakuman")).alias("yakuman"),
             pl.concat_list(checks).list.drop_nulls().alias("_tile_problems"),
-            pl.when(unscorable)
-            .then(pl.concat_list([pl.col("_reasons"), pl.concat_list([reject])]))
-            .otherwise(pl.col("_reasons"))
-            .alias("_reasons"),
+            add_bits([when(unscorable, R_TILE_CODES if coded else R_TILES)]),
         )
         .with_columns(pl.col("_key_in").alias(key))
-        .drop("_hand_text", "_key_in", "_tile_han", "_tile_fu", "_tile_yakuman", "tile_problem")
+        .rename({"tile_problem": "_tile_problem"})
+        .drop("_key_in", "_tile_han", "_tile_fu", "_tile_yakuman")
     )

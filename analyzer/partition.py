@@ -1,0 +1,158 @@
+"""Partitions of whole games: how an input of any size is cut into parts that are scored one at a time.
+
+Games are independent, so a part of whole games is scored exactly as it would be with the rest of the input
+beside it. :func:`plan` reads only the ``game_id`` column of the inputs, counts each game's rows and cuts the
+games, in ``game_id`` order, into parts of about ``partition_rows`` rows (a game is never split). Scoring the
+parts in that order and appending their outputs gives the same tables, row for row, whatever the part size.
+
+How a part's rows are read back:
+
+* one part (the input is small): every input file, as it is;
+* input already in ``game_id`` order with each game's rows together (the usual export: game by game) and in
+  Parquet: each part is a slice of the files, read directly — no extra pass;
+* anything else: one *spill* pass streams the input once into a Parquet file per part in a temporary
+  directory, and each part reads its own file.
+
+Memory then depends on the part size, not on the input size; the plan itself holds one row per game.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.io.load import scan_file, text_schema
+from analyzer.schema import INPUT_POSITION
+
+ROWS_PER_FILE = 1 << 32
+DEFAULT_PARTITION_ROWS = 1_000_000
+# What one input row costs in memory while its part is scored (measured on han/fu and tile rows, with
+# headroom): turns --memory-limit into a part size.
+BYTES_PER_ROW = 1_500
+MIN_PARTITION_ROWS = 10_000
+
+
+def rows_for_memory(limit_bytes: int) -> int:
+    """The part size that keeps scoring within ``limit_bytes`` (never below a small floor)."""
+    return max(MIN_PARTITION_ROWS, limit_bytes // BYTES_PER_ROW)
+
+
+def parse_size(text: str) -> int:
+    """'2GB', '512MB', '1.5G', '3000000000' -> bytes."""
+    units = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30,
+             "T": 1 << 40, "TB": 1 << 40}
+    cleaned = text.strip().upper().replace("IB", "B")
+    number = cleaned.rstrip("KMGTB")
+    unit = cleaned[len(number):]
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if unit not in units or not value > 0:
+        raise ValueError(f"not a size: {text!r} (e.g. 2GB, 512MB)")
+    return int(value * units[unit])
+
+
+@dataclass
+class Part:
+    """One part: its row count, and how to read its rows (text columns with source columns)."""
+
+    index: int
+    rows: int
+    games: int
+    frame: pl.LazyFrame
+
+
+@dataclass
+class Plan:
+    """The parts of an input, in ``game_id`` order; ``spilled`` says whether a spill pass ran."""
+
+    parts: list[Part]
+    rows: int
+    games: int
+    spilled: bool
+    _spill_dir: Path | None = field(default=None, repr=False)
+
+    def __iter__(self) -> Iterator[Part]:
+        return iter(self.parts)
+
+    def close(self) -> None:
+        """Remove the spill files (if any)."""
+        if self._spill_dir is not None:
+            shutil.rmtree(self._spill_dir, ignore_errors=True)
+            self._spill_dir = None
+
+
+def _game_key() -> pl.Expr:
+    return pl.col("game_id").str.strip_chars().fill_null("").alias("_game_key")
+
+
+def _unified(frames: list[pl.LazyFrame], schema: dict[str, pl.DataType]) -> pl.LazyFrame:
+    """Frames with every column of ``schema`` in its order (missing ones null), stacked."""
+    out = []
+    for lf in frames:
+        names = lf.collect_schema().names()
+        out.append(lf.select(pl.col(n) if n in names else pl.lit(None, dtype).alias(n) for n, dtype in schema.items()))
+    return pl.concat(out, how="vertical")
+
+
+def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
+    """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games."""
+    scans = [scan_file(path, i) for i, path in enumerate(files)]
+    schema = text_schema(scans)
+    games = (
+        pl.concat([lf.select(_game_key(), INPUT_POSITION) for lf in scans], how="vertical")
+        .group_by("_game_key")
+        .agg(pl.len().alias("_n"), pl.col(INPUT_POSITION).min().alias("_first"),
+             pl.col(INPUT_POSITION).max().alias("_last"))
+        .sort("_game_key")
+        .collect()
+    )
+    total = int(games["_n"].sum()) if games.height else 0
+    if total <= partition_rows:
+        frame = _unified(scans, schema)
+        return Plan([Part(0, total, games.height, frame)], total, games.height, spilled=False)
+    games = games.with_columns(
+        (pl.col("_n").cum_sum() - pl.col("_n")).floordiv(partition_rows).alias("_part"),
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("_game"),
+    )
+    # consecutive part numbers, even where one game is bigger than a part
+    games = games.with_columns(pl.col("_part").rank("dense").cast(pl.Int64).sub(1))
+    in_order = games.height < 2 or bool(
+        games.select((pl.col("_first").shift(-1) > pl.col("_last")).fill_null(True).all()).item()
+    )
+    all_parquet = all(path.suffix.lower() in (".parquet", ".pq") for path in files)
+    counts = games.group_by("_part").agg(pl.col("_n").sum(), pl.len().alias("_games"),
+                                         pl.col("_first").min(), pl.col("_last").max()).sort("_part")
+    if in_order and all_parquet:
+        parts = []
+        for index, rows, n_games, first, last in zip(*counts.get_columns()):
+            frames = []
+            for file_index in range(first // ROWS_PER_FILE, last // ROWS_PER_FILE + 1):
+                lo = max(first, file_index * ROWS_PER_FILE + 1) - file_index * ROWS_PER_FILE
+                hi = min(last, (file_index + 1) * ROWS_PER_FILE - 1) - file_index * ROWS_PER_FILE
+                frames.append(scans[file_index].slice(lo - 1, hi - lo + 1))
+            parts.append(Part(index, rows, n_games, _unified(frames, schema)))
+        return Plan(parts, total, games.height, spilled=False)
+    directory = Path(tempfile.mkdtemp(prefix="analyzer-spill-", dir=spill_dir))
+    try:
+        (
+            _unified(scans, schema)
+            .with_columns(_game_key())
+            .join(games.lazy().select("_game_key", "_part", "_game"), on="_game_key", how="left")
+            .drop("_game_key")
+            .sink_parquet(pl.PartitionBy(directory, key="_part", include_key=False), mkdir=True)
+        )
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    parts = [
+        Part(index, rows, n_games, pl.scan_parquet(directory / f"_part={index}" / "*.parquet"))
+        for index, rows, n_games in zip(counts["_part"], counts["_n"], counts["_games"])
+    ]
+    return Plan(parts, total, games.height, spilled=True, _spill_dir=directory)

@@ -1,0 +1,92 @@
+"""Reject reasons as bits: one Int64 mask per row while scoring, expanded to readable rows only for rejects.
+
+Every reason a row can be rejected for is registered once, at import, with the column it names, the value it
+shows and its text (:func:`reason`). Stages add bits to ``_reject`` (:func:`add_bits`); a row is scored when
+``_reject == 0``. :func:`rejects_of` turns the set bits of the rejected rows into the ``rejects`` table:
+``file, row, game_id, column, value, reason``, one line per reason.
+
+Building a list of reason structs for every row costs seconds per million rows; a mask costs an addition, and
+the readable form is built for the few rows that need it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+REJECT = "_reject"
+
+
+@dataclass(frozen=True)
+class RejectReason:
+    column: str
+    value: pl.Expr
+    text: pl.Expr
+
+
+REASONS: list[RejectReason] = []
+
+
+def reason(column: str, value: pl.Expr, text: str | pl.Expr) -> int:
+    """Register a reason; returns its bit. ``value`` and ``text`` are read from the rejected row."""
+    if len(REASONS) >= 63:
+        raise RuntimeError("more than 63 reject reasons do not fit an Int64 mask")
+    REASONS.append(RejectReason(column, value.cast(pl.String), pl.lit(text) if isinstance(text, str) else text))
+    return 1 << (len(REASONS) - 1)
+
+
+def when(condition: pl.Expr, bit: int) -> pl.Expr:
+    """``bit`` where ``condition`` holds (null counts as false), else 0."""
+    return pl.when(condition.fill_null(False)).then(pl.lit(bit, pl.Int64)).otherwise(pl.lit(0, pl.Int64))
+
+
+def bits(terms: list[pl.Expr]) -> pl.Expr:
+    """The mask of several :func:`when` terms (distinct bits, so a sum is their union)."""
+    return pl.sum_horizontal(terms) if terms else pl.lit(0, pl.Int64)
+
+
+def add_bits(terms: list[pl.Expr]) -> pl.Expr:
+    """``_reject`` with more bits set (as an expression naming ``_reject``)."""
+    return pl.col(REJECT).or_(bits(terms)).alias(REJECT)
+
+
+def is_clean() -> pl.Expr:
+    return pl.col(REJECT) == 0
+
+
+def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
+    """One row per reason of every rejected row: file, row, game_id, column, value, reason (input order).
+
+    ``keep_order`` keeps the ``_pos`` and ``_bit`` sort keys, to sort the rejects of several partitions.
+    """
+    names = set(lf.collect_schema().names())
+    rejected = lf.filter(pl.col(REJECT) != 0)
+    frames = []
+    for index, item in enumerate(REASONS):
+        needed = set(item.value.meta.root_names()) | set(item.text.meta.root_names())
+        if not needed <= names:  # the stage that sets this bit did not run on this frame
+            continue
+        frames.append(
+            rejected.filter(pl.col(REJECT).and_(1 << index) != 0).select(
+                pl.col("_file").alias("file"),
+                pl.col("_row").alias("row"),
+                pl.col("game_id"),
+                pl.lit(item.column).alias("column"),
+                item.value.alias("value"),
+                item.text.alias("reason"),
+                "_pos",
+                pl.lit(index, pl.Int64).alias("_bit"),
+            )
+        )
+    keys = {"_pos": pl.Int64, "_bit": pl.Int64} if keep_order else {}
+    if not frames:
+        return pl.LazyFrame(schema={**REJECTS_SCHEMA, **keys})
+    ordered = pl.concat(frames).sort("_pos", "column", "_bit")
+    return ordered.select(*REJECTS_SCHEMA, *keys)
+
+
+REJECTS_SCHEMA = {
+    "file": pl.String, "row": pl.Int64, "game_id": pl.String, "column": pl.String, "value": pl.String,
+    "reason": pl.String,
+}

@@ -1,0 +1,77 @@
+"""Window arithmetic over sorted rows: segments instead of hashed ``over`` groups.
+
+Rows sorted by a key form contiguous *segments* (a game, a hand). With a column that is true on each
+segment's first row (``start``) or last row (``end``), running totals and per-segment values are linear
+passes — a cumulative sum minus its value where the segment starts, a forward or backward fill — with no
+hash table over the key. Every function here needs the rows in segment order and non-null inputs.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def starts(*keys: str) -> pl.Expr:
+    """True on the first row of each run of equal ``keys`` (and on the first row)."""
+    changed = [pl.col(k) != pl.col(k).shift(1) for k in keys]
+    return pl.any_horizontal(changed).fill_null(True)
+
+
+def ends_from_starts(start: pl.Expr) -> pl.Expr:
+    """True on the last row of each segment, from the start flags."""
+    return start.shift(-1).fill_null(True)
+
+
+def first(expr: pl.Expr, start: pl.Expr) -> pl.Expr:
+    """The segment's value of ``expr`` on its first row, on every row."""
+    return pl.when(start).then(expr).forward_fill()
+
+
+def last(expr: pl.Expr, end: pl.Expr) -> pl.Expr:
+    """The segment's value of ``expr`` on its last row, on every row."""
+    return pl.when(end).then(expr).backward_fill()
+
+
+def cum_sum(expr: pl.Expr, start: pl.Expr) -> pl.Expr:
+    """Running total within the segment, this row included."""
+    running = expr.cum_sum()
+    return running - first(running - expr, start)
+
+
+def cum_sum_before(expr: pl.Expr, start: pl.Expr) -> pl.Expr:
+    """Running total within the segment of the rows before this one."""
+    return cum_sum(expr, start) - expr
+
+
+def total(expr: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
+    """The segment's sum of ``expr``, on every row."""
+    running = expr.cum_sum()
+    return last(running, end) - first(running - expr, start)
+
+
+def any_(condition: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
+    return total(condition.cast(pl.Int64), start, end) > 0
+
+
+def length(start: pl.Expr, end: pl.Expr) -> pl.Expr:
+    index = pl.int_range(pl.len(), dtype=pl.Int64)
+    return last(index, end) - first(index, start) + 1
+
+
+# Four seat counts packed in one Int64 (15 bits each), so one running total counts all four seats.
+_FIELD = 15
+_FIELD_MASK = (1 << _FIELD) - 1
+
+
+def seat_counts(seat_bits: pl.Expr, start: pl.Expr, end: pl.Expr) -> list[pl.Expr]:
+    """Per seat, how many rows of the segment have that seat's bit set in the 4-bit mask ``seat_bits``."""
+    spread = sum(pl.when(seat_bits.and_(1 << s) != 0).then(1 << (_FIELD * s)).otherwise(0) for s in range(4))
+    packed = total(spread.cast(pl.Int64), start, end)
+    return [(packed // (1 << (_FIELD * s))).and_(_FIELD_MASK) for s in range(4)]
+
+
+def bitwise_or4(seat_bits: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
+    """The union over the segment of 4-bit seat masks."""
+    return pl.sum_horizontal(
+        pl.when(count > 0).then(1 << s).otherwise(0) for s, count in enumerate(seat_counts(seat_bits, start, end))
+    ).cast(pl.Int64)
