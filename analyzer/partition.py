@@ -34,11 +34,11 @@ DEFAULT_PARTITION_ROWS = 1_000_000
 # What one input row costs in memory while its part is scored (measured on han/fu and tile rows, with
 # headroom): turns --memory-limit into a part size.
 BYTES_PER_ROW = 1_500
-MIN_PARTITION_ROWS = 10_000
+MIN_PARTITION_ROWS = 1
 
 
 def rows_for_memory(limit_bytes: int) -> int:
-    """The part size that keeps scoring within ``limit_bytes`` (never below a small floor)."""
+    """The part size that keeps scoring within ``limit_bytes`` (a part still holds at least one whole game)."""
     return max(MIN_PARTITION_ROWS, limit_bytes // BYTES_PER_ROW)
 
 

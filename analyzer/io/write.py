@@ -102,8 +102,8 @@ class ResultWriter:
         writer = self._parquet.get(name)
         if writer is None:
             writer = self._parquet[name] = pq.ParquetWriter(self._path(name), table.schema, compression="zstd")
-        elif table.schema != writer.schema.to_arrow_schema():
-            table = table.cast(writer.schema.to_arrow_schema())
+        elif table.schema != writer.schema:
+            table = table.cast(writer.schema)
         writer.write_table(table)
 
     def _close(self) -> None:

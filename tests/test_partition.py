@@ -1,0 +1,139 @@
+"""Partition-wise scoring gives the same tables, row for row, whatever the partition size."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import analyzer
+from analyzer.partition import parse_size, plan, rows_for_memory
+from analyzer.io.load import expand_inputs
+from analyzer.pipeline import score_to
+from conftest import game
+
+SAMPLE_CSV = "sample_logs/csv"
+SAMPLE_PARQUET = "sample_logs/parquet"
+TABLES = ("hands", "games", "players", "rejects")
+
+
+def _assert_same(a, b, drop_source: bool = False) -> None:
+    for name in TABLES:
+        left, right = getattr(a, name), getattr(b, name)
+        if drop_source:
+            left = left.drop("source_file", "source_row", "file", "row", strict=False)
+            right = right.drop("source_file", "source_row", "file", "row", strict=False)
+        assert_frame_equal(left, right, check_exact=True)
+
+
+@pytest.mark.parametrize("inputs", [SAMPLE_CSV, SAMPLE_PARQUET])
+@pytest.mark.parametrize("rows", [1, 5, 23])
+def test_many_partitions_equal_one(inputs, rows):
+    whole = analyzer.score(inputs, "tenhou")
+    assert whole.hands.height > 60
+    _assert_same(analyzer.score(inputs, "tenhou", partition_rows=rows), whole)
+
+
+def test_game_ordered_parquet_is_sliced_and_other_input_spilled():
+    files = expand_inputs([SAMPLE_PARQUET])
+    sliced = plan(files, partition_rows=10)
+    assert not sliced.spilled and len(sliced.parts) > 3
+    assert sum(p.rows for p in sliced.parts) == sliced.rows == 70
+    spilled = plan(expand_inputs([SAMPLE_CSV]), partition_rows=10)
+    try:
+        assert spilled.spilled and len(spilled.parts) == len(sliced.parts)
+    finally:
+        spilled.close()
+
+
+def test_a_memory_limit_below_one_game_still_scores_everything():
+    assert rows_for_memory(1) == 1
+    tiny = analyzer.score(SAMPLE_CSV, "tenhou", memory_limit="1KB")
+    _assert_same(tiny, analyzer.score(SAMPLE_CSV, "tenhou"))
+
+
+def test_a_game_split_across_files_is_scored_as_one(tmp_path):
+    rows = pl.read_csv(f"{SAMPLE_CSV}/round1.csv", infer_schema=False)
+    first_game = rows["game_id"][0]
+    one = rows.filter(pl.col("game_id") == first_game)
+    # the game's odd rows in one file, its even rows (and the other games) in another, in reverse order
+    one.gather_every(2).write_csv(tmp_path / "a.csv")
+    pl.concat([rows.filter(pl.col("game_id") != first_game), one.gather_every(2, offset=1)]).reverse().write_parquet(
+        tmp_path / "b.parquet"
+    )
+    for partition_rows in (None, 3):
+        split = analyzer.score([tmp_path / "b.parquet", tmp_path / "a.csv"], "tenhou", partition_rows=partition_rows)
+        _assert_same(split, analyzer.score(f"{SAMPLE_CSV}/round1.csv", "tenhou"), drop_source=True)
+
+
+def test_rejects_of_all_partitions_come_in_input_order(tmp_path):
+    rows = pl.read_csv(f"{SAMPLE_CSV}/round2.csv", infer_schema=False)
+    bad = rows.with_columns(
+        pl.when(pl.int_range(pl.len()) % 7 == 3).then(pl.lit("x")).otherwise(pl.col("honba")).alias("honba"),
+        pl.when(pl.int_range(pl.len()) % 11 == 5).then(pl.lit("Q9")).otherwise(pl.col("round")).alias("round"),
+    )
+    bad.write_csv(tmp_path / "bad.csv")
+    whole = analyzer.score(tmp_path / "bad.csv", "tenhou")
+    assert whole.rows_rejected > 2
+    assert whole.rejects["row"].is_sorted()
+    _assert_same(analyzer.score(tmp_path / "bad.csv", "tenhou", partition_rows=2), whole)
+
+
+DOUBLE_RON = [
+    {"round": "E1", "honba": 0, "result": "draw", "riichi": "Doi", "tenpai": "Doi"},
+    {"round": "E1", "honba": 1, "result": "ron", "winner": "Chiba", "loser": "Doi", "riichi": "Aoki,Chiba",
+     "han": 2, "fu": 40},
+    {"round": "E1", "honba": 1, "result": "ron", "winner": "Aoki", "loser": "Doi", "riichi": "Aoki,Chiba",
+     "han": 1, "fu": 30},
+    {"round": "E1", "honba": 2, "result": "tsumo", "winner": "Aoki", "han": 1, "fu": 30},
+    {"round": "E1", "honba": 2, "result": "chombo", "loser": "Baba"},
+]
+
+
+def test_replay_order_does_not_depend_on_input_order():
+    forward = analyzer.score(game(DOUBLE_RON), "tenhou")
+    backward = analyzer.score(game(DOUBLE_RON[::-1]), "tenhou")
+    _assert_same(forward, backward, drop_source=True)
+    # the nearest winner first, the chombo before the hand it interrupted
+    assert forward.hands["winner"].to_list() == [None, "Aoki", "Chiba", None, "Aoki"]
+    assert forward.hands["result"].to_list()[-2:] == ["chombo", "tsumo"]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_score_to_writes_what_score_returns(tmp_path, fmt):
+    summary = score_to(SAMPLE_CSV, tmp_path / "out", fmt, "tenhou", partition_rows=9)
+    assert summary.partitions > 5 and summary.rows_read == 70
+    whole = analyzer.score(SAMPLE_CSV, "tenhou")
+    read = pl.read_parquet if fmt == "parquet" else lambda p: pl.read_csv(p, infer_schema_length=None)
+    for name in TABLES:
+        written = read(tmp_path / "out" / f"{name}.{fmt}")
+        assert written.height == getattr(whole, name).height
+        assert written.columns == getattr(whole, name).columns
+    if fmt == "parquet":
+        assert_frame_equal(pl.read_parquet(tmp_path / "out" / "hands.parquet"), whole.hands)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(f"{n}.{fmt}" for n in TABLES)
+
+
+def test_a_failed_run_leaves_the_previous_outputs(tmp_path):
+    out = tmp_path / "out"
+    score_to(SAMPLE_CSV, out, "parquet", "tenhou")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def fail(done, total, parts):
+        if parts == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        score_to(SAMPLE_PARQUET, out, "parquet", "ema", partition_rows=10, progress=fail)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.parametrize("text, size", [("2GB", 2 << 30), ("512mb", 512 << 20), ("1.5G", 3 << 29), ("1000", 1000)])
+def test_sizes(text, size):
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "0", "-1GB", "lots", "2XB"])
+def test_bad_sizes(text):
+    with pytest.raises(ValueError):
+        parse_size(text)
