@@ -32,6 +32,8 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer import segments as seg
+
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
@@ -308,7 +310,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     The dealer stays after a paid win of the dealer, after an exhaustive draw or nagashi with the dealer
     tenpai, after an abortive draw and after a chombo (the hand is replayed); otherwise the deal passes.
     """
-    dealer_bit = pl.lit(2, pl.Int64).pow(pl.col("dealer"))
+    dealer_bit = seg.seat_bit(pl.col("dealer"))
     dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
     dealer_tenpai = (pl.col("_tenpai_mask") // dealer_bit) % 2 == 1
     stays = (

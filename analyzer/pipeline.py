@@ -346,7 +346,7 @@ def score_to(
     """
     ruleset = load_rules(rules)
     work = _plan(data, partition_rows, memory_limit)
-    writer = ResultWriter(outdir, fmt)
+    writer = ResultWriter(outdir, fmt, streamed=len(work.parts) > 1)
     rejects, partials, rulesets = [], [], []
     scored = problems = games = done = 0
     try:

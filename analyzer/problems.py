@@ -20,6 +20,8 @@ partial_game        the game does not start at E1 with no honba and no sticks (r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import polars as pl
 
 from analyzer import segments as seg
@@ -29,22 +31,40 @@ from analyzer.schema import PLAYER_COLUMNS
 RESULT = pl.col("result")
 
 
-def _code(condition: pl.Expr, code: str) -> pl.Expr:
-    return pl.when(condition.fill_null(False)).then(pl.lit(code))
+def _code(condition: pl.Expr, code: str) -> tuple[pl.Expr, str]:
+    return condition.fill_null(False), code
+
+
+@lru_cache(maxsize=8)
+def _texts(codes: tuple[str, ...]) -> pl.Series:
+    """The ``problems`` text of every combination of ``codes`` (index = bit mask)."""
+    return pl.Series(
+        [";".join(c for i, c in enumerate(codes) if mask >> i & 1) for mask in range(1 << len(codes))], dtype=pl.String
+    )
+
+
+def codes_text(flags: list[tuple[pl.Expr, str]]) -> pl.Expr:
+    """The codes whose conditions hold, joined by ';' — a bit mask looked up in a table of all combinations
+    (no per-row list)."""
+    mask = pl.sum_horizontal(pl.when(cond).then(1 << i).otherwise(0) for i, (cond, _) in enumerate(flags))
+    return pl.lit(_texts(tuple(code for _, code in flags))).gather(mask)
 
 
 def _winner_repeats() -> pl.Expr:
-    """The row's winner wins more than one row of the same hand."""
+    """The row's winner wins another row of the same hand.
+
+    Only ron rows share a hand, sorted by seat distance from the discarder: the same winner is on a
+    neighbouring row of the hand."""
     winner = pl.col("_winner")
-    won = RESULT.is_in(["ron", "tsumo"]) & winner.is_not_null()
-    wins = pl.when(won).then(pl.lit(2, pl.Int64).pow(winner.fill_null(0))).otherwise(0)
-    counts = seg.seat_counts(wins, pl.col("_first"), pl.col("_last"))
-    return pl.coalesce(*[pl.when(winner == s).then(counts[s] > 1) for s in range(4)])
+    same_as_previous = ~pl.col("_first") & (winner == winner.shift(1))
+    same_as_next = ~pl.col("_last") & (winner == winner.shift(-1))
+    return (same_as_previous | same_as_next).fill_null(False)
 
 
 def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     schema = lf.collect_schema()
-    seating = pl.concat_str(PLAYER_COLUMNS, separator="\x1f")
+    start = pl.col("_game_start")
+    seating_differs = pl.any_horizontal(pl.col(p) != seg.first(pl.col(p).fill_null(""), start) for p in PLAYER_COLUMNS)
     riichi, tenpai = pl.col("_hand_riichi"), pl.col("_tenpai_mask")
     yakuman = pl.col("yakuman").fill_null(0)
     han, fu = pl.col("han"), pl.col("fu")
@@ -56,7 +76,7 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         _code(pl.col("recorded_kyotaku").cast(pl.Int64, strict=False) != pl.col("kyotaku"), "kyotaku_mismatch")
         if "recorded_kyotaku" in schema
         else None,
-        _code(seating != seg.first(seating, pl.col("_game_start")), "seating_mismatch"),
+        _code(seating_differs, "seating_mismatch"),
         _code(pl.col("_head_bumped"), "head_bump"),
         _code(pl.col("_triple_ron_aborted"), "triple_ron_abort"),
         _code(RESULT.is_in(["ron", "tsumo"]) & _winner_repeats(), "duplicate_winner"),
@@ -70,7 +90,8 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         ),
         _code(pl.col("_partial_game") & pl.col("_game_start"), "partial_game"),
     ]
-    listed = pl.concat_list([c for c in codes if c is not None]).list.drop_nulls()
+    text = codes_text([c for c in codes if c is not None])
     if "_tile_problems" in schema:
-        listed = pl.concat_list([pl.col("_tile_problems"), listed])
-    return lf.with_columns(listed.list.join(";").alias("problems"))
+        tiles = pl.col("_tile_problems").list.join(";")
+        text = pl.concat_str(tiles, pl.when((tiles != "") & (text != "")).then(pl.lit(";")).otherwise(pl.lit("")), text)
+    return lf.with_columns(text.alias("problems"))

@@ -75,3 +75,16 @@ def bitwise_or4(seat_bits: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
     return pl.sum_horizontal(
         pl.when(count > 0).then(1 << s).otherwise(0) for s, count in enumerate(seat_counts(seat_bits, start, end))
     ).cast(pl.Int64)
+
+
+def seat_bit(seat: pl.Expr) -> pl.Expr:
+    """1 << seat for seats 0-3 (0 for anything else). Polars' integer ``pow`` is slow; four branches are not."""
+    expr = pl.when(seat == 0).then(pl.lit(1, pl.Int64))
+    for s in (1, 2, 3):
+        expr = expr.when(seat == s).then(pl.lit(1 << s, pl.Int64))
+    return expr.otherwise(pl.lit(0, pl.Int64))
+
+
+def has_seat(mask: pl.Expr, seat: pl.Expr) -> pl.Expr:
+    """The 4-bit seat ``mask`` contains ``seat``."""
+    return mask.and_(seat_bit(seat)) != 0

@@ -71,18 +71,22 @@ class ResultWriter:
     ``append(name, df)`` adds rows to ``NAME.{parquet,csv}`` (Parquet row groups, or CSV lines after one
     header); the files grow in a temporary directory inside OUTDIR and :meth:`commit` renames them into place
     together, so OUTDIR never holds a half-written table of this run. :meth:`abort` removes them.
+    ``streamed=False`` promises one ``append`` per table: Parquet is then written by Polars in one go (faster
+    than Arrow's incremental writer).
     """
 
-    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
+    def __init__(self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
         self.outdir = Path(outdir)
         self.fmt = fmt
+        self.streamed = streamed
         self.outdir.mkdir(parents=True, exist_ok=True)
         self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
+        self._written: set[str] = set()
 
     def _path(self, name: str) -> Path:
         return self._temp / f"{name}.{self.fmt}"
@@ -98,7 +102,14 @@ class ResultWriter:
                 handle = self._csv[name] = open(self._path(name), "w", encoding="utf-8", newline="")
             flatten_for_csv(df).write_csv(handle, include_header=first)
             return
-        table = df.to_arrow()
+        if not self.streamed:
+            if name in self._written:
+                raise ValueError(f"{name} appended twice to a writer that is not streamed")
+            self._written.add(name)
+            df.write_parquet(self._path(name), compression="zstd")
+            return
+        # The newest Arrow layout hands Polars' string views over without a copy.
+        table = df.to_arrow(compat_level=pl.CompatLevel.newest())
         writer = self._parquet.get(name)
         if writer is None:
             writer = self._parquet[name] = pq.ParquetWriter(self._path(name), table.schema, compression="zstd")

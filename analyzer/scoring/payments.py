@@ -134,7 +134,7 @@ def _noten_deltas(rules: Rules) -> list[pl.Expr]:
 def _stick_deltas(rules: Rules) -> list[pl.Expr]:
     """Sticks put out (charged on the hand's first row) and collected by the winner(s)."""
     riichi = pl.col("_hand_riichi")
-    winner_declared = ((riichi // pl.lit(2, pl.Int64).pow(WINNER.fill_null(0))) % 2 == 1) & pl.col("_paid")
+    winner_declared = seg.has_seat(riichi, WINNER) & pl.col("_paid")
     table = pl.col("kyotaku") + pl.col("_sticks_put")
     if rules.multi_ron_sticks == "nearest":
         collected = pl.when(pl.col("_paid") & pl.col("_nearest")).then(table).otherwise(0)

@@ -27,6 +27,7 @@ import polars as pl
 
 from analyzer.rejects import add_bits, is_clean, reason, when
 from analyzer.rules import Rules
+from analyzer.segments import seat_bit
 from analyzer.schema import SITUATION_FLAGS
 from analyzer.text import format_text
 from analyzer.tiles.codes import CODE_COLUMNS, has_codes
@@ -78,7 +79,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     # only winning rows are scored: the others get a null hand (or null codes) for the scorer
     key = "tc_m" if coded else "hand"
     win = pl.col("result").is_in(["ron", "tsumo"]) & is_clean()
-    winner_bit = pl.lit(2, pl.Int64).pow(pl.col("_winner").fill_null(0))
+    winner_bit = seat_bit(pl.col("_winner").fill_null(0))
     double_riichi = _flag("double_riichi", schema)
     prepared = lf.with_columns(
         pl.col(key).alias("_key_in"),
