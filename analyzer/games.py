@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import GAMES_SCHEMA, PLAYER_COLUMNS, SCORE_COLUMNS, SEATS
 
@@ -20,18 +21,27 @@ GAME = "game_id"
 
 
 def _last_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
-    return hands.sort("_seq").group_by(GAME).agg(
-        *[pl.col(c).last() for c in SCORE_COLUMNS],
-        *[pl.col(p).first() for p in PLAYER_COLUMNS],
-        pl.col("_kyotaku_after").last().alias("_leftover"),
-        *[((pl.col("result") == "chombo") & (pl.col("_loser") == s)).sum().alias(f"_chombo_{s}") for s in SEATS],
+    """The last row of each game (scores after it, sticks left) with the game's chombo count per seat.
+
+    The hands are in replay order (:mod:`analyzer.replay`): a game's totals are segment sums, read on its
+    last row."""
+    start, end = pl.col("_game_start"), pl.col("_game_end")
+    chombo = pl.col("result") == "chombo"
+    # The k-th first row and the k-th last row belong to the same game: two filters side by side.
+    seating = hands.filter(start).select(PLAYER_COLUMNS)
+    last = hands.with_columns(
+        *[seg.cum_sum((chombo & (pl.col("_loser") == s)).cast(pl.Int64), start).alias(f"_chombo_{s}") for s in SEATS],
+    ).filter(end).select(
+        GAME, "_game", *SCORE_COLUMNS, pl.col("_kyotaku_after").alias("_leftover"), *[f"_chombo_{s}" for s in SEATS],
     )
+    return pl.concat([last, seating], how="horizontal")
 
 
 def _long(last: pl.LazyFrame) -> pl.LazyFrame:
     per_seat = [
         last.select(
             GAME,
+            "_game",
             pl.lit(s, pl.Int64).alias("seat"),
             pl.col(PLAYER_COLUMNS[s]).alias("player"),
             pl.col(SCORE_COLUMNS[s]).cast(pl.Int64).alias("_raw_score"),
@@ -41,6 +51,11 @@ def _long(last: pl.LazyFrame) -> pl.LazyFrame:
         for s in SEATS
     ]
     return pl.concat(per_seat)
+
+
+def _game_key(lf: pl.LazyFrame) -> str:
+    """The integer game key where the frame has one (cheaper windows), else ``game_id``."""
+    return "_game" if "_game" in lf.collect_schema() else GAME
 
 
 def _round_game_points(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
@@ -58,7 +73,7 @@ def _round_game_points(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     is_top = pl.col("_ordinal") == 1
     return lf.with_columns(
         pl.when(is_top)
-        .then(-pl.when(~is_top).then(others).otherwise(0).sum().over(GAME) - pl.col("penalty"))
+        .then(-pl.when(~is_top).then(others).otherwise(0).sum().over(_game_key(lf)) - pl.col("penalty"))
         .otherwise(others)
         .alias("game_points")
     )
@@ -68,11 +83,11 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = _long(_last_rows(hands))
     # Ordinal place: score, then seat. Ties then share per the tie rule.
     lf = lf.with_columns(
-        (pl.col("_raw_score") * -4 + pl.col("seat")).rank("ordinal").over(GAME).cast(pl.Int64).alias("_ordinal")
+        (pl.col("_raw_score") * -4 + pl.col("seat")).rank("ordinal").over("_game").cast(pl.Int64).alias("_ordinal")
     )
     uma = pl.col("_ordinal").replace_strict([1, 2, 3, 4], list(rules.uma), return_dtype=pl.Float64)
     oka = pl.when(pl.col("_ordinal") == 1).then(rules.oka).otherwise(0.0)
-    tie = [GAME, "_raw_score"]
+    tie = ["_game", "_raw_score"]
     if rules.tie_rule == "split":
         lf = lf.with_columns(
             pl.col("_ordinal").min().over(tie).alias("place"),
@@ -82,7 +97,7 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     else:
         lf = lf.with_columns(pl.col("_ordinal").alias("place"), uma.alias("uma"), oka.alias("oka"))
     if rules.leftover_sticks == "first":
-        n_first = (pl.col("place") == 1).sum().over(GAME)
+        n_first = (pl.col("place") == 1).sum().over("_game")
         share = (pl.col("_leftover") * rules.riichi_deposit // n_first) // 100 * 100
         lf = lf.with_columns(pl.when(pl.col("place") == 1).then(share).otherwise(0).cast(pl.Int64).alias("leftover_sticks"))
     else:

@@ -73,12 +73,9 @@ def parse_int(text: pl.Expr) -> pl.Expr:
 
 def seat_of(text: pl.Expr) -> pl.Expr:
     """Seat 0-3 of a player reference, -1 when it names nobody at the table, null when empty."""
-    expr = pl.when(text.is_null() | (text == "")).then(pl.lit(None, pl.Int64))
-    for s in SEATS:
-        expr = expr.when(text == pl.col(PLAYER_COLUMNS[s])).then(s)
-    for s in SEATS:
-        expr = expr.when(text == str(s)).then(s)
-    return expr.otherwise(-1)
+    by_name = pl.coalesce([pl.when(text == pl.col(PLAYER_COLUMNS[s])).then(pl.lit(s, pl.Int64)) for s in SEATS])
+    by_seat = text.replace_strict([str(s) for s in SEATS], list(SEATS), default=-1, return_dtype=pl.Int64)
+    return pl.when(text.is_null() | (text == "")).then(pl.lit(None, pl.Int64)).otherwise(pl.coalesce(by_name, by_seat))
 
 
 def _list_mask(names: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
@@ -111,23 +108,27 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     schema = lf.collect_schema()
     has_tiles = "hand" in schema or "tc_m" in schema
 
-    round_text = _text("round", schema).str.to_uppercase()
-    round_ok = round_text.str.contains(r"^[ESWN][1-4]$")
+    # Cleaned text first, as columns: an expression used several times is otherwise evaluated each time.
+    lf = lf.with_columns(
+        pl.col("game_id").str.strip_chars(),
+        *[pl.col(p).str.strip_chars() for p in PLAYER_COLUMNS],
+        _text("result", schema).str.to_lowercase().alias("result"),
+        _text("round", schema).str.to_uppercase().alias("_round_text"),
+        *[_text(c, schema).alias(f"_ref_{c}") for c in PLAYER_REF_COLUMNS],
+        *[pl.col(c).alias(f"_raw_{c}") for c in NUMBER_COLUMNS],
+    )
+    round_text = pl.col("_round_text")
+    round_ok = round_text.str.contains(r"^[ESWN][1-4]$").fill_null(False)
     wind = round_text.str.slice(0, 1).replace_strict(list(WINDS), list(range(4)), default=None, return_dtype=pl.Int64)
     number = round_text.str.slice(1, 1).cast(pl.Int64, strict=False)
 
     typed = lf.with_columns(
-        pl.col("game_id").str.strip_chars(),
-        *[pl.col(p).str.strip_chars() for p in PLAYER_COLUMNS],
-        _text("result", schema).str.to_lowercase().alias("result"),
         pl.when(round_ok).then(round_text).otherwise(pl.col("round")).alias("round"),
         pl.when(round_ok).then(wind * 4 + number - 1).alias("_round_idx"),
         pl.when(round_ok).then(number - 1).alias("dealer"),
-        *[pl.col(c).alias(f"_raw_{c}") for c in NUMBER_COLUMNS],
         *[parse_int(_text(c, schema)).alias(c) for c in NUMBER_COLUMNS],
-    ).with_columns(
         # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
-        *[seat_of(_text(c, schema)).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
+        *[seat_of(pl.col(f"_ref_{c}")).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
     )
     masks = {name: _list_mask(pl.col(name)) for name in PLAYER_LIST_COLUMNS}
     typed = typed.with_columns(
@@ -145,7 +146,7 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     needs_value = result.is_in(SCORED_RESULTS) & (yakuman == 0) & ~tiles_given
     terms = [
         when(pl.col("game_id").is_null() | (pl.col("game_id") == ""), R_GAME_ID),
-        when(~round_ok | round_text.is_null(), R_ROUND),
+        when(pl.col("_round_idx").is_null(), R_ROUND),
         when(pl.col("honba").is_null() | (pl.col("honba") < 0), R_HONBA),
         when(~result.is_in(RESULTS) | result.is_null(), R_RESULT),
         *[when(pl.col(p).is_null() | (pl.col(p) == ""), R_PLAYER[p]) for p in PLAYER_COLUMNS],
@@ -164,5 +165,5 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         when(needs_value & han.is_between(1, 4) & pl.col("fu").is_not_null() & ~pl.col("fu").is_in(FU_VALUES), R_FU_VALUE),
     ]
     return typed.with_columns(reject_bits(terms).alias(REJECT)).drop(
-        [f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS]
+        "_round_text", *[f"_ref_{c}" for c in PLAYER_REF_COLUMNS], *[f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS]
     )
