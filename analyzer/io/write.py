@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import queue
 import shutil
+import threading
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -73,7 +75,13 @@ class ResultWriter:
     together, so OUTDIR never holds a half-written table of this run. :meth:`abort` removes them.
     ``streamed=False`` promises one ``append`` per table: Parquet is then written by Polars in one go (faster
     than Arrow's incremental writer).
+
+    Writing happens on a background thread (encoding releases the GIL), so one partition is written while the
+    next is scored; at most :data:`PENDING` tables wait, which bounds the memory this costs. An error of the
+    writer thread is raised by the next ``append`` or by ``commit``.
     """
+
+    PENDING = 2
 
     def __init__(self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True) -> None:
         if fmt not in FORMATS:
@@ -87,14 +95,38 @@ class ResultWriter:
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
         self._written: set[str] = set()
+        self._queue: queue.Queue = queue.Queue(maxsize=self.PENDING)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="analyzer-writer", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._error is None:
+                try:
+                    self._write(*item)
+                except BaseException as exc:  # handed to the caller's thread
+                    self._error = exc
+
+    def _raise_error(self) -> None:
+        if self._error is not None:
+            raise self._error
 
     def _path(self, name: str) -> Path:
         return self._temp / f"{name}.{self.fmt}"
 
     def append(self, name: str, df: pl.DataFrame) -> None:
-        df = df.with_columns(pl.col(c).cast(pl.String) for c, t in df.schema.items() if t == pl.Null)
+        """Queue ``df`` to be added to table ``name``."""
+        self._raise_error()
         if name not in self._order:
             self._order.append(name)
+        self._queue.put((name, df))
+
+    def _write(self, name: str, df: pl.DataFrame) -> None:
+        df = df.with_columns(pl.col(c).cast(pl.String) for c, t in df.schema.items() if t == pl.Null)
         if self.fmt == "csv":
             handle = self._csv.get(name)
             first = handle is None
@@ -117,7 +149,13 @@ class ResultWriter:
             table = table.cast(writer.schema)
         writer.write_table(table)
 
+    def _finish_thread(self) -> None:
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+
     def _close(self) -> None:
+        self._finish_thread()
         for writer in self._parquet.values():
             writer.close()
         for handle in self._csv.values():
@@ -127,6 +165,7 @@ class ResultWriter:
     def commit(self) -> dict[str, Path]:
         """Move every table into OUTDIR; returns the paths written."""
         self._close()
+        self._raise_error()
         paths = {}
         for name in self._order:
             temp = self._path(name)

@@ -20,11 +20,11 @@ from analyzer.scoring.points import (
     MANGAN,
     YAKUMAN,
     base_points,
+    ceil100,
     hand_points,
     limit_name,
     paid_yakuman,
     ron_payment,
-    tsumo_payment,
 )
 
 WINNER = pl.col("_winner")
@@ -57,9 +57,14 @@ def hand_value(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 def _tsumo_shares(payee: pl.Expr, base: pl.Expr) -> list[pl.Expr]:
     """What each seat pays when ``payee`` wins by tsumo with ``base``: 0 for the payee itself."""
+    from_dealer = ceil100(2 * base)
+    from_other = pl.when(payee == DEALER).then(from_dealer).otherwise(ceil100(base))
+    return _shares_by_seat(payee, from_dealer, from_other)
+
+
+def _shares_by_seat(payee: pl.Expr, from_dealer: pl.Expr, from_other: pl.Expr) -> list[pl.Expr]:
     return [
-        pl.when(payee == s).then(0).otherwise(tsumo_payment(base, payee == DEALER, pl.lit(s) == DEALER))
-        for s in SEATS
+        pl.when(payee == s).then(0).when(DEALER == s).then(from_dealer).otherwise(from_other) for s in SEATS
     ]
 
 
@@ -91,7 +96,7 @@ def _win_payments(rules: Rules) -> list[pl.Expr]:
     liable_value, base_rest, liable_honba = pl.col("_liable_value"), pl.col("_base_rest"), pl.col("_liable_honba")
     honba = pl.col("_honba_paid") * rules.honba_value
     ron = RESULT == "ron"
-    shares = _tsumo_shares(WINNER, base_rest)
+    shares = _shares_by_seat(WINNER, pl.col("_share_dealer"), pl.col("_share_other"))
     payments = []
     for s in SEATS:
         seat = pl.lit(s)
@@ -115,6 +120,9 @@ def _win_payments(rules: Rules) -> list[pl.Expr]:
 def _as_deltas(payee: pl.Expr, payments: list[pl.Expr]) -> list[pl.Expr]:
     total = pl.sum_horizontal(payments)
     return [pl.when(payee == s).then(total).otherwise(0) - payments[s] for s in SEATS]
+
+
+PAY = [f"_pay_{s}" for s in SEATS]
 
 
 def _noten_deltas(rules: Rules) -> list[pl.Expr]:
@@ -158,9 +166,16 @@ def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     honba_to_this_row = pl.col("_paid") & (pl.col("_nearest") | pl.lit(rules.multi_ron_honba == "each"))
     lf = lf.with_columns(pl.when(honba_to_this_row).then(pl.col("replayed_honba")).otherwise(0).alias("_honba_paid"))
     lf = lf.pipe(_liability, rules).with_columns(
-        ron_payment(pl.col("_base_rest"), WINNER == DEALER).alias("_ron_rest")
+        ron_payment(pl.col("_base_rest"), WINNER == DEALER).alias("_ron_rest"),
+        ceil100(2 * pl.col("_base_rest")).alias("_share_dealer"),
+        ceil100(pl.col("_base_rest")).alias("_share_base"),
+    ).with_columns(
+        pl.when(WINNER == DEALER).then(pl.col("_share_dealer")).otherwise(pl.col("_share_base")).alias("_share_other"),
     )
-    win = _as_deltas(WINNER, _win_payments(rules))
+    # Each seat's payment as a column first: the deltas read every payment twice.
+    lf = lf.with_columns(pl.when(pl.col("_paid")).then(p).otherwise(0).alias(name)
+                         for p, name in zip(_win_payments(rules), PAY))
+    win = _as_deltas(WINNER, [pl.col(c) for c in PAY])
     nagashi = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN)))
     chombo = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN)))]
     noten = _noten_deltas(rules)
@@ -180,4 +195,6 @@ def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             .otherwise(0)
         )
         columns.append((hand_part + sticks[s]).cast(pl.Int64).alias(DELTA_COLUMNS[s]))
-    return lf.with_columns(columns).drop("_liable_value", "_base_rest", "_liable_honba", "_ron_rest")
+    return lf.with_columns(columns).drop(
+        "_liable_value", "_base_rest", "_liable_honba", "_ron_rest", "_share_dealer", "_share_base", "_share_other", *PAY
+    )
