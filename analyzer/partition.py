@@ -136,7 +136,7 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
             for file_index in range(first // ROWS_PER_FILE, last // ROWS_PER_FILE + 1):
                 lo = max(first, file_index * ROWS_PER_FILE + 1) - file_index * ROWS_PER_FILE
                 hi = min(last, (file_index + 1) * ROWS_PER_FILE - 1) - file_index * ROWS_PER_FILE
-                frames.append(scans[file_index].slice(lo - 1, hi - lo + 1))
+                frames.append(scan_file(files[file_index], file_index, rows=(lo - 1, hi - lo + 1)))
             parts.append(Part(index, rows, n_games, _unified(frames, schema)))
         return Plan(parts, total, games.height, spilled=False)
     directory = Path(tempfile.mkdtemp(prefix="analyzer-spill-", dir=spill_dir))

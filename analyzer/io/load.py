@@ -85,8 +85,9 @@ def as_text_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def scan_file(path: Path, index: int) -> pl.LazyFrame:
-    """One file as text columns plus its source columns."""
+def scan_file(path: Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
+    """One file as text columns plus its source columns; ``rows`` = (first, count) reads only those rows
+    (``first`` 0-based), without decoding the rows before them."""
     try:
         if _format_of(path) == "csv":
             lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert")
@@ -95,9 +96,13 @@ def scan_file(path: Path, index: int) -> pl.LazyFrame:
         lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+    first = 0
+    if rows is not None:
+        first, count = rows
+        lf = lf.slice(first, count)
     return (
         as_text_columns(lf)
-        .with_row_index(SOURCE_ROW, offset=1)
+        .with_row_index(SOURCE_ROW, offset=first + 1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),
             pl.lit(str(path)).alias(SOURCE_FILE),
