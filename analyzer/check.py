@@ -27,7 +27,8 @@ Everything is column work on the scored frames; findings are sorted by game, han
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -37,7 +38,17 @@ from analyzer import segments as seg
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
-from analyzer.pipeline import ScoredPart, ScoreResult, assemble, raw_input, score_parts
+from analyzer.pipeline import (
+    ScoredPart,
+    ScoreResult,
+    plan_input,
+    assemble_part,
+    combine_results,
+    finish_rejects,
+    rules_label,
+    score_parts,
+    unique_rulesets,
+)
 from analyzer.rules import Rules, load_rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.schema import DELTA_COLUMNS, SEATS
@@ -85,10 +96,18 @@ PROBLEM_FINDINGS = {
 
 @dataclass
 class CheckResult:
-    """The findings of a check, their counts per field and kind, and the scoring they come from."""
+    """The findings of a check, their counts per field and kind, and what was scored.
+
+    ``scored`` holds every scored table when :func:`check` was asked to keep them (the default from Python);
+    the counts (``rows_read``, ``games``, ``columns``, ``rules_label``) are there either way.
+    """
 
     findings: pl.DataFrame
-    scored: ScoreResult
+    scored: ScoreResult | None
+    rows_read: int = 0
+    games: int = 0
+    columns: list[str] = field(default_factory=list)
+    rules_label: str = ""
 
     @property
     def mismatches(self) -> pl.DataFrame:
@@ -109,10 +128,9 @@ class CheckResult:
 
     def headline(self) -> str:
         """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'."""
-        games = pl.concat([self.scored.hands["game_id"], self.scored.rejects["game_id"]]).n_unique()
         mismatches = self.mismatches
         text = (
-            f"{self.scored.rows_read} rows, {games} games: "
+            f"{self.rows_read} rows, {self.games} games: "
             + (f"{mismatches.height} mismatches in {mismatches['game_id'].n_unique()} games" if mismatches.height
                else "everything agrees")
         )
@@ -122,7 +140,7 @@ class CheckResult:
     @property
     def fields_compared(self) -> list[str]:
         """The recorded fields that the input carried and that were compared."""
-        names = self.scored.hands.columns
+        names = self.columns
         return [f for f, (recorded, _, _) in _VALUE_FIELDS.items() if recorded in names] + [
             f"{f}_{s}" for f in ("delta", "final", "game_points") for s in SEATS if f"recorded_{f}_{s}" in names
         ]
@@ -131,15 +149,45 @@ class CheckResult:
 def check(
     data: pl.LazyFrame | pl.DataFrame | str | Path | list[str | Path],
     rules: Rules | str | Path | None = None,
+    *,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
+    keep_scored: bool = True,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> CheckResult:
-    """Score hand records and compare everything recorded with what the rules give (see the module doc)."""
-    parts = score_parts(raw_input(data), rules)
-    result = assemble(parts, load_rules(rules))
-    findings = [f for part in parts for f in _part_findings(part, result.games)]
-    findings.append(_reject_findings(result.rejects))
+    """Score hand records and compare everything recorded with what the rules give (see the module doc).
+
+    Works partition by partition like :func:`analyzer.score` (``partition_rows``, ``memory_limit``);
+    ``keep_scored=False`` keeps only the findings and counts, so memory stays flat on any input.
+    """
+    ruleset = load_rules(rules)
+    work = plan_input(data, partition_rows, memory_limit)
+    findings, kept, rulesets, columns = [], [], [], []
+    rows = games = 0
+    try:
+        for number, part in enumerate(work, start=1):
+            parts = score_parts(part.frame, rules)
+            result = assemble_part(parts)
+            rejects = finish_rejects([result.rejects])
+            findings.extend(f for p in parts for f in _part_findings(p, result.games))
+            findings.append(_reject_findings(rejects))
+            rulesets.extend(result.rulesets)
+            columns = columns or result.hands.columns
+            part_rows = result.hands.height + rejects.select(pl.struct("file", "row").n_unique()).item()
+            rows += part_rows
+            games += pl.concat([result.hands["game_id"], rejects["game_id"]]).n_unique()
+            if keep_scored:
+                kept.append(result)
+            if progress is not None:
+                progress(rows, work.rows, number)
+    finally:
+        work.close()
     report = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
+    scored = combine_results(kept, ruleset) if keep_scored else None
+    rulesets = unique_rulesets(rulesets)
     return CheckResult(
-        findings=report.sort("game_id", "hand_no", "field", "seat", nulls_last=True), scored=result
+        findings=report.sort("game_id", "hand_no", "field", "seat", nulls_last=True), scored=scored,
+        rows_read=rows, games=games, columns=columns, rules_label=rules_label(rulesets, ruleset),
     )
 
 
@@ -476,7 +524,7 @@ def write_report(result: CheckResult, path: str | Path) -> Path:
         return write_table(result.findings, path, fmt)
     page = html_page(
         "analyzer check",
-        f"{result.headline()}. Rules: {result.scored.rules_label}.",
+        f"{result.headline()}. Rules: {result.rules_label}.",
         [("Summary", result.summary), ("Findings", result.findings)],
     )
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -73,6 +73,16 @@ def main() -> None:
 
 RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=value…, or a TOML file."
 PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
+PARTITION_ROWS_HELP = "Rows per partition of whole games (memory grows with it). [default: 500,000]"
+MEMORY_LIMIT_HELP = "Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring."
+
+
+def _check_size(memory_limit: str | None) -> None:
+    if memory_limit is not None:
+        try:
+            parse_size(memory_limit)
+        except ValueError as exc:
+            raise Failure(f"--memory-limit: {exc}") from exc
 
 
 @main.command("score")
@@ -81,14 +91,8 @@ PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP + " " + PER_GAME_HELP)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
-@click.option(
-    "--partition-rows", type=click.IntRange(min=1), default=None,
-    help="Rows per partition of whole games (memory grows with it). [default: 1,000,000]",
-)
-@click.option(
-    "--memory-limit", default=None, metavar="SIZE",
-    help="Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring.",
-)
+@click.option("--partition-rows", type=click.IntRange(min=1), default=None, help=PARTITION_ROWS_HELP)
+@click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
@@ -100,11 +104,7 @@ def score_command(
     size are scored in partitions of whole games, each written out as soon as it is scored.
     """
     with _friendly_errors(debug):
-        if memory_limit is not None:
-            try:
-                parse_size(memory_limit)
-            except ValueError as exc:
-                raise Failure(f"--memory-limit: {exc}") from exc
+        _check_size(memory_limit)
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with _progress_bar(f"Scoring under {label}") as progress:
@@ -182,8 +182,13 @@ def _print_counts(result) -> None:
     help="Write every finding to report.csv, report.parquet or report.html.",
 )
 @click.option("--show", default=20, show_default=True, help="Findings printed on screen (0 = none).")
+@click.option("--partition-rows", type=click.IntRange(min=1), default=None, help=PARTITION_ROWS_HELP)
+@click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-def check_command(inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, debug: bool) -> None:
+def check_command(
+    inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, partition_rows: int | None,
+    memory_limit: str | None, debug: bool,
+) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
     \b
@@ -198,11 +203,15 @@ def check_command(inputs: tuple[str, ...], rules_spec: str | None, report: str |
         rules = load_rules(rules_spec) if rules_spec is not None else None
         if report is not None and Path(report).suffix.lower().lstrip(".") not in REPORT_FORMATS:
             raise Failure(f"report {report}: use a .csv, .parquet or .html file name")
-        with _progress(f"Checking {len(inputs)} input(s)…"):
-            result = check(list(inputs), rules)
+        _check_size(memory_limit)
+        with _progress_bar("Checking") as progress:
+            result = check(
+                list(inputs), rules, partition_rows=partition_rows, memory_limit=memory_limit, keep_scored=False,
+                progress=progress,
+            )
         written = write_report(result, report) if report else None
     _print_summary(result, show)
-    out.print(f"{result.headline()}; rules: {result.scored.rules_label}", highlight=False)
+    out.print(f"{result.headline()}; rules: {result.rules_label}", highlight=False)
     if written:
         out.print(f"written: {written}", highlight=False)
     sys.exit(EXIT_CLEAN if result.ok else EXIT_REJECTS)

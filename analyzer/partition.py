@@ -30,7 +30,7 @@ from analyzer.io.load import scan_file, text_schema
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
-DEFAULT_PARTITION_ROWS = 1_000_000
+DEFAULT_PARTITION_ROWS = 500_000
 # What one input row costs in memory while its part is scored (measured on han/fu and tile rows, with
 # headroom): turns --memory-limit into a part size.
 BYTES_PER_ROW = 1_500

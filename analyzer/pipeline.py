@@ -80,10 +80,10 @@ class ScoreResult:
 
     @property
     def rules_label(self) -> str:
-        return _rules_label(self.rulesets, self.rules)
+        return rules_label(self.rulesets, self.rules)
 
 
-def _rules_label(rulesets: list[Rules], rules: Rules) -> str:
+def rules_label(rulesets: list[Rules], rules: Rules) -> str:
     """'tenhou' for a single ruleset, 'per game: tenhou, tenhou;aka_dora=false' when games differ."""
     names = sorted({r.name for r in rulesets} or {rules.name})
     return names[0] if len(names) == 1 else "per game: " + ", ".join(names)
@@ -230,15 +230,15 @@ def score_partition(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) 
     return assemble_part(score_parts(raw, rules))
 
 
-def _finish_rejects(frames: list[pl.DataFrame]) -> pl.DataFrame:
+def finish_rejects(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(frames, how="vertical").sort("_pos", "column", "_bit").drop("_pos", "_bit")
 
 
-def _finish_players(partials: list[pl.DataFrame]) -> pl.DataFrame:
+def finish_players(partials: list[pl.DataFrame]) -> pl.DataFrame:
     return finalize_players(combine_partials([p.lazy() for p in partials])).collect()
 
 
-def _unique_rulesets(rulesets: list[Rules]) -> list[Rules]:
+def unique_rulesets(rulesets: list[Rules]) -> list[Rules]:
     seen: dict[str, Rules] = {}
     for r in rulesets:
         seen.setdefault(r.name, r)
@@ -249,8 +249,8 @@ def assemble(parts: list[ScoredPart], rules: Rules) -> ScoreResult:
     """The four outputs from scored parts (the hands in replay order, games tagged with their ruleset)."""
     part = assemble_part(parts)
     return ScoreResult(
-        hands=part.hands, games=part.games, players=_finish_players([part.partials]),
-        rejects=_finish_rejects([part.rejects]), rules=rules, rulesets=part.rulesets,
+        hands=part.hands, games=part.games, players=finish_players([part.partials]),
+        rejects=finish_rejects([part.rejects]), rules=rules, rulesets=part.rulesets,
     )
 
 
@@ -264,7 +264,7 @@ def _partition_rows(partition_rows: int | None, memory_limit: str | int | None) 
     return partition_rows or DEFAULT_PARTITION_ROWS
 
 
-def _plan(data, partition_rows: int | None, memory_limit: str | int | None) -> Plan:
+def plan_input(data, partition_rows: int | None, memory_limit: str | int | None) -> Plan:
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
         frame = _prepare_input(as_text_columns(data.lazy()))
         return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
@@ -286,19 +286,23 @@ def score(
     or as many as ``memory_limit`` allows, e.g. ``"2GB"``) and the results put together in memory; for
     inputs too big for that, :func:`score_to` writes each partition's rows as it goes.
     """
-    ruleset = load_rules(rules)
-    work = _plan(data, partition_rows, memory_limit)
+    work = plan_input(data, partition_rows, memory_limit)
     try:
         results = [score_partition(part.frame, rules) for part in work]
     finally:
         work.close()
+    return combine_results(results, load_rules(rules))
+
+
+def combine_results(results: list[PartResult], rules: Rules) -> ScoreResult:
+    """The partitions' outputs as one :class:`ScoreResult` (in memory)."""
     return ScoreResult(
         hands=pl.concat([r.hands for r in results], how="vertical"),
         games=pl.concat([r.games for r in results], how="vertical"),
-        players=_finish_players([r.partials for r in results]),
-        rejects=_finish_rejects([r.rejects for r in results]),
-        rules=ruleset,
-        rulesets=_unique_rulesets([x for r in results for x in r.rulesets]),
+        players=finish_players([r.partials for r in results]),
+        rejects=finish_rejects([r.rejects for r in results]),
+        rules=rules,
+        rulesets=unique_rulesets([x for r in results for x in r.rulesets]),
     )
 
 
@@ -323,7 +327,7 @@ class RunSummary:
 
     @property
     def rules_label(self) -> str:
-        return _rules_label(self.rulesets, self.rules)
+        return rules_label(self.rulesets, self.rules)
 
 
 def score_to(
@@ -345,7 +349,7 @@ def score_to(
     was. ``progress(rows_done, rows_total, partitions_done)`` is called after each partition.
     """
     ruleset = load_rules(rules)
-    work = _plan(data, partition_rows, memory_limit)
+    work = plan_input(data, partition_rows, memory_limit)
     writer = ResultWriter(outdir, fmt, streamed=len(work.parts) > 1)
     rejects, partials, rulesets = [], [], []
     scored = problems = games = done = 0
@@ -363,8 +367,8 @@ def score_to(
             done += result.hands.height + result.rejects.select(pl.col("_pos").n_unique()).item()
             if progress is not None:
                 progress(done, work.rows, number)
-        players = _finish_players(partials)
-        rejects_df = _finish_rejects(rejects)
+        players = finish_players(partials)
+        rejects_df = finish_rejects(rejects)
         writer.append("players", players)
         writer.append("rejects", rejects_df)
         paths = writer.commit()
@@ -377,7 +381,7 @@ def score_to(
         rows_scored=scored, rows_rejected=rejects_df.select(pl.struct("file", "row").n_unique()).item()
         if rejects_df.height else 0,
         rows_with_problems=problems, games=games, players=players, rules=ruleset,
-        rulesets=_unique_rulesets(rulesets), paths=paths, partitions=len(work.parts), spilled=work.spilled,
+        rulesets=unique_rulesets(rulesets), paths=paths, partitions=len(work.parts), spilled=work.spilled,
     )
 
 

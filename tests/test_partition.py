@@ -137,3 +137,29 @@ def test_sizes(text, size):
 def test_bad_sizes(text):
     with pytest.raises(ValueError):
         parse_size(text)
+
+
+def test_check_in_partitions_finds_the_same():
+    sheet = "sample_logs/checks/sheet_with_mistakes.csv"
+    whole = analyzer.check([sheet, SAMPLE_CSV], "tenhou")
+    parts = analyzer.check([sheet, SAMPLE_CSV], "tenhou", partition_rows=4, keep_scored=False)
+    assert parts.scored is None and not whole.ok
+    assert_frame_equal(parts.findings, whole.findings)
+    assert parts.headline() == whole.headline()
+    assert parts.fields_compared == whole.fields_compared
+
+
+def test_cli_partition_options(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "a"), "--partition-rows", "7", "--top", "0"])
+    assert done.exit_code == 0, done.output
+    assert_frame_equal(pl.read_parquet(tmp_path / "a" / "hands.parquet"), analyzer.score(SAMPLE_CSV).hands)
+    bad = runner.invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "b"), "--memory-limit", "lots"])
+    assert bad.exit_code == 2 and "--memory-limit" in bad.output and "Traceback" not in bad.output
+    checked = runner.invoke(main, ["check", SAMPLE_CSV, "--memory-limit", "1KB", "--show", "0"])
+    assert checked.exit_code == 0, checked.output
+    assert "70 rows" in checked.output
