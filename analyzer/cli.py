@@ -45,6 +45,12 @@ def _friendly_errors(debug: bool):
         if debug:
             raise
         raise Failure(f"cannot read input: {str(exc).splitlines()[0]}") from exc
+    except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # a bug: still one line, with the way to see more
+        if debug:
+            raise
+        raise Failure(f"internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)") from exc
 
 
 @contextmanager

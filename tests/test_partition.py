@@ -163,3 +163,33 @@ def test_cli_partition_options(tmp_path):
     checked = runner.invoke(main, ["check", SAMPLE_CSV, "--memory-limit", "1KB", "--show", "0"])
     assert checked.exit_code == 0, checked.output
     assert "70 rows" in checked.output
+
+
+def _tile_hands(n: int) -> pl.DataFrame:
+    from benchmarks.handgen import generate
+
+    names = ["Aoki", "Baba", "Chiba", "Doi"]
+    hands = generate(n, seed=3)
+    return hands.select(
+        pl.format("h{}", pl.int_range(pl.len()).cast(pl.String).str.zfill(5)).alias("game_id"),
+        pl.lit("E1").alias("round"), pl.lit("0").alias("honba"),
+        *[pl.lit(name).alias(f"player_{s}") for s, name in enumerate(names)],
+        pl.when(pl.col("_is_tsumo")).then(pl.lit("tsumo")).otherwise(pl.lit("ron")).alias("result"),
+        pl.col("_seat_wind").cast(pl.String).alias("winner"),
+        pl.when(pl.col("_is_tsumo")).then(None).otherwise(((pl.col("_seat_wind") + 1) % 4).cast(pl.String)).alias("loser"),
+        pl.lit("2").alias("han"), pl.lit("30").alias("fu"),
+        "hand", "melds", "win_tile", "dora", "ura",
+    )
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_tile_hands_in_parts_write_the_same_files(tmp_path, fmt):
+    source = tmp_path / "tiles.parquet"
+    _tile_hands(300).write_parquet(source)
+    score_to(source, tmp_path / "one", fmt, "tenhou")
+    score_to(source, tmp_path / "many", fmt, "tenhou", partition_rows=70)
+    read = pl.read_parquet if fmt == "parquet" else lambda p: pl.read_csv(p, infer_schema=False)
+    for name in TABLES:
+        one, many = read(tmp_path / "one" / f"{name}.{fmt}"), read(tmp_path / "many" / f"{name}.{fmt}")
+        assert_frame_equal(one, many)
+    assert read(tmp_path / "one" / f"hands.{fmt}").height == 300

@@ -67,6 +67,34 @@ def write_results(tables: dict[str, pl.DataFrame], outdir: str | Path, fmt: str 
     return {name: write_table(df, outdir / f"{name}.{fmt}", fmt) for name, df in tables.items()}
 
 
+def _plain(dtype: pl.DataType) -> pl.DataType:
+    if isinstance(dtype, (pl.Enum, pl.Categorical)) or dtype == pl.Null:
+        return pl.String
+    if isinstance(dtype, pl.List):
+        return pl.List(_plain(dtype.inner))
+    if isinstance(dtype, pl.Struct):
+        return pl.Struct([pl.Field(f.name, _plain(f.dtype)) for f in dtype.fields])
+    return dtype
+
+
+def plain_types(df: pl.DataFrame) -> pl.DataFrame:
+    """Enum and categorical values (also inside lists and structs) as text, null-typed columns as text: the
+    types every Parquet writer and reader handles alike, whether a table is written at once or in parts."""
+    targets = {name: _plain(dtype) for name, dtype in df.schema.items()}
+    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != df.schema[n])
+
+
+def _arrow_table(df: pl.DataFrame) -> pa.Table:
+    """``df`` for Arrow's Parquet writer: flat columns in the newest layout (Polars' string views, no copy),
+    nested ones in the oldest (Arrow cannot write string views inside lists)."""
+    nested = [n for n, t in df.schema.items() if isinstance(t, (pl.List, pl.Struct, pl.Array))]
+    flat = df.drop(nested).to_arrow(compat_level=pl.CompatLevel.newest())
+    if not nested:
+        return flat
+    inner = df.select(nested).to_arrow(compat_level=pl.CompatLevel.oldest())
+    return pa.table({n: (inner if n in nested else flat).column(n) for n in df.columns})
+
+
 class ResultWriter:
     """The tables of one run, written as a unit into OUTDIR, in parts.
 
@@ -95,6 +123,7 @@ class ResultWriter:
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
         self._written: set[str] = set()
+        self._schemas: dict[str, pa.Schema] = {}
         self._queue: queue.Queue = queue.Queue(maxsize=self.PENDING)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="analyzer-writer", daemon=True)
@@ -126,7 +155,7 @@ class ResultWriter:
         self._queue.put((name, df))
 
     def _write(self, name: str, df: pl.DataFrame) -> None:
-        df = df.with_columns(pl.col(c).cast(pl.String) for c, t in df.schema.items() if t == pl.Null)
+        df = plain_types(df)
         if self.fmt == "csv":
             handle = self._csv.get(name)
             first = handle is None
@@ -140,13 +169,13 @@ class ResultWriter:
             self._written.add(name)
             df.write_parquet(self._path(name), compression="zstd")
             return
-        # The newest Arrow layout hands Polars' string views over without a copy.
-        table = df.to_arrow(compat_level=pl.CompatLevel.newest())
+        table = _arrow_table(df)
         writer = self._parquet.get(name)
         if writer is None:
             writer = self._parquet[name] = pq.ParquetWriter(self._path(name), table.schema, compression="zstd")
-        elif table.schema != writer.schema:
-            table = table.cast(writer.schema)
+            self._schemas[name] = table.schema
+        elif table.schema != self._schemas[name]:
+            table = table.cast(self._schemas[name])
         writer.write_table(table)
 
     def _finish_thread(self) -> None:
