@@ -298,25 +298,16 @@ def tiles_encode(inputs: tuple[str, ...], output: str, drop_text: bool, debug: b
     `analyzer score` and `check` take the result like the text it came from. A row whose tiles cannot be
     read is kept, with tc_error saying why (1 bad_notation, 2 bad_meld); exit status 1 when there are some.
     """
-    from analyzer.io.load import load
-    from analyzer.schema import INPUT_POSITION, SOURCE_FILE, SOURCE_ROW
-    from analyzer.tiles.codes import ENCODE_ERRORS, TEXT_COLUMNS, encode_tiles
+    from analyzer.tiles.codes import ENCODE_ERRORS
+    from analyzer.tiles.encode_files import encode_to
 
     with _friendly_errors(debug):
-        records = load(list(inputs))
-        if "hand" not in records.collect_schema():
-            raise Failure("no 'hand' column (MPSZ tiles) in " + ", ".join(inputs))
-        with _progress(f"Encoding {len(inputs)} input(s)…"):
-            codes = encode_tiles(records).drop(SOURCE_FILE, SOURCE_ROW, INPUT_POSITION).collect()
-        if drop_text:
-            codes = codes.drop(TEXT_COLUMNS, strict=False)
-        write_table(codes, output)
-    errors = codes.filter(pl.col("tc_error") > 0).group_by("tc_error").len().sort("tc_error")
-    for code, count in errors.rows():
+        with _progress_bar("Encoding") as progress:
+            summary = encode_to(list(inputs), output, drop_text=drop_text, progress=progress)
+    for code, count in sorted(summary.errors.items()):
         console.print(f"[yellow]{count} row(s) with unreadable tiles: {ENCODE_ERRORS[code]}[/]", highlight=False)
-    hands = codes["tc_m"].is_not_null().sum()
-    out.print(f"encoded {hands} hand(s) of {codes.height} row(s) into {output}", highlight=False)
-    sys.exit(EXIT_REJECTS if errors.height else EXIT_CLEAN)
+    out.print(f"encoded {summary.hands} hand(s) of {summary.rows} row(s) into {output}", highlight=False)
+    sys.exit(EXIT_REJECTS if summary.errors else EXIT_CLEAN)
 
 
 @main.group("rules")

@@ -92,7 +92,7 @@ def _game_key() -> pl.Expr:
     return pl.col("game_id").str.strip_chars().fill_null("").alias("_game_key")
 
 
-def _unified(frames: list[pl.LazyFrame], schema: dict[str, pl.DataType]) -> pl.LazyFrame:
+def unified(frames: list[pl.LazyFrame], schema: dict[str, pl.DataType]) -> pl.LazyFrame:
     """Frames with every column of ``schema`` in its order (missing ones null), stacked."""
     out = []
     for lf in frames:
@@ -115,7 +115,7 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     )
     total = int(games["_n"].sum()) if games.height else 0
     if total <= partition_rows:
-        frame = _unified(scans, schema)
+        frame = unified(scans, schema)
         return Plan([Part(0, total, games.height, frame)], total, games.height, spilled=False)
     games = games.with_columns(
         (pl.col("_n").cum_sum() - pl.col("_n")).floordiv(partition_rows).alias("_part"),
@@ -137,12 +137,12 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
                 lo = max(first, file_index * ROWS_PER_FILE + 1) - file_index * ROWS_PER_FILE
                 hi = min(last, (file_index + 1) * ROWS_PER_FILE - 1) - file_index * ROWS_PER_FILE
                 frames.append(scan_file(files[file_index], file_index, rows=(lo - 1, hi - lo + 1)))
-            parts.append(Part(index, rows, n_games, _unified(frames, schema)))
+            parts.append(Part(index, rows, n_games, unified(frames, schema)))
         return Plan(parts, total, games.height, spilled=False)
     directory = Path(tempfile.mkdtemp(prefix="analyzer-spill-", dir=spill_dir))
     try:
         (
-            _unified(scans, schema)
+            unified(scans, schema)
             .with_columns(_game_key())
             .join(games.lazy().select("_game_key", "_part", "_game"), on="_game_key", how="left")
             .drop("_game_key")
@@ -156,3 +156,14 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
         for index, rows, n_games in zip(counts["_part"], counts["_n"], counts["_games"])
     ]
     return Plan(parts, total, games.height, spilled=True, _spill_dir=directory)
+
+
+def row_chunks(files: list[Path], chunk_rows: int = DEFAULT_PARTITION_ROWS) -> Iterator[pl.LazyFrame]:
+    """The rows of ``files`` in input order, ``chunk_rows`` at a time, all with the same columns — for work
+    that is row by row (``tiles encode``) rather than game by game."""
+    scans = [scan_file(path, i) for i, path in enumerate(files)]
+    schema = text_schema(scans)
+    for index, (path, scan) in enumerate(zip(files, scans)):
+        total = scan.select(pl.len()).collect().item()
+        for first in range(0, total, chunk_rows) or [0]:
+            yield unified([scan_file(path, index, rows=(first, min(chunk_rows, total - first)))], schema)

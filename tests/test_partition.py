@@ -193,3 +193,15 @@ def test_tile_hands_in_parts_write_the_same_files(tmp_path, fmt):
         one, many = read(tmp_path / "one" / f"{name}.{fmt}"), read(tmp_path / "many" / f"{name}.{fmt}")
         assert_frame_equal(one, many)
     assert read(tmp_path / "one" / f"hands.{fmt}").height == 300
+
+
+def test_tiles_encode_in_chunks_writes_every_row_in_input_order(tmp_path):
+    from analyzer.tiles.encode_files import encode_to
+
+    source = tmp_path / "tiles.parquet"
+    _tile_hands(250).write_parquet(source)
+    one = encode_to(source, tmp_path / "one.parquet")
+    many = encode_to(source, tmp_path / "many.parquet", chunk_rows=40)
+    assert one.rows == many.rows == 250 and one.hands == many.hands
+    assert_frame_equal(pl.read_parquet(tmp_path / "one.parquet"), pl.read_parquet(tmp_path / "many.parquet"))
+    assert pl.read_parquet(tmp_path / "many.parquet")["game_id"].is_sorted()

@@ -111,12 +111,15 @@ class ResultWriter:
 
     PENDING = 2
 
-    def __init__(self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True) -> None:
+    def __init__(
+        self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None
+    ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
         self.outdir = Path(outdir)
         self.fmt = fmt
         self.streamed = streamed
+        self._file_names = file_names or {}
         self.outdir.mkdir(parents=True, exist_ok=True)
         self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
         self._parquet: dict[str, pq.ParquetWriter] = {}
@@ -145,7 +148,7 @@ class ResultWriter:
             raise self._error
 
     def _path(self, name: str) -> Path:
-        return self._temp / f"{name}.{self.fmt}"
+        return self._temp / self._file_names.get(name, f"{name}.{self.fmt}")
 
     def append(self, name: str, df: pl.DataFrame) -> None:
         """Queue ``df`` to be added to table ``name``."""
