@@ -9,7 +9,7 @@ from analyzer.check import CheckResult, check
 from analyzer.importers import read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
-from analyzer.pipeline import ScoreResult, score
+from analyzer.pipeline import RunSummary, ScoreResult, score, score_to
 from analyzer.rules import Rules, RulesError, from_toml, load_rules, preset, preset_names
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "InputError",
     "Rules",
     "RulesError",
+    "RunSummary",
     "ScoreResult",
     "check",
     "from_toml",
@@ -26,6 +27,7 @@ __all__ = [
     "preset_names",
     "read_tenhou",
     "score",
+    "score_to",
     "write_results",
     "write_table",
 ]
