@@ -47,6 +47,7 @@ SOURCE_COLUMNS = {SOURCE_FILE: "source_file", SOURCE_ROW: "source_row"}
 
 
 RULES_COLUMN = "rules"
+MERGE_PARTIALS_ROWS = 1_000_000
 R_RULES = reason(RULES_COLUMN, pl.col("_rules_spec"), pl.col("_rules_problem"))
 
 
@@ -360,6 +361,8 @@ def score_to(
             writer.append("games", result.games)
             rejects.append(result.rejects)
             partials.append(result.partials)
+            if sum(p.height for p in partials) > MERGE_PARTIALS_ROWS:  # keep them as small as the player pool
+                partials = [combine_partials([p.lazy() for p in partials]).collect()]
             rulesets.extend(result.rulesets)
             scored += result.hands.height
             problems += result.hands.filter(pl.col("problems") != "").height
