@@ -37,74 +37,116 @@ def _last_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
     return pl.concat([last, seating], how="horizontal")
 
 
-def _long(last: pl.LazyFrame) -> pl.LazyFrame:
+def _sum(terms) -> pl.Expr:
+    terms = list(terms)
+    return pl.sum_horizontal(terms) if terms else pl.lit(0, pl.Int64)
+
+
+def tenhou_place_points(final_score: pl.Expr, uma: pl.Expr, penalty: pl.Expr, rules: Rules) -> pl.Expr:
+    """Game points of places 2-4 as Tenhou pays them: the score to the nearest thousand, 500 away from zero
+    (5500 -> 6, -7500 -> -8, as recomputed from 50 real logs), minus the return points, plus uma."""
+    thousands = final_score.sign() * ((final_score.abs() + 500) // 1000)
+    return thousands - rules.return_points / 1000 + uma - penalty
+
+
+def _ordinals() -> list[pl.Expr]:
+    """``_ordinal_s``: the seat's rank by score, then seat (1-4)."""
+    raw = [pl.col(SCORE_COLUMNS[s]) for s in SEATS]
+    return [
+        (1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in SEATS)
+         + _sum((raw[t] == raw[s]).cast(pl.Int64) for t in SEATS if t < s)).alias(f"_ordinal_{s}")
+        for s in SEATS
+    ]
+
+
+def _places(rules: Rules) -> list[pl.Expr]:
+    """Per seat, on the game's row: ``_ordinal_s`` (score, then seat), ``place_s``, ``uma_s``, ``oka_s``,
+    ``leftover_s``, ``final_s``, ``penalty_s``, ``points_s``. Four seats are four columns: no window over a
+    game key, no sort."""
+    raw = [pl.col(SCORE_COLUMNS[s]) for s in SEATS]
+    ordinal = [pl.col(f"_ordinal_{s}") for s in SEATS]
+    uma_of = [pl.lit(u, pl.Float64) for u in rules.uma]
+
+    def uma_at(k: pl.Expr) -> pl.Expr:
+        return pl.when(k == 1).then(uma_of[0]).when(k == 2).then(uma_of[1]).when(k == 3).then(uma_of[2]).otherwise(uma_of[3])
+
+    exprs = []
+    for s in SEATS:
+        if rules.tie_rule == "split":
+            tied = [raw[t] == raw[s] for t in SEATS]
+            n_tied = _sum(c.cast(pl.Int64) for c in tied)
+            place = 1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in SEATS)
+            uma = _sum(pl.when(tied[t]).then(uma_at(ordinal[t])).otherwise(0.0) for t in SEATS) / n_tied
+            oka = pl.when(place == 1).then(pl.lit(rules.oka) / n_tied).otherwise(0.0)
+        else:
+            place, uma = ordinal[s], uma_at(ordinal[s])
+            oka = pl.when(ordinal[s] == 1).then(pl.lit(rules.oka, pl.Float64)).otherwise(0.0)
+        exprs += [place.alias(f"_place_{s}"), uma.cast(pl.Float64).alias(f"_uma_{s}"),
+                  oka.cast(pl.Float64).alias(f"_oka_{s}")]
+    return exprs
+
+
+def _results(rules: Rules) -> list[pl.Expr]:
+    place = [pl.col(f"_place_{s}") for s in SEATS]
+    n_first = _sum((p == 1).cast(pl.Int64) for p in place)
+    exprs = []
+    for s in SEATS:
+        if rules.leftover_sticks == "first":
+            share = (pl.col("_leftover") * rules.riichi_deposit // n_first) // 100 * 100
+            leftover = pl.when(place[s] == 1).then(share).otherwise(0)
+        else:
+            leftover = pl.lit(0)
+        exprs += [leftover.cast(pl.Int64).alias(f"_leftover_{s}"),
+                  (pl.col(f"_chombo_{s}") * rules.chombo_penalty).cast(pl.Float64).alias(f"_penalty_{s}")]
+    return exprs
+
+
+def _game_points(rules: Rules) -> list[pl.Expr]:
+    final = [pl.col(SCORE_COLUMNS[s]).cast(pl.Int64) + pl.col(f"_leftover_{s}") for s in SEATS]
+    uma, oka, penalty = ([pl.col(f"_{k}_{s}") for s in SEATS] for k in ("uma", "oka", "penalty"))
+    exact = [(final[s] - rules.return_points) / 1000 + uma[s] + oka[s] - penalty[s] for s in SEATS]
+    if rules.game_points_rounding == "exact":
+        points = exact
+    elif rules.game_points_rounding == "tenth":
+        points = [e.round(1) for e in exact]
+    else:  # first place takes minus the sum of the others, so the table sums to zero
+        others = [tenhou_place_points(final[s], uma[s], penalty[s], rules) for s in SEATS]
+        top = [pl.col(f"_ordinal_{s}") == 1 for s in SEATS]
+        rest = _sum(pl.when(top[s]).then(0.0).otherwise(others[s]) for s in SEATS)
+        points = [pl.when(top[s]).then(-rest - penalty[s]).otherwise(others[s]) for s in SEATS]
+    return [*[f.alias(f"_final_{s}") for s, f in enumerate(final)],
+            *[p.cast(pl.Float64).alias(f"_points_{s}") for s, p in enumerate(points)]]
+
+
+def _by_place(wide: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per game and seat, in order of game, place and seat (the seat's ordinal)."""
+    game = pl.int_range(pl.len(), dtype=pl.Int64)
     per_seat = [
-        last.select(
+        wide.select(
             GAME,
-            "_game",
-            pl.lit(s, pl.Int64).alias("seat"),
             pl.col(PLAYER_COLUMNS[s]).alias("player"),
-            pl.col(SCORE_COLUMNS[s]).cast(pl.Int64).alias("_raw_score"),
+            pl.lit(s, pl.Int64).alias("seat"),
+            pl.col(f"_final_{s}").alias("final_score"),
+            pl.col(f"_place_{s}").cast(pl.Int64).alias("place"),
+            pl.col(f"_uma_{s}").alias("uma"),
+            pl.col(f"_oka_{s}").alias("oka"),
+            pl.col(f"_penalty_{s}").alias("penalty"),
+            pl.col(f"_points_{s}").alias("game_points"),
+            pl.col(f"_leftover_{s}").alias("leftover_sticks"),
             pl.col(f"_chombo_{s}").cast(pl.Int64).alias("chombo"),
-            "_leftover",
+            (game * 4 + pl.col(f"_ordinal_{s}") - 1).alias("_position"),
         )
         for s in SEATS
     ]
-    return pl.concat(per_seat)
-
-
-def _game_key(lf: pl.LazyFrame) -> str:
-    """The integer game key where the frame has one (cheaper windows), else ``game_id``."""
-    return "_game" if "_game" in lf.collect_schema() else GAME
-
-
-def _round_game_points(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    diff = (pl.col("final_score") - rules.return_points) / 1000
-    exact = diff + pl.col("uma") + pl.col("oka") - pl.col("penalty")
-    if rules.game_points_rounding == "exact":
-        return lf.with_columns(exact.alias("game_points"))
-    if rules.game_points_rounding == "tenth":
-        return lf.with_columns(exact.round(1).alias("game_points"))
-    # Tenhou: scores of places 2-4 to the nearest thousand, 500 away from zero (5500 -> 6, -7500 -> -8, as
-    # recomputed from 50 real logs); first place takes minus the sum of the others so the table sums to zero.
-    score = pl.col("final_score")
-    thousands = score.sign() * ((score.abs() + 500) / 1000).floor()
-    others = thousands - rules.return_points / 1000 + pl.col("uma") - pl.col("penalty")
-    is_top = pl.col("_ordinal") == 1
-    return lf.with_columns(
-        pl.when(is_top)
-        .then(-pl.when(~is_top).then(others).otherwise(0).sum().over(_game_key(lf)) - pl.col("penalty"))
-        .otherwise(others)
-        .alias("game_points")
-    )
+    return pl.concat(per_seat).sort("_position").drop("_position")
 
 
 def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    lf = _long(_last_rows(hands))
-    # Ordinal place: score, then seat. Ties then share per the tie rule.
-    lf = lf.with_columns(
-        (pl.col("_raw_score") * -4 + pl.col("seat")).rank("ordinal").over("_game").cast(pl.Int64).alias("_ordinal")
+    wide = (
+        _last_rows(hands)
+        .with_columns(_ordinals())
+        .with_columns(_places(rules))
+        .with_columns(_results(rules))
+        .with_columns(_game_points(rules))
     )
-    uma = pl.col("_ordinal").replace_strict([1, 2, 3, 4], list(rules.uma), return_dtype=pl.Float64)
-    oka = pl.when(pl.col("_ordinal") == 1).then(rules.oka).otherwise(0.0)
-    tie = ["_game", "_raw_score"]
-    if rules.tie_rule == "split":
-        lf = lf.with_columns(
-            pl.col("_ordinal").min().over(tie).alias("place"),
-            uma.mean().over(tie).alias("uma"),
-            oka.mean().over(tie).alias("oka"),
-        )
-    else:
-        lf = lf.with_columns(pl.col("_ordinal").alias("place"), uma.alias("uma"), oka.alias("oka"))
-    if rules.leftover_sticks == "first":
-        n_first = (pl.col("place") == 1).sum().over("_game")
-        share = (pl.col("_leftover") * rules.riichi_deposit // n_first) // 100 * 100
-        lf = lf.with_columns(pl.when(pl.col("place") == 1).then(share).otherwise(0).cast(pl.Int64).alias("leftover_sticks"))
-    else:
-        lf = lf.with_columns(pl.lit(0, pl.Int64).alias("leftover_sticks"))
-    lf = lf.with_columns(
-        (pl.col("_raw_score") + pl.col("leftover_sticks")).alias("final_score"),
-        (pl.col("chombo") * rules.chombo_penalty).cast(pl.Float64).alias("penalty"),
-    )
-    lf = _round_game_points(lf, rules)
-    return lf.select(*GAMES_SCHEMA, "leftover_sticks", "chombo").sort(GAME, "place", "seat")
+    return _by_place(wide).select(*GAMES_SCHEMA, "leftover_sticks", "chombo")

@@ -173,7 +173,8 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPar
     # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
     # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
     # costs more than it saves.
-    checked = validated.pipe(apply_tiles, rules).collect()
+    # The tile scorer joins its frame with parts of itself: validate first, or every join would validate again.
+    checked = validated.collect().lazy().pipe(apply_tiles, rules).collect()
     # Filtering or sorting a wide frame copies every column: skip both when there is nothing to do.
     valid = checked.filter(is_clean()) if (checked[REJECT] != 0).any() else checked
     scored = (

@@ -64,12 +64,9 @@ def test_tenhou_rounding_to_thousands_and_top_takes_the_rest():
     [(34400, 4), (34500, 5), (14400, -16), (14500, -15), (5500, -24), (-7400, -37), (-7500, -38)],
 )
 def test_tenhou_rounding_boundaries(score_after, expected):
-    from analyzer.games import _round_game_points
     import polars as pl
 
-    lf = pl.LazyFrame(
-        {"game_id": ["g"] * 2, "final_score": [score_after, 50000], "uma": [0.0, 0.0], "oka": [0.0, 0.0],
-         "penalty": [0.0, 0.0], "_ordinal": [2, 1]}
-    )
-    out = _round_game_points(lf, preset("tenhou")).collect()
-    assert out["game_points"][0] == expected
+    from analyzer.games import tenhou_place_points
+
+    points = tenhou_place_points(pl.lit(score_after), pl.lit(0.0), pl.lit(0.0), preset("tenhou"))
+    assert pl.select(points).item() == expected
