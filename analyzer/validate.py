@@ -78,17 +78,24 @@ def seat_of(text: pl.Expr) -> pl.Expr:
     return pl.when(text.is_null() | (text == "")).then(pl.lit(None, pl.Int64)).otherwise(pl.coalesce(by_name, by_seat))
 
 
-def _list_mask(names: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+def _list_membership(name: str) -> list[pl.Expr]:
+    """Per seat, whether the list ``name`` holds the seat's player by name (``_{name}_by_name_s``) or by seat
+    number (``_{name}_by_seat_s``): columns, read twice by :func:`_list_mask`."""
+    names = pl.col(name)
+    return [
+        *[names.list.contains(pl.col(PLAYER_COLUMNS[s])).fill_null(False).alias(f"_{name}_by_name_{s}") for s in SEATS],
+        *[names.list.contains(pl.lit(str(s))).fill_null(False).alias(f"_{name}_by_seat_{s}") for s in SEATS],
+    ]
+
+
+def _list_mask(name: str) -> tuple[pl.Expr, pl.Expr]:
     """(4-bit seat mask, number of entries that name nobody) of a list of player references."""
-    mask = pl.lit(0, pl.Int64)
-    matched = pl.lit(0, pl.Int64)
-    for s in SEATS:
-        by_name = names.list.contains(pl.col(PLAYER_COLUMNS[s])).fill_null(False)
-        by_seat = names.list.contains(pl.lit(str(s))).fill_null(False)
-        mask = mask + pl.when(by_name | by_seat).then(1 << s).otherwise(0)
-        matched = matched + by_name.cast(pl.Int64) + by_seat.cast(pl.Int64)
-    unknown = (names.list.unique().list.len().fill_null(0) - matched).clip(lower_bound=0)
-    return mask, unknown
+    by_name = [pl.col(f"_{name}_by_name_{s}") for s in SEATS]
+    by_seat = [pl.col(f"_{name}_by_seat_{s}") for s in SEATS]
+    mask = pl.sum_horizontal(pl.when(by_name[s] | by_seat[s]).then(1 << s).otherwise(0) for s in SEATS)
+    matched = pl.sum_horizontal(*[c.cast(pl.Int64) for c in by_name + by_seat])
+    unknown = (pl.col(name).list.n_unique().fill_null(0).cast(pl.Int64) - matched).clip(lower_bound=0)
+    return mask.cast(pl.Int64), unknown
 
 
 def _seating_repeats() -> pl.Expr:
@@ -130,7 +137,8 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
         *[seat_of(pl.col(f"_ref_{c}")).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
     )
-    masks = {name: _list_mask(pl.col(name)) for name in PLAYER_LIST_COLUMNS}
+    typed = typed.with_columns(*[e for name in PLAYER_LIST_COLUMNS for e in _list_membership(name)])
+    masks = {name: _list_mask(name) for name in PLAYER_LIST_COLUMNS}
     typed = typed.with_columns(
         *[masks[n][0].alias(f"_{n}_mask") for n in PLAYER_LIST_COLUMNS],
         *[masks[n][1].alias(f"_{n}_unknown") for n in PLAYER_LIST_COLUMNS],
@@ -165,5 +173,6 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         when(needs_value & han.is_between(1, 4) & pl.col("fu").is_not_null() & ~pl.col("fu").is_in(FU_VALUES), R_FU_VALUE),
     ]
     return typed.with_columns(reject_bits(terms).alias(REJECT)).drop(
-        "_round_text", *[f"_ref_{c}" for c in PLAYER_REF_COLUMNS], *[f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS]
+        "_round_text", *[f"_ref_{c}" for c in PLAYER_REF_COLUMNS], *[f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS],
+        *[f"_{n}_by_{k}_{s}" for n in PLAYER_LIST_COLUMNS for k in ("name", "seat") for s in SEATS],
     )

@@ -1,0 +1,145 @@
+"""Scale benchmark: `analyzer score` on N han/fu hand rows, beside the I/O floor measured in the same run.
+
+    .venv/bin/python -m benchmarks.scale [--rows 10000000] [--seed 0] [--shuffle] [--repeat 1] [--check]
+                                         [--keep] [-- EXTRA SCORE OPTIONS such as --partition-rows 250000]
+
+1. Data: N rows of realistic east-south games (:mod:`benchmarks.gamegen`; every outcome kind, double rons,
+   riichi sticks carried, honba consistent), written game by game to ``benchmarks/data/scale-N-SEED.parquet``
+   (kept: a later run reuses it). ``--shuffle`` writes the rows in random order instead, the input that
+   needs a spill pass.
+2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy.
+3. Score: ``analyzer score DATA -o OUTDIR`` as a fresh process, Parquet in and out, default settings plus
+   the extra options; ``--check`` also times ``analyzer check`` on the same file.
+
+Each child is timed on its own (wall clock) and its peak RSS read from ``wait4``. Printed: rows/s, the ratio
+score / floor, peak RSS; the figures go to ``benchmarks/results/scale-*.json`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.gamegen import generate
+
+DATA = Path(__file__).resolve().parent / "data"
+FLOOR = """
+import sys, polars as pl
+df = pl.read_parquet(sys.argv[1])
+df.write_parquet(sys.argv[2])
+"""
+
+
+def dataset(rows: int, seed: int, shuffle: bool) -> tuple[Path, float | None]:
+    """The cached input file (made if missing) and the seconds it took to make, None when cached."""
+    path = DATA / f"scale-{rows}-{seed}{'-shuffled' if shuffle else ''}.parquet"
+    if path.exists():
+        return path, None
+    DATA.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    chunk = 2_000_000  # generated in chunks of games: the generator's arrays stay small
+    frames, made = [], 0
+    while made < rows:
+        part = generate(min(chunk, rows - made), seed=seed + made)
+        if part.height == 0:
+            break
+        offset = made  # game ids stay unique and in order across chunks
+        frames.append(part.with_columns(pl.format("{}-{}", pl.lit(f"{offset:010d}"), pl.col("game_id")).alias("game_id")))
+        made += part.height
+    frame = pl.concat(frames)
+    if shuffle:
+        frame = frame.sample(fraction=1.0, shuffle=True, seed=seed)
+    temp = path.with_suffix(".tmp")
+    frame.write_parquet(temp)
+    temp.replace(path)
+    return path, time.perf_counter() - started
+
+
+def timed(command: list[str]) -> dict:
+    """Run ``command``; wall seconds, exit status and peak RSS (MB) of that child alone."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    out = child.stdout.read().decode(errors="replace")
+    err = child.stderr.read().decode(errors="replace")
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return {"seconds": round(seconds, 3), "exit": child.returncode, "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2), "stdout_tail": out[-400:],
+            "stderr_tail": err[-400:]}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shuffle", action="store_true", help="rows in random order (needs a spill pass)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
+    parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
+    parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
+    args = parser.parse_args(argv)
+    extra = [a for a in args.extra if a != "--"]
+
+    # made in a child process: this one stays small, so the children it starts report their own peak memory
+    # (a forked child starts with its parent's resident pages counted)
+    made = timed([sys.executable, "-c", f"from benchmarks.scale import dataset; dataset({args.rows}, {args.seed}, {args.shuffle})"])
+    data, cached = dataset(args.rows, args.seed, args.shuffle)
+    made_in = None if made["seconds"] < 1 and cached is None else made["seconds"]
+    rows = pl.scan_parquet(data).select(pl.len()).collect().item()
+    work = Path(tempfile.mkdtemp(prefix="analyzer-scale-"))
+    analyzer = [sys.executable, "-m", "analyzer.cli"]
+    fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1),
+           "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra, "cpus": os.cpu_count()}
+    try:
+        runs = {"floor": [], "score": [], "check": []}
+        for _ in range(args.repeat):
+            runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
+            shutil.rmtree(work / "out", ignore_errors=True)
+            runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
+            if args.check:
+                runs["check"].append(timed([*analyzer, "check", str(data), "--show", "0", *extra]))
+        for name, results in runs.items():
+            if results:
+                fig[name] = min(results, key=lambda r: r["seconds"])
+        for name in ("score", "check"):
+            if name in fig:
+                if fig[name]["exit"] not in (0, 1):
+                    print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
+                fig[name]["rows_per_s"] = round(rows / fig[name]["seconds"])
+                fig[name]["ratio_to_floor"] = round(fig[name]["seconds"] / fig["floor"]["seconds"], 2)
+        if args.keep:
+            fig["outputs"] = str(work / "out")
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    path = save(fig, args.out, "scale", f"{rows}")
+    _print(fig)
+    print(f"figures: {path}")
+    return fig
+
+
+def _print(fig: dict) -> None:
+    print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{', shuffled' if fig['shuffled'] else ''}), "
+          f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
+    print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
+    for name in ("floor", "score", "check"):
+        if name in fig:
+            r = fig[name]
+            rate = f"{fig['rows'] / r['seconds']:,.0f}"
+            ratio = f"{r['seconds'] / fig['floor']['seconds']:.2f}x"
+            print(f"{name:<8}{r['seconds']:>10.2f}{rate:>14}{ratio:>8}{r['peak_rss_mb'] / 1024:>10.2f}GB{r['cpu_seconds']:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()
