@@ -76,51 +76,34 @@ PLAYER_COLUMNS_OUT = [
 ]
 
 
-def _hand_rows_per_player(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per (row, seat) with what that row meant to the player in the seat."""
-    per_seat = [
-        hands.select(
-            "game_id",
-            "_hand",
-            "_first",
-            pl.col("result"),
-            pl.col(PLAYER_COLUMNS[s]).alias("player"),
-            pl.col(DELTA_COLUMNS[s]).alias("delta"),
-            (pl.col("_paid") & (pl.col("_winner") == s)).alias("win"),
-            (pl.col("_paid") & (pl.col("_winner") == s) & (pl.col("result") == "tsumo")).alias("tsumo_win"),
-            (pl.col("_paid") & (pl.col("result") == "ron") & (pl.col("_loser") == s)).alias("deal_in"),
-            (pl.col("_first") & ((pl.col("_hand_riichi") // (1 << s)) % 2 == 1) & (pl.col("result") != "chombo")).alias(
-                "riichi"
-            ),
-            pl.col("points"),
-            (pl.col("_paid") & (pl.col("_winner") == s) & pl.col("limit").str.contains("yakuman")).alias("yakuman"),
-            ((pl.col("result") == "chombo") & (pl.col("_loser") == s)).alias("chombo"),
-        )
-        for s in SEATS
-    ]
-    return pl.concat(per_seat)
+def _seat_aggregates(hands: pl.LazyFrame, s: int) -> pl.LazyFrame:
+    """What the rows meant to the player in seat ``s``, summed per player (one group-by per seat: the rows are
+    never copied four times)."""
+    won = pl.col("_paid") & (pl.col("_winner") == s)
+    dealt_in = pl.col("_paid") & (pl.col("result") == "ron") & (pl.col("_loser") == s)
+    delta = pl.col(DELTA_COLUMNS[s])
+    counted = pl.col("_first") & (pl.col("result") != "chombo")
+    return hands.group_by(pl.col(PLAYER_COLUMNS[s]).alias("player")).agg(
+        counted.sum().alias("hands"),
+        delta.clip(lower_bound=0).sum().alias("points_received"),
+        (-delta.clip(upper_bound=0)).sum().alias("points_paid"),
+        won.sum().alias("wins"),
+        (won & (pl.col("result") == "tsumo")).sum().alias("tsumo_wins"),
+        (counted & (pl.col("_hand_riichi").and_(1 << s) != 0)).sum().alias("riichi"),
+        pl.when(won).then(pl.col("points")).otherwise(0).sum().alias("_win_value_sum"),
+        (won & pl.col("_yakuman_win")).sum().alias("yakuman"),
+        ((pl.col("result") == "chombo") & (pl.col("_loser") == s)).sum().alias("chombo"),
+        # the rows of a multiple ron are one deal-in: its first row is the nearest winner's, paid when any is
+        (dealt_in & pl.col("_first")).sum().alias("deal_ins"),
+        pl.when(dealt_in).then(pl.col("points")).otherwise(0).sum().alias("_deal_in_cost_sum"),
+    )
 
 
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
-    rows = _hand_rows_per_player(hands)
-    per_hand = rows.group_by("player").agg(
-        (pl.col("_first") & (pl.col("result") != "chombo")).sum().alias("hands"),
-        pl.col("delta").clip(lower_bound=0).sum().alias("points_received"),
-        (-pl.col("delta").clip(upper_bound=0)).sum().alias("points_paid"),
-        pl.col("win").sum().alias("wins"),
-        pl.col("tsumo_win").sum().alias("tsumo_wins"),
-        pl.col("riichi").sum().alias("riichi"),
-        pl.col("points").filter(pl.col("win")).sum().alias("_win_value_sum"),
-        pl.col("yakuman").sum().alias("yakuman"),
-        pl.col("chombo").sum().alias("chombo"),
-    )
-    deal_ins = (
-        rows.filter("deal_in")
-        .group_by("player", "game_id", "_hand")
-        .agg(pl.col("points").sum().alias("cost"))
-        .group_by("player")
-        .agg(pl.len().alias("deal_ins"), pl.col("cost").sum().alias("_deal_in_cost_sum"))
+    hands = hands.with_columns(pl.col("limit").str.contains("yakuman").fill_null(False).alias("_yakuman_win"))
+    per_hand = pl.concat([_seat_aggregates(hands, s) for s in SEATS], how="vertical_relaxed").group_by("player").agg(
+        pl.all().sum()
     )
     per_game = games.group_by("player").agg(
         pl.len().alias("games"),
@@ -128,10 +111,8 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
         *[(pl.col("place") == p).sum().alias(f"place_{p}") for p in range(1, 5)],
         pl.col("place").sum().alias("_place_sum"),
     )
-    return (
-        per_game.join(per_hand, on="player", how="left")
-        .join(deal_ins, on="player", how="left")
-        .select("player", *[pl.col(c).fill_null(0).cast(pl.Int64) for c in MERGE])
+    return per_game.join(per_hand, on="player", how="left").select(
+        "player", *[pl.col(c).fill_null(0).cast(pl.Int64) for c in MERGE]
     )
 
 
