@@ -26,6 +26,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(TEST_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m benchmarks
 
 clean:

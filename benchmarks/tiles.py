@@ -121,7 +121,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--engine", default="auto", choices=["auto", "in-memory", "streaming"],
                     help="polars engine for the one collect() (auto is streaming for lazy queries in polars 2)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="directory for the JSON figures")
+    ap.add_argument("--e2e", action="store_true",
+                    help="end to end instead: `analyzer score` as a fresh process on N tile hands from Parquet, "
+                         "beside mahjong and riichienv (benchmarks/tiles_e2e.py)")
     args = ap.parse_args(argv)
+    if args.e2e:
+        from benchmarks import tiles_e2e
+
+        return tiles_e2e.main(args.n, args.sample, args.seed, args.out)
     rules = load_rules(args.rules)
     fig: dict = {
         "n": args.n, "sample": min(args.sample, args.n), "seed": args.seed, "rules": args.rules, "repeat": args.repeat,

@@ -1,0 +1,137 @@
+"""Tile hands end to end: `analyzer score` as a fresh process on a Parquet file of N tile hands, beside
+`mahjong` and `riichienv` scoring the same hands (with their input conversion) in the same run.
+
+    .venv/bin/python -m benchmarks.tiles --e2e [--n 1000000] [--sample 5000] [--seed 0]
+
+Each hand is its own game (a bulk hand export): one row with the seating, ron or tsumo, winner and loser,
+the MPSZ tiles, dora and ura indicators and the situation flags from :mod:`benchmarks.handgen`. `analyzer
+score` writes all four outputs; its rate is hands/s of the whole process (start-up included) and its peak
+RSS is its own. `mahjong` (``estimate_hand_value``) and `riichienv` (``HandEvaluator.calc_from_text``, closed
+hands only: it takes melds as objects, not text) score the first ``--sample`` hands one by one, building their
+inputs from our rows; their rates are hands/s of that loop. riichienv is optional (`pip install
+'analyzer[bench]'`); without it the run says so.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.handgen import generate
+from benchmarks.scale import timed
+
+DATA = Path(__file__).resolve().parent / "data"
+NAMES = ["Aoki", "Baba", "Chiba", "Doi"]
+
+
+def hand_rows(n: int, seed: int) -> pl.DataFrame:
+    """``n`` generated hands as pipeline rows, each its own game (winner's seat wind from the generator)."""
+    hands = generate(n, seed=seed)
+    seat = pl.col("_seat_wind")
+    return hands.select(
+        pl.format("h{}", pl.int_range(pl.len()).cast(pl.String).str.zfill(9)).alias("game_id"),
+        pl.when(pl.col("_round_wind") == 0).then(pl.lit("E1")).otherwise(pl.lit("S1")).alias("round"),
+        pl.lit("0").alias("honba"),
+        *[pl.lit(name).alias(f"player_{s}") for s, name in enumerate(NAMES)],
+        pl.when(pl.col("_is_tsumo")).then(pl.lit("tsumo")).otherwise(pl.lit("ron")).alias("result"),
+        seat.cast(pl.String).alias("winner"),
+        pl.when(pl.col("_is_tsumo")).then(None).otherwise(((seat + 1) % 4).cast(pl.String)).alias("loser"),
+        pl.when(pl.col("_is_riichi") | pl.col("double_riichi")).then(seat.cast(pl.String)).alias("riichi"),
+        "hand", "melds", "win_tile", "dora", "ura",
+        "ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou",
+    )
+
+
+def dataset(n: int, seed: int) -> Path:
+    path = DATA / f"tiles-{n}-{seed}.parquet"
+    if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        temp = path.with_suffix(".tmp")
+        hand_rows(n, seed).write_parquet(temp)
+        temp.replace(path)
+    return path
+
+
+def _riichienv_rate(rows: list[dict]) -> tuple[float | None, int, str]:
+    """hands/s of riichienv on the closed hands among ``rows``, its input built from each row."""
+    try:
+        import riichienv
+    except ImportError:
+        return None, 0, "riichienv is not installed (pip install 'analyzer[bench]')"
+    closed = [r for r in rows if not r["melds"]]
+    started = time.perf_counter()
+    for row in closed:
+        hand, win = row["hand"], row["win_tile"]
+        # their text: the 13 other tiles, then the winning tile last (red fives are 0 in both notations)
+        digits = {suit: list(group) for group, suit in re.findall(r"(\d+)([mpsz])", hand)}
+        tile, suit = win[:-1], win[-1]
+        digits[suit].remove(tile)
+        text = "".join("".join(d) + s for s, d in digits.items() if d) + win
+        conditions = riichienv.Conditions(
+            tsumo=row["result"] == "tsumo", riichi=row["riichi"] is not None, ippatsu=bool(row["ippatsu"]),
+            double_riichi=bool(row["double_riichi"]), haitei=bool(row["haitei"]), houtei=bool(row["houtei"]),
+            rinshan=bool(row["rinshan"]), chankan=bool(row["chankan"]),
+            player_wind=(int(row["winner"]) - 0) % 4, round_wind=0 if row["round"].startswith("E") else 1,
+        )
+        riichienv.HandEvaluator.calc_from_text(text, row["dora"], conditions, row["ura"] if row["riichi"] else None)
+    seconds = time.perf_counter() - started
+    return len(closed) / seconds if seconds > 0 else None, len(closed), "closed hands only"
+
+
+def _mahjong_rate(rows: list[dict]) -> float:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.tiles.oracle import Unsupported, score_row
+
+    from analyzer.rules import load_rules
+
+    rules = load_rules("tenhou")
+    started = time.perf_counter()
+    for row in rows:
+        try:
+            score_row(_oracle_row(row), rules)
+        except Unsupported:
+            pass
+    return len(rows) / (time.perf_counter() - started)
+
+
+def _oracle_row(row: dict) -> dict:
+    """Our pipeline row in the shape the test oracle reads (the generator's scoring inputs)."""
+    seat = int(row["winner"])
+    return {**row, "_is_tsumo": row["result"] == "tsumo", "_is_riichi": row["riichi"] is not None,
+            "_seat_wind": seat, "_round_wind": 0 if row["round"].startswith("E") else 1,
+            "_winner_is_dealer": seat == 0}
+
+
+def main(n: int, sample: int, seed: int, out: Path = RESULTS) -> dict:
+    data = dataset(n, seed)
+    work = Path(tempfile.mkdtemp(prefix="analyzer-tiles-e2e-"))
+    fig = {"benchmark": "tiles_e2e", **run_info(), "hands": n, "input": str(data)}
+    try:
+        run = timed([sys.executable, "-m", "analyzer.cli", "score", str(data), "-o", str(work / "out"), "--top", "0"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    fig["analyzer"] = {**run, "hands_per_s": round(n / run["seconds"])}
+    rows = pl.read_parquet(data, n_rows=sample).to_dicts()
+    fig["mahjong_hands_per_s"] = round(_mahjong_rate(rows))
+    rate, closed, note = _riichienv_rate(rows)
+    fig["riichienv"] = {"hands_per_s": round(rate) if rate else None, "hands": closed, "note": note}
+    print(f"analyzer score  {n:>9,} hands {run['seconds']:8.2f} s {fig['analyzer']['hands_per_s']:>10,} hands/s"
+          f"  peak RSS {run['peak_rss_mb'] / 1024:.2f} GB  (exit {run['exit']}; fresh process, all four outputs)")
+    print(f"mahjong         {len(rows):>9,} hands {'':>10} {fig['mahjong_hands_per_s']:>10,} hands/s")
+    if rate:
+        fig["ratio_to_riichienv"] = round(fig["analyzer"]["hands_per_s"] / rate, 2)
+        print(f"riichienv       {closed:>9,} hands {'':>10} {round(rate):>10,} hands/s  ({note})")
+        print(f"ratio           analyzer / riichienv = {fig['ratio_to_riichienv']}x,"
+              f" analyzer / mahjong = {fig['analyzer']['hands_per_s'] / fig['mahjong_hands_per_s']:.1f}x")
+    else:
+        print(f"riichienv       skipped: {note}")
+    path = save(fig, out, "tiles_e2e", f"n{n}")
+    print(f"figures         {path}")
+    return fig
