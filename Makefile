@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP) $@
 
 run: $(STAMP)
@@ -26,7 +26,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(TEST_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,bench]'
 	$(BIN)/python -m benchmarks
 
 clean:

@@ -39,7 +39,9 @@ from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
 from analyzer.pipeline import (
+    PartResult,
     ScoredPart,
+    _partition_rows,
     ScoreResult,
     plan_input,
     assemble_part,
@@ -154,40 +156,69 @@ def check(
     memory_limit: str | int | None = None,
     keep_scored: bool = True,
     progress: Callable[[int, int, int], None] | None = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int | None = None,
 ) -> CheckResult:
     """Score hand records and compare everything recorded with what the rules give (see the module doc).
 
     Works partition by partition like :func:`analyzer.score` (``partition_rows``, ``memory_limit``);
     ``keep_scored=False`` keeps only the findings and counts, so memory stays flat on any input.
+    ``scheduler``, ``client`` or ``workers`` check the partitions on a Dask cluster (:mod:`analyzer.cluster`;
+    the scored tables are not kept there).
     """
+    if scheduler is not None or client is not None or workers is not None:
+        from analyzer.cluster import check_on_cluster
+
+        return check_on_cluster(data, rules, scheduler=scheduler, client=client, workers=workers,
+                                partition_rows=_partition_rows(partition_rows, memory_limit))
     ruleset = load_rules(rules)
     work = plan_input(data, partition_rows, memory_limit)
-    findings, kept, rulesets, columns = [], [], [], []
-    rows = games = 0
+    checked = []
     try:
         for number, part in enumerate(work, start=1):
-            parts = score_parts(part.frame, rules)
-            result = assemble_part(parts)
-            rejects = finish_rejects([result.rejects])
-            findings.extend(f for p in parts for f in _part_findings(p, result.games))
-            findings.append(_reject_findings(rejects))
-            rulesets.extend(result.rulesets)
-            columns = columns or result.hands.columns
-            part_rows = result.hands.height + rejects.select(pl.struct("file", "row").n_unique()).item()
-            rows += part_rows
-            games += pl.concat([result.hands["game_id"], rejects["game_id"]]).n_unique()
-            if keep_scored:
-                kept.append(result)
+            checked.append(check_partition(part.frame, rules, keep_scored))
             if progress is not None:
-                progress(rows, work.rows, number)
+                progress(sum(c.rows for c in checked), work.rows, number)
     finally:
         work.close()
+    return combine_checks(checked, ruleset, keep_scored)
+
+
+@dataclass
+class PartCheck:
+    """The findings of one partition of whole games, its counts, and (when kept) its scored tables."""
+
+    findings: pl.DataFrame
+    rows: int
+    games: int
+    columns: list[str]
+    rulesets: list[Rules]
+    scored: PartResult | None
+
+
+def check_partition(raw: pl.LazyFrame, rules: Rules | str | Path | None = None, keep_scored: bool = False) -> PartCheck:
+    """Score and check the rows of whole games (one partition): the work of one partition or cluster task."""
+    parts = score_parts(raw, rules)
+    result = assemble_part(parts)
+    rejects = finish_rejects([result.rejects])
+    findings = [f for p in parts for f in _part_findings(p, result.games)]
+    findings.append(_reject_findings(rejects))
     report = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
-    scored = combine_results(kept, ruleset) if keep_scored else None
-    rulesets = unique_rulesets(rulesets)
+    rows = result.hands.height + rejects.select(pl.struct("file", "row").n_unique()).item()
+    games = pl.concat([result.hands["game_id"], rejects["game_id"]]).n_unique()
+    return PartCheck(report, rows, games, result.hands.columns, result.rulesets, result if keep_scored else None)
+
+
+def combine_checks(checked: list[PartCheck], rules: Rules, keep_scored: bool = False) -> CheckResult:
+    """One :class:`CheckResult` from the checks of the partitions."""
+    report = pl.concat([c.findings for c in checked], how="vertical")
+    scored = combine_results([c.scored for c in checked], rules) if keep_scored else None
+    columns = next((c.columns for c in checked if c.columns), [])
     return CheckResult(
         findings=report.sort("game_id", "hand_no", "field", "seat", nulls_last=True), scored=scored,
-        rows_read=rows, games=games, columns=columns, rules_label=rules_label(rulesets, ruleset),
+        rows_read=sum(c.rows for c in checked), games=sum(c.games for c in checked), columns=columns,
+        rules_label=rules_label(unique_rulesets([r for c in checked for r in c.rulesets]), rules),
     )
 
 

@@ -13,8 +13,10 @@ from pathlib import Path
 import click
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from analyzer.cluster import ClusterUnavailable
 from analyzer.io.load import InputError
 from analyzer.io.write import FORMATS, write_table
 from analyzer.partition import parse_size
@@ -22,22 +24,23 @@ from analyzer.pipeline import score_to
 from analyzer.rules import RulesError, load_rules, preset_names
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
-console = Console(stderr=True)
-out = Console(width=None if Console().is_terminal else 160)
+# soft wrap: a message is one line in a log however long (tables still fit the width)
+console = Console(stderr=True, soft_wrap=True)
+out = Console(width=None if Console().is_terminal else 160, soft_wrap=True)
 
 
 class Failure(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file=None) -> None:
-        console.print(f"[bold red]error:[/] {self.message}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(self.message)}", highlight=False)
 
 
 @contextmanager
 def _friendly_errors(debug: bool):
     try:
         yield
-    except (InputError, RulesError, OSError) as exc:
+    except (InputError, RulesError, OSError, ClusterUnavailable) as exc:
         if debug:
             raise
         raise Failure(str(exc)) from exc
@@ -81,6 +84,8 @@ RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=va
 PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
 PARTITION_ROWS_HELP = "Rows per partition of whole games (memory grows with it). [default: 500,000]"
 MEMORY_LIMIT_HELP = "Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring."
+SCHEDULER_HELP = "Run on this Dask cluster (tcp://HOST:8786); needs the dask extra. See README 'Running on a cluster'."
+WORKERS_HELP = "Run on a local Dask cluster of N worker processes started for this run (needs the dask extra)."
 
 
 def _check_size(memory_limit: str | None) -> None:
@@ -99,10 +104,12 @@ def _check_size(memory_limit: str | None) -> None:
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @click.option("--partition-rows", type=click.IntRange(min=1), default=None, help=PARTITION_ROWS_HELP)
 @click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
-    memory_limit: str | None, debug: bool,
+    memory_limit: str | None, scheduler: str | None, workers: int | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -113,11 +120,23 @@ def score_command(
         _check_size(memory_limit)
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
-        with _progress_bar(f"Scoring under {label}") as progress:
-            result = score_to(
-                list(inputs), outdir, fmt, rules, partition_rows=partition_rows, memory_limit=memory_limit,
-                progress=progress,
-            )
+        if scheduler is not None or workers is not None:
+            if fmt != "parquet":
+                raise Failure("a cluster run writes Parquet part files: leave out --format csv")
+            from analyzer.cluster import score_on_cluster
+            from analyzer.pipeline import _partition_rows
+
+            with _progress(f"Scoring under {label} on a Dask cluster…"):
+                result = score_on_cluster(
+                    list(inputs), outdir, rules, scheduler=scheduler, workers=workers,
+                    partition_rows=_partition_rows(partition_rows, memory_limit),
+                )
+        else:
+            with _progress_bar(f"Scoring under {label}") as progress:
+                result = score_to(
+                    list(inputs), outdir, fmt, rules, partition_rows=partition_rows, memory_limit=memory_limit,
+                    progress=progress,
+                )
     _print_standings(result, top)
     _print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
@@ -155,7 +174,7 @@ def _print_standings(result, top: int) -> None:
     for rank, row in enumerate(result.players.head(top).iter_rows(named=True), start=1):
         table.add_row(
             str(rank),
-            row["player"],
+            escape(row["player"]),
             str(row["games"]),
             f"{row['total_points']:+.1f}",
             f"{row['avg_points']:+.1f}",
@@ -171,12 +190,12 @@ def _print_counts(result) -> None:
     out.print(
         f"rows read: {result.rows_read} = scored {result.rows_scored} + rejected {result.rows_rejected}"
         f" (scored with problems: {result.rows_with_problems}); games: {result.games}",
-        highlight=False,
+        highlight=False, markup=False,
     )
-    out.print("written: " + ", ".join(str(p) for p in result.paths.values()), highlight=False)
+    out.print("written: " + ", ".join(str(p) for p in result.paths.values()), highlight=False, markup=False)
     if result.rows_rejected:
         console.print(
-            f"[yellow]{result.rows_rejected} row(s) rejected: see {result.paths['rejects']}[/]", highlight=False
+            f"[yellow]{result.rows_rejected} row(s) rejected: see {escape(str(result.paths['rejects']))}[/]", highlight=False
         )
 
 
@@ -190,10 +209,12 @@ def _print_counts(result) -> None:
 @click.option("--show", default=20, show_default=True, help="Findings printed on screen (0 = none).")
 @click.option("--partition-rows", type=click.IntRange(min=1), default=None, help=PARTITION_ROWS_HELP)
 @click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def check_command(
     inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, partition_rows: int | None,
-    memory_limit: str | None, debug: bool,
+    memory_limit: str | None, scheduler: str | None, workers: int | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
@@ -213,13 +234,13 @@ def check_command(
         with _progress_bar("Checking") as progress:
             result = check(
                 list(inputs), rules, partition_rows=partition_rows, memory_limit=memory_limit, keep_scored=False,
-                progress=progress,
+                progress=progress, scheduler=scheduler, workers=workers,
             )
         written = write_report(result, report) if report else None
     _print_summary(result, show)
-    out.print(f"{result.headline()}; rules: {result.rules_label}", highlight=False)
+    out.print(f"{result.headline()}; rules: {result.rules_label}", highlight=False, markup=False)
     if written:
-        out.print(f"written: {written}", highlight=False)
+        out.print(f"written: {written}", highlight=False, markup=False)
     sys.exit(EXIT_CLEAN if result.ok else EXIT_REJECTS)
 
 
@@ -230,7 +251,7 @@ def _print_summary(result, show: int) -> None:
     for name in ("kind", "field", "count", "games"):
         summary.add_column(name, justify="right" if name in ("count", "games") else "left")
     for row in result.summary.iter_rows():
-        summary.add_row(*[str(v) for v in row])
+        summary.add_row(*[escape(str(v)) for v in row])
     out.print(summary)
     if show <= 0:
         return
@@ -239,7 +260,7 @@ def _print_summary(result, show: int) -> None:
     for name in columns:
         table.add_column(name, overflow="fold")
     for row in result.findings.head(show).select(columns).iter_rows():
-        table.add_row(*["" if v is None else str(v) for v in row])
+        table.add_row(*["" if v is None else escape(str(v)) for v in row])
     out.print(table)
 
 
@@ -273,11 +294,11 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"
-        console.print(f"[{colour}]{problem.file}[/]: {problem.reason}", highlight=False)
+        console.print(f"[{colour}]{escape(str(problem.file))}[/]: {escape(problem.reason)}", highlight=False)
     out.print(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
         f" {len(failed)} file(s) not imported",
-        highlight=False,
+        highlight=False, markup=False,
     )
     sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)
 
@@ -306,7 +327,7 @@ def tiles_encode(inputs: tuple[str, ...], output: str, drop_text: bool, debug: b
             summary = encode_to(list(inputs), output, drop_text=drop_text, progress=progress)
     for code, count in sorted(summary.errors.items()):
         console.print(f"[yellow]{count} row(s) with unreadable tiles: {ENCODE_ERRORS[code]}[/]", highlight=False)
-    out.print(f"encoded {summary.hands} hand(s) of {summary.rows} row(s) into {output}", highlight=False)
+    out.print(f"encoded {summary.hands} hand(s) of {summary.rows} row(s) into {output}", highlight=False, markup=False)
     sys.exit(EXIT_REJECTS if summary.errors else EXIT_CLEAN)
 
 

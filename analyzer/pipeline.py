@@ -280,14 +280,29 @@ def score(
     *,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int | None = None,
 ) -> ScoreResult:
     """Score hand records: a LazyFrame/DataFrame of raw text columns (as :func:`analyzer.load` gives), or paths.
 
     Without ``rules``, games that carry a ``rules`` column are scored under it (see :func:`score_parts`), the
     others under the default preset. Paths are scored in partitions of whole games (``partition_rows`` rows,
     or as many as ``memory_limit`` allows, e.g. ``"2GB"``) and the results put together in memory; for
-    inputs too big for that, :func:`score_to` writes each partition's rows as it goes.
+    inputs too big for that, :func:`score_to` writes each partition's rows as it goes. ``scheduler`` (a Dask
+    scheduler address), ``client`` (a ``distributed.Client``) or ``workers`` (a local cluster of N processes)
+    score the partitions on a Dask cluster instead (:mod:`analyzer.cluster`), with the same result.
     """
+    if scheduler is not None or client is not None or workers is not None:
+        import tempfile
+
+        from analyzer.cluster import read_parts, score_on_cluster
+
+        with tempfile.TemporaryDirectory(prefix="analyzer-cluster-") as outdir:
+            summary = score_on_cluster(data, outdir, rules, scheduler=scheduler, client=client, workers=workers,
+                                       partition_rows=_partition_rows(partition_rows, memory_limit))
+            tables = read_parts(outdir)
+        return ScoreResult(**tables, rules=summary.rules, rulesets=summary.rulesets)
     work = plan_input(data, partition_rows, memory_limit)
     try:
         results = [score_partition(part.frame, rules) for part in work]

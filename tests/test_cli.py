@@ -157,3 +157,19 @@ def test_tiles_encode_keeps_unreadable_rows_and_exits_1(tmp_path):
     assert pl.read_csv(codes)["tc_error"].to_list() == [0, 1]
     missing = CliRunner().invoke(main, ["tiles", "encode", "sample_logs/csv", "-o", str(codes)])
     assert missing.exit_code == 2 and "no 'hand' column" in missing.output
+
+
+def test_names_and_messages_are_printed_literally_on_one_line(tmp_path):
+    rows = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False).with_columns(
+        pl.col("riichi", "tenpai").str.replace_all(" ", ",")  # the name has a space: lists by comma
+    ).with_columns(
+        pl.col(c).str.replace("Tanaka", "Bob [pro]") for c in ("player_0", "winner", "loser", "riichi", "tenpai")
+    )
+    sheet = tmp_path / "[b]odd name.csv"
+    rows.write_csv(sheet)
+    result = CliRunner().invoke(main, ["score", str(sheet), "-o", str(tmp_path / "out"), "--top", "20"])
+    assert result.exit_code == 0, result.output
+    assert "Bob [pro]" in result.output  # and the file whose name looks like a glob was read
+    missing = CliRunner().invoke(main, ["score", str(tmp_path / ("[bold]" + "x" * 150 + ".csv")), "-o", str(tmp_path / "o")])
+    assert missing.exit_code == 2 and "[bold]" in missing.output
+    assert len([line for line in missing.output.splitlines() if line.strip()]) == 1

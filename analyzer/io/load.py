@@ -90,9 +90,9 @@ def scan_file(path: Path, index: int, rows: tuple[int, int] | None = None) -> pl
     (``first`` 0-based), without decoding the rows before them."""
     try:
         if _format_of(path) == "csv":
-            lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert")
+            lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert", glob=False)
         else:
-            lf = pl.scan_parquet(path)
+            lf = pl.scan_parquet(path, glob=False)
         lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc

@@ -1,0 +1,286 @@
+"""The same scoring on a Dask cluster (the optional ``dask`` extra: ``pip install 'analyzer[dask]'``).
+
+:func:`score_on_cluster` runs the partition-wise plan of :mod:`analyzer.partition` with Dask distributed tasks
+instead of one loop, with exactly the tables of a single-machine run:
+
+1. **map**: each task reads a slice of the input files (whole files, or row ranges of big Parquet files) and
+   splits its rows into ``P`` buckets by a hash of ``game_id``, writing one Parquet file per bucket under the
+   run directory (``RUN/buckets/task-NNNNN/_bucket=K/``). Rows of one game land in one bucket whatever file
+   they came from.
+2. **score**: each bucket (whole games) is scored by :func:`analyzer.pipeline.score_partition` — the code of
+   the single-machine path — and writes ``hands/part-KKKKK.parquet`` and ``games/part-KKKKK.parquet`` in the
+   run directory; it returns its rejects and the players' partial sums (small) to the client.
+3. **combine**: the client merges the partial sums into ``players.parquet`` and sorts the rejects into input
+   order (``rejects.parquet``); then the run directory's tables are renamed into OUTDIR.
+
+A failed task is retried by Dask; a run that fails leaves OUTDIR as it was. Paths must be reachable by every
+worker under the same name (a shared filesystem). Part files hold whole games in replay order: all of
+``hands/*.parquet`` read together and sorted by ``game_id`` keeping each part's order (a stable sort) is the
+single-machine ``hands`` table; ``games`` likewise (by ``game_id``, then place and seat).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.io.load import expand_inputs, scan_file, text_schema
+from analyzer.io.write import plain_types
+from analyzer.partition import DEFAULT_PARTITION_ROWS, unified
+from analyzer.pipeline import finish_players, finish_rejects, rules_label, score_partition, unique_rulesets
+from analyzer.rules import Rules, load_rules
+
+EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
+RETRIES = 2
+
+
+class ClusterUnavailable(RuntimeError):
+    """The ``distributed`` package is missing, or the scheduler cannot be reached."""
+
+
+@dataclass
+class ClusterSummary:
+    rows_scored: int
+    rows_rejected: int
+    rows_with_problems: int
+    games: int
+    players: pl.DataFrame
+    rules: Rules
+    rulesets: list[Rules]
+    paths: dict[str, Path]
+    partitions: int
+    workers: int
+
+    @property
+    def rows_read(self) -> int:
+        return self.rows_scored + self.rows_rejected
+
+    @property
+    def rules_label(self) -> str:
+        return rules_label(self.rulesets, self.rules)
+
+
+def _client(scheduler: str | None, workers: int | None, client=None):
+    """(client, cluster to close or None) for the given scheduler address, or a local cluster of N workers."""
+    if client is not None:
+        return client, None
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise ClusterUnavailable(EXTRA_MESSAGE) from exc
+    if scheduler:
+        try:
+            return Client(scheduler, timeout="10s"), None
+        except OSError as exc:
+            raise ClusterUnavailable(f"cannot reach the scheduler at {scheduler}: {exc}") from exc
+    cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    return Client(cluster), cluster
+
+
+def _slices(files: list[Path], rows_per_task: int) -> list[list[tuple[int, str, tuple[int, int] | None]]]:
+    """Map tasks: lists of (file index, path, row range) of about ``rows_per_task`` rows."""
+    tasks, current, size = [], [], 0
+    for index, path in enumerate(files):
+        total = scan_file(path, index).select(pl.len()).collect().item()
+        parquet = path.suffix.lower() in (".parquet", ".pq")
+        ranges = [(first, min(rows_per_task, total - first)) for first in range(0, total, rows_per_task)] \
+            if parquet and total > rows_per_task else [None]
+        for rows in ranges:
+            current.append((index, str(path), rows))
+            size += rows[1] if rows else total
+            if size >= rows_per_task:
+                tasks.append(current)
+                current, size = [], 0
+    if current:
+        tasks.append(current)
+    return tasks
+
+
+def _bucket_rows(task: int, pieces, schema: dict, buckets: int, run: str) -> int:
+    """Map task: the rows of ``pieces`` into bucket files by a hash of ``game_id``; returns the rows read."""
+    frames = [scan_file(Path(path), index, rows=rows) for index, path, rows in pieces]
+    rows = unified(frames, schema).with_columns(
+        (pl.col("game_id").str.strip_chars().fill_null("").hash(seed=0) % buckets).alias("_bucket")
+    )
+    target = Path(run) / "buckets" / f"task-{task:05d}"
+    rows.sink_parquet(pl.PartitionBy(target, key="_bucket", include_key=False), mkdir=True)
+    return sum(frame.select(pl.len()).collect().item() for frame in frames)
+
+
+def _score_bucket(bucket: int, run: str, schema: dict, rules) -> dict:
+    """Score task: one bucket's games into part files; returns counts, rejects and partial sums."""
+    frame = _bucket_frame(bucket, run, schema)
+    if frame is None:
+        return {"bucket": bucket, "empty": True}
+    result = score_partition(frame, rules)
+    for name, table in (("hands", result.hands), ("games", result.games)):
+        (Path(run) / name).mkdir(exist_ok=True)
+        plain_types(table).write_parquet(Path(run) / name / f"part-{bucket:05d}.parquet")
+    return {
+        "bucket": bucket, "empty": False, "rejects": result.rejects, "partials": result.partials,
+        "rulesets": result.rulesets, "scored": result.hands.height,
+        "problems": result.hands.filter(pl.col("problems") != "").height,
+        "games": result.games["game_id"].n_unique(),
+    }
+
+
+def _map(dask_client, files: list[Path], schema: dict, run: Path, partitions: int | None, partition_rows: int,
+         workers: int | None) -> int:
+    """The map stage: every input row into its bucket file; returns the number of buckets P."""
+    n_workers = max(1, len(dask_client.scheduler_info().get("workers", {})) or (workers or 1))
+    tasks = _slices(files, partition_rows)
+    rows = sum(scan_file(path, i).select(pl.len()).collect().item() for i, path in enumerate(files))
+    buckets = partitions or max(2 * n_workers, math.ceil(rows / partition_rows))
+    futures = [dask_client.submit(_bucket_rows, i, pieces, schema, buckets, str(run), pure=False, retries=RETRIES)
+               for i, pieces in enumerate(tasks)]
+    dask_client.gather(futures)
+    return buckets
+
+
+class _Run:
+    """A cluster run: the client (and a local cluster to close), the inputs and the run directory."""
+
+    def __init__(self, data, outdir, scheduler, workers, client) -> None:
+        self.files = expand_inputs([data] if isinstance(data, (str, Path)) else list(data))
+        self.schema = text_schema([scan_file(path, i) for i, path in enumerate(self.files)])
+        self.outdir = Path(outdir) if outdir is not None else None
+        parent = self.outdir if self.outdir is not None else None
+        if parent is not None:
+            parent.mkdir(parents=True, exist_ok=True)
+        self.dir = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=parent))
+        self.client, self._cluster = _client(scheduler, workers, client)
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def close(self, failed: bool) -> None:
+        if failed or self.outdir is None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        if self._cluster is not None:
+            self.client.close()
+            self._cluster.close()
+
+
+def score_on_cluster(
+    data: str | Path | list[str | Path],
+    outdir: str | Path,
+    rules: Rules | str | Path | None = None,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    client=None,
+    partitions: int | None = None,
+    partition_rows: int = DEFAULT_PARTITION_ROWS,
+) -> ClusterSummary:
+    """Score hand records on a Dask cluster into OUTDIR (see the module doc for the plan and the layout).
+
+    ``scheduler``: the address of a running scheduler (``tcp://host:8786``); else ``client``: a
+    ``distributed.Client``; else a local cluster of ``workers`` processes (2 by default) for this run.
+    ``partitions``: the number of buckets P (default: enough for ``partition_rows`` rows each, at least two
+    per worker).
+    """
+    ruleset = load_rules(rules)
+    work = _Run(data, outdir, scheduler, workers, client)
+    failed = True
+    try:
+        buckets = _map(work.client, work.files, work.schema, work.dir, partitions, partition_rows, workers)
+        futures = [work.client.submit(_score_bucket, b, str(work.dir), work.schema, rules, pure=False,
+                                      retries=RETRIES) for b in range(buckets)]
+        results = [r for r in work.client.gather(futures) if not r["empty"]]
+        if not results:
+            raise ValueError("no rows to score in " + ", ".join(map(str, work.files)))
+        players = finish_players([r["partials"] for r in results])
+        rejects = finish_rejects([r["rejects"] for r in results])
+        paths = _commit(work.dir, work.outdir, players, rejects)
+        failed = False
+    finally:
+        work.close(failed)
+    rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
+    return ClusterSummary(
+        rows_scored=sum(r["scored"] for r in results), rows_rejected=rejected,
+        rows_with_problems=sum(r["problems"] for r in results), games=sum(r["games"] for r in results),
+        players=players, rules=ruleset, rulesets=unique_rulesets([x for r in results for x in r["rulesets"]]),
+        paths=paths, partitions=buckets, workers=work.workers,
+    )
+
+
+def _bucket_frame(bucket: int, run: str, schema: dict) -> pl.LazyFrame | None:
+    files = sorted(Path(run).glob(f"buckets/task-*/_bucket={bucket}/*.parquet"))
+    if not files:
+        return None
+    frame = pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
+    names = frame.collect_schema().names()
+    full = {**schema, "_file": pl.String, "_row": pl.Int64, "_pos": pl.Int64}
+    return frame.select(pl.col(n) if n in names else pl.lit(None, t).alias(n) for n, t in full.items())
+
+
+def _check_bucket(bucket: int, run: str, schema: dict, rules):
+    from analyzer.check import check_partition
+
+    frame = _bucket_frame(bucket, run, schema)
+    return None if frame is None else check_partition(frame, rules)
+
+
+def check_on_cluster(
+    data: str | Path | list[str | Path],
+    rules: Rules | str | Path | None = None,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    client=None,
+    partitions: int | None = None,
+    partition_rows: int = DEFAULT_PARTITION_ROWS,
+):
+    """:func:`analyzer.check` on a Dask cluster: the same findings, each bucket checked by a task."""
+    from analyzer.check import combine_checks
+
+    ruleset = load_rules(rules)
+    work = _Run(data, None, scheduler, workers, client)
+    try:
+        buckets = _map(work.client, work.files, work.schema, work.dir, partitions, partition_rows, workers)
+        futures = [work.client.submit(_check_bucket, b, str(work.dir), work.schema, rules, pure=False,
+                                      retries=RETRIES) for b in range(buckets)]
+        checked = [c for c in work.client.gather(futures) if c is not None]
+    finally:
+        work.close(True)
+    if not checked:
+        raise ValueError("no rows to check in " + ", ".join(map(str, work.files)))
+    return combine_checks(checked, ruleset)
+
+
+def _commit(run: Path, outdir: Path, players: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, Path]:
+    """Write the client's tables into the run directory, then move every table into OUTDIR."""
+    plain_types(players).write_parquet(run / "players.parquet")
+    plain_types(rejects).write_parquet(run / "rejects.parquet")
+    shutil.rmtree(run / "buckets", ignore_errors=True)
+    paths = {}
+    for name in ("hands", "games", "players.parquet", "rejects.parquet"):
+        source = run / name
+        if not source.exists():
+            continue
+        final = outdir / name
+        if final.is_dir():  # an earlier cluster run's parts: replaced as a whole
+            old = outdir / f".{name}.old-{os.getpid()}"
+            final.rename(old)
+            source.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(source, final)
+        paths[Path(name).stem] = final
+    shutil.rmtree(run, ignore_errors=True)
+    return paths
+
+
+def read_parts(outdir: str | Path) -> dict[str, pl.DataFrame]:
+    """The tables of a cluster run's OUTDIR in the single-machine order (parts read together, stable sorts)."""
+    outdir = Path(outdir)
+    return {
+        "hands": pl.read_parquet(outdir / "hands" / "*.parquet").sort("game_id", maintain_order=True),
+        "games": pl.read_parquet(outdir / "games" / "*.parquet").sort("game_id", maintain_order=True),
+        "players": pl.read_parquet(outdir / "players.parquet"),
+        "rejects": pl.read_parquet(outdir / "rejects.parquet"),
+    }

@@ -1,0 +1,102 @@
+"""The same scoring on a real local Dask cluster (2 worker processes): identical tables to a single run."""
+
+from __future__ import annotations
+
+import sys
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import analyzer
+from analyzer.io.write import plain_types
+
+distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'analyzer[dask]')")
+
+from analyzer.cluster import ClusterUnavailable, read_parts, score_on_cluster  # noqa: E402
+
+SAMPLE_CSV = "sample_logs/csv"
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with distributed.Client(cluster) as dask_client:
+        yield dask_client
+    cluster.close()
+
+
+def _same_as_single_machine(outdir, single) -> None:
+    tables = read_parts(outdir)
+    assert_frame_equal(tables["hands"], plain_types(single.hands))
+    assert_frame_equal(tables["games"], single.games)
+    assert_frame_equal(tables["players"], single.players)
+    assert_frame_equal(tables["rejects"], single.rejects)
+
+
+def test_sample_logs_score_as_on_one_machine(client, tmp_path):
+    summary = score_on_cluster(SAMPLE_CSV, tmp_path / "out", "tenhou", client=client, partitions=5)
+    assert summary.rows_read == 70 and summary.partitions == 5 and summary.workers == 2
+    assert len(list((tmp_path / "out" / "hands").glob("part-*.parquet"))) > 1
+    _same_as_single_machine(tmp_path / "out", analyzer.score(SAMPLE_CSV, "tenhou"))
+
+
+def test_games_split_across_files_and_rejected_rows(client, tmp_path):
+    rows = pl.read_csv(f"{SAMPLE_CSV}/round1.csv", infer_schema=False)
+    first = rows["game_id"][0]
+    one = rows.filter(pl.col("game_id") == first)
+    one.gather_every(2).write_csv(tmp_path / "a.csv")
+    bad = pl.concat([rows.filter(pl.col("game_id") != first), one.gather_every(2, offset=1)]).with_columns(
+        pl.when(pl.int_range(pl.len()) % 5 == 2).then(pl.lit("x")).otherwise(pl.col("honba")).alias("honba")
+    )
+    bad.reverse().write_parquet(tmp_path / "b.parquet")
+    inputs = [tmp_path / "b.parquet", tmp_path / "a.csv"]
+    single = analyzer.score(inputs, "tenhou")
+    assert single.rows_rejected > 0
+    score_on_cluster(inputs, tmp_path / "out", "tenhou", client=client, partitions=3, partition_rows=7)
+    _same_as_single_machine(tmp_path / "out", single)
+
+
+def test_check_finds_the_same(client):
+    inputs = ["sample_logs/checks/sheet_with_mistakes.csv", SAMPLE_CSV]
+    on_cluster = analyzer.check(inputs, "tenhou", client=client)
+    here = analyzer.check(inputs, "tenhou")
+    assert not here.ok
+    assert_frame_equal(on_cluster.findings, here.findings)
+    assert on_cluster.headline() == here.headline()
+
+
+def test_python_api_mirrors_the_cli(client):
+    assert_frame_equal(analyzer.score(SAMPLE_CSV, "ema", client=client).players, analyzer.score(SAMPLE_CSV, "ema").players)
+
+
+def test_a_second_run_replaces_the_first(client, tmp_path):
+    score_on_cluster(SAMPLE_CSV, tmp_path / "out", "tenhou", client=client, partitions=6)
+    score_on_cluster(f"{SAMPLE_CSV}/round1.csv", tmp_path / "out", "tenhou", client=client, partitions=2)
+    _same_as_single_machine(tmp_path / "out", analyzer.score(f"{SAMPLE_CSV}/round1.csv", "tenhou"))
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games", "hands", "players.parquet", "rejects.parquet"]
+
+
+def test_cli_on_a_local_cluster(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "out"), "--workers", "2", "--top", "3"])
+    assert done.exit_code == 0, done.output
+    assert "rows read: 70 = scored 70 + rejected 0" in done.output
+    _same_as_single_machine(tmp_path / "out", analyzer.score(SAMPLE_CSV))
+    csv = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "x"), "--workers", "2", "--format", "csv"])
+    assert csv.exit_code == 2 and "Parquet part files" in csv.output
+
+
+def test_without_the_extra_the_message_says_what_to_install(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    with pytest.raises(ClusterUnavailable, match=r"analyzer\[dask\]"):
+        score_on_cluster(SAMPLE_CSV, tmp_path / "out", scheduler="tcp://127.0.0.1:1")
+    done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"])
+    assert done.exit_code == 2 and "pip install 'analyzer[dask]'" in done.output and "Traceback" not in done.output
