@@ -9,7 +9,9 @@
    needs a spill pass.
 2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy.
 3. Score: ``analyzer score DATA -o OUTDIR`` as a fresh process, Parquet in and out, default settings plus
-   the extra options; ``--check`` also times ``analyzer check`` on the same file.
+   the extra options; ``--check`` also times ``analyzer check`` on the same file; ``--workers N`` (or
+   ``--scheduler ADDRESS``) also times the same run on a Dask cluster (``analyzer score --workers N``: a
+   local cluster of N worker processes started by the run; its peak RSS is the client's only).
 
 Each child is timed on its own (wall clock) and its peak RSS read from ``wait4``. Printed: rows/s, the ratio
 score / floor, peak RSS; the figures go to ``benchmarks/results/scale-*.json`` (gitignored).
@@ -39,13 +41,16 @@ df.write_parquet(sys.argv[2])
 """
 
 
-def dataset(rows: int, seed: int, shuffle: bool) -> tuple[Path, float | None]:
-    """The cached input file (made if missing) and the seconds it took to make, None when cached."""
-    path = DATA / f"scale-{rows}-{seed}{'-shuffled' if shuffle else ''}.parquet"
+def dataset_path(rows: int, seed: int, shuffle: bool) -> Path:
+    return DATA / f"scale-{rows}-{seed}{'-shuffled' if shuffle else ''}.parquet"
+
+
+def dataset(rows: int, seed: int, shuffle: bool) -> Path:
+    """The cached input file, made if missing."""
+    path = dataset_path(rows, seed, shuffle)
     if path.exists():
-        return path, None
+        return path
     DATA.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
     chunk = 2_000_000  # generated in chunks of games: the generator's arrays stay small
     frames, made = [], 0
     while made < rows:
@@ -61,7 +66,7 @@ def dataset(rows: int, seed: int, shuffle: bool) -> tuple[Path, float | None]:
     temp = path.with_suffix(".tmp")
     frame.write_parquet(temp)
     temp.replace(path)
-    return path, time.perf_counter() - started
+    return path
 
 
 def timed(command: list[str]) -> dict:
@@ -85,6 +90,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--shuffle", action="store_true", help="rows in random order (needs a spill pass)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
     parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="also time `analyzer score --workers N` (a local Dask cluster of N processes)")
+    parser.add_argument("--scheduler", default=None, help="also time `analyzer score --scheduler ADDRESS`")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
@@ -93,26 +101,37 @@ def main(argv: list[str] | None = None) -> dict:
 
     # made in a child process: this one stays small, so the children it starts report their own peak memory
     # (a forked child starts with its parent's resident pages counted)
-    made = timed([sys.executable, "-c", f"from benchmarks.scale import dataset; dataset({args.rows}, {args.seed}, {args.shuffle})"])
-    data, cached = dataset(args.rows, args.seed, args.shuffle)
-    made_in = None if made["seconds"] < 1 and cached is None else made["seconds"]
+    data = dataset_path(args.rows, args.seed, args.shuffle)
+    made_in = None
+    if not data.exists():
+        made = timed([sys.executable, "-c",
+                      f"from benchmarks.scale import dataset; dataset({args.rows}, {args.seed}, {args.shuffle})"])
+        if made["exit"] != 0:
+            raise SystemExit(f"generating the data failed: {made['stderr_tail']}")
+        made_in = made["seconds"]
     rows = pl.scan_parquet(data).select(pl.len()).collect().item()
     work = Path(tempfile.mkdtemp(prefix="analyzer-scale-"))
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1),
            "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra, "cpus": os.cpu_count()}
     try:
-        runs = {"floor": [], "score": [], "check": []}
+        runs = {"floor": [], "score": [], "check": [], "cluster": []}
+        cluster = (["--workers", str(args.workers)] if args.workers else []) + (
+            ["--scheduler", args.scheduler] if args.scheduler else [])
         for _ in range(args.repeat):
             runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
             if args.check:
                 runs["check"].append(timed([*analyzer, "check", str(data), "--show", "0", *extra]))
+            if cluster:
+                shutil.rmtree(work / "cluster", ignore_errors=True)
+                runs["cluster"].append(timed([*analyzer, "score", str(data), "-o", str(work / "cluster"), "--top", "0",
+                                              *cluster, *extra]))
         for name, results in runs.items():
             if results:
                 fig[name] = min(results, key=lambda r: r["seconds"])
-        for name in ("score", "check"):
+        for name in ("score", "check", "cluster"):
             if name in fig:
                 if fig[name]["exit"] not in (0, 1):
                     print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
@@ -133,7 +152,7 @@ def _print(fig: dict) -> None:
     print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{', shuffled' if fig['shuffled'] else ''}), "
           f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
     print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
-    for name in ("floor", "score", "check"):
+    for name in ("floor", "score", "check", "cluster"):
         if name in fig:
             r = fig[name]
             rate = f"{fig['rows'] / r['seconds']:,.0f}"
