@@ -211,10 +211,14 @@ def _print_counts(result) -> None:
 @click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
+@click.option(
+    "--scratch", default=None, metavar="DIR",
+    help="On a cluster: where the bucket files go, a path or URL every worker reaches. [default: a temporary directory]",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def check_command(
     inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, partition_rows: int | None,
-    memory_limit: str | None, scheduler: str | None, workers: int | None, debug: bool,
+    memory_limit: str | None, scheduler: str | None, workers: int | None, scratch: str | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
@@ -234,7 +238,7 @@ def check_command(
         with _progress_bar("Checking") as progress:
             result = check(
                 list(inputs), rules, partition_rows=partition_rows, memory_limit=memory_limit, keep_scored=False,
-                progress=progress, scheduler=scheduler, workers=workers,
+                progress=progress, scheduler=scheduler, workers=workers, scratch=scratch,
             )
         written = write_report(result, report) if report else None
     _print_summary(result, show)

@@ -100,3 +100,16 @@ def test_without_the_extra_the_message_says_what_to_install(monkeypatch, tmp_pat
         score_on_cluster(SAMPLE_CSV, tmp_path / "out", scheduler="tcp://127.0.0.1:1")
     done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"])
     assert done.exit_code == 2 and "pip install 'analyzer[dask]'" in done.output and "Traceback" not in done.output
+
+
+def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):
+    from pathlib import Path
+
+    source = "file://" + str(Path(SAMPLE_CSV).resolve())
+    summary = score_on_cluster(source, "file://" + str(tmp_path / "out"), "tenhou", client=client, partitions=4)
+    assert summary.rows_read == 70
+    _same_as_single_machine(tmp_path / "out", analyzer.score(str(Path(SAMPLE_CSV).resolve()), "tenhou"))
+    from analyzer.cluster import check_on_cluster
+
+    found = check_on_cluster(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
+    assert found.ok and found.rows_read == 70
