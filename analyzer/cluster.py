@@ -5,8 +5,8 @@ instead of one loop, with exactly the tables of a single-machine run:
 
 1. **map**: each task reads a slice of the input files (whole files, or row ranges of big Parquet files) and
    splits its rows into ``P`` buckets by a hash of ``game_id``, writing one Parquet file per bucket under the
-   run directory (``RUN/buckets/task-NNNNN/_bucket=K/``). Rows of one game land in one bucket whatever file
-   they came from.
+   run directory (``RUN/buckets/_bucket=K/task-NNNNN.parquet``). Rows of one game land in one bucket
+   whatever file they came from.
 2. **score**: each bucket (whole games) is scored by :func:`analyzer.pipeline.score_partition` — the code of
    the single-machine path — and writes ``hands/part-KKKKK.parquet`` and ``games/part-KKKKK.parquet`` in the
    run directory; it returns its rejects and the players' partial sums (small) to the client.
@@ -14,8 +14,8 @@ instead of one loop, with exactly the tables of a single-machine run:
    order (``rejects.parquet``); then the run directory's tables are renamed into OUTDIR.
 
 A failed task is retried by Dask; a run that fails leaves OUTDIR as it was. Paths must be reachable by every
-worker under the same name (a shared filesystem). Part files hold whole games in replay order: all of
-``hands/*.parquet`` read together and sorted by ``game_id`` keeping each part's order (a stable sort) is the
+worker under the same name (a shared filesystem), or be fsspec URLs the workers reach (``s3://…``). Part
+files hold whole games in replay order: all of ``hands/*.parquet`` read together and sorted by ``game_id`` keeping each part's order (a stable sort) is the
 single-machine ``hands`` table; ``games`` likewise (by ``game_id``, then place and seat).
 """
 
