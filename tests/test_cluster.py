@@ -113,3 +113,22 @@ def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):
 
     found = check_on_cluster(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
     assert found.ok and found.rows_read == 70
+
+
+def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
+    import analyzer.cluster as cluster_module
+
+    out = tmp_path / "out"
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
+    with distributed.Client(cluster) as in_process:
+        score_on_cluster(SAMPLE_CSV, out, "tenhou", client=in_process, partitions=3)
+        before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("worker lost")
+
+        monkeypatch.setattr(cluster_module, "_score_bucket", broken)
+        with pytest.raises(RuntimeError, match="worker lost"):
+            score_on_cluster(SAMPLE_CSV, out, "ema", client=in_process, partitions=3)
+    cluster.close()
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
