@@ -66,7 +66,34 @@ def _progress(label: str):
         yield
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+EXIT_INTERRUPTED = 130
+
+
+class _Group(click.Group):
+    """Commands that end on Ctrl-C with their own exit status (130) and a one-line message."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            console.print("[bold red]interrupted[/]: outputs of this run were not written", highlight=False)
+            ctx.exit(EXIT_INTERRUPTED)
+
+
+def _refuse_inputs_as_outputs(inputs, outputs) -> None:
+    """An output path that is also an input would be overwritten: refused before anything is read."""
+    from analyzer.io.load import expand_inputs
+
+    try:
+        read = {p.resolve() for p in expand_inputs(list(inputs))}
+    except InputError:
+        return  # the run itself reports what is wrong with the inputs
+    for path in outputs:
+        if Path(path).resolve() in read:
+            raise Failure(f"{path} is also an input: choose another output")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="analyzer")
 def main() -> None:
     """Score Riichi mahjong hand records, replay games and total every player.
@@ -118,6 +145,7 @@ def score_command(
     """
     with _friendly_errors(debug):
         _check_size(memory_limit)
+        _refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{n}.{fmt}" for n in ("hands", "games", "players", "rejects")])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         if scheduler is not None or workers is not None:
@@ -234,6 +262,8 @@ def check_command(
         rules = load_rules(rules_spec) if rules_spec is not None else None
         if report is not None and Path(report).suffix.lower().lstrip(".") not in REPORT_FORMATS:
             raise Failure(f"report {report}: use a .csv, .parquet or .html file name")
+        if report is not None:
+            _refuse_inputs_as_outputs(inputs, [report])
         _check_size(memory_limit)
         with _progress_bar("Checking") as progress:
             result = check(
@@ -327,6 +357,9 @@ def tiles_encode(inputs: tuple[str, ...], output: str, drop_text: bool, debug: b
     from analyzer.tiles.encode_files import encode_to
 
     with _friendly_errors(debug):
+        if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
+            raise Failure(f"{output}: use a .parquet or .csv file name")
+        _refuse_inputs_as_outputs(inputs, [output])
         with _progress_bar("Encoding") as progress:
             summary = encode_to(list(inputs), output, drop_text=drop_text, progress=progress)
     for code, count in sorted(summary.errors.items()):
