@@ -214,3 +214,15 @@ def test_a_recorded_kyotaku_in_a_file_is_kept_and_checked(tmp_path):
         hands = analyzer.score(tmp_path / "sheet.csv", "tenhou", partition_rows=partition_rows).hands
         assert (hands["recorded_kyotaku"] == "3").all()
         assert hands["problems"].str.contains("kyotaku_mismatch").any()
+
+
+@pytest.mark.parametrize("partition_rows", [None, 10])
+def test_outputs_take_the_umask(tmp_path, partition_rows):
+    import os
+
+    old = os.umask(0o027)
+    try:
+        score_to(SAMPLE_CSV, tmp_path / "out", "parquet", "tenhou", partition_rows=partition_rows)
+    finally:
+        os.umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in (tmp_path / "out").iterdir()} == {oct(0o640)}
