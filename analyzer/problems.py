@@ -92,6 +92,6 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     ]
     text = codes_text([c for c in codes if c is not None])
     if "_tile_problems" in schema:
-        tiles = pl.col("_tile_problems").list.join(";")
+        tiles = pl.col("_tile_problems")
         text = pl.concat_str(tiles, pl.when((tiles != "") & (text != "")).then(pl.lit(";")).otherwise(pl.lit("")), text)
     return lf.with_columns(text.alias("problems"))
