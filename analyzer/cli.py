@@ -47,7 +47,7 @@ def _friendly_errors(debug: bool):
     except pl.exceptions.PolarsError as exc:
         if debug:
             raise
-        raise Failure(f"cannot read input: {str(exc).splitlines()[0]}") from exc
+        raise Failure(f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from exc
     except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
         raise
     except Exception as exc:  # a bug: still one line, with the way to see more
