@@ -243,17 +243,20 @@ def _best(rows: pl.LazyFrame, prefix: str, condition: str, value: str) -> pl.Laz
     )
 
 
-def _yaku_names(names: list[str]) -> pl.Expr | None:
-    if "yaku" in names:
+def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
+    """The yaku of each win: computed from tiles, else as recorded (a list, or comma-separated text)."""
+    if "yaku" in schema:
         return pl.col("yaku").list.eval(pl.element().struct.field("name").cast(pl.String))
-    if "recorded_yaku" in names:
+    if "recorded_yaku" in schema:
+        if schema["recorded_yaku"] == pl.String:
+            return pl.col("recorded_yaku").str.split(",").list.eval(pl.element().str.strip_chars())
         return pl.col("recorded_yaku").cast(pl.List(pl.String))
     return None
 
 
 def _yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame:
     """player -> list of {yaku, count} over the player's paid wins (empty without yaku columns)."""
-    yaku = _yaku_names(hands.collect_schema().names())
+    yaku = _yaku_names(hands.collect_schema())
     empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     if yaku is None:
         return hands.select(pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique().alias("player"), empty.alias("_yaku"))
