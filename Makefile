@@ -20,7 +20,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP) $@
 
 run: $(STAMP)
-	$(BIN)/analyzer score sample_logs/csv -o out
+	$(BIN)/analyzer score sample_logs/csv -o out --report out/report.html
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest

@@ -430,3 +430,25 @@ def finalize_yaku_stats(partials: pl.LazyFrame) -> pl.LazyFrame:
 def player_stats(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """The players table of one part: partials, finalized."""
     return finalize_players(player_partials(hands, games))
+
+
+def rank_players(players: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.DataFrame:
+    """A finalized players table ranked again by other keys (see :data:`RANK_KEYS`)."""
+    return players.with_columns(rank_expr(rank_by).alias("rank")).sort(["rank", "player"])
+
+
+def yaku_stats_from_hands(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """The yaku table from a written ``hands`` output (winner as name or seat; unpaid winners flagged)."""
+    from analyzer.validate import seat_of
+
+    lf = hands.lazy()
+    unpaid = pl.col("problems").fill_null("").str.contains("head_bump|triple_ron_abort")
+    lf = lf.with_columns(
+        seat_of(pl.col("winner").cast(pl.String)).alias("_winner"),
+        (pl.col("result").is_in(["ron", "tsumo"]) & ~unpaid).alias("_paid"),
+    )
+    wins = lf.filter(pl.col("_paid")).group_by(
+        _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player")
+    ).agg(pl.len().cast(pl.Int64).alias("wins"))
+    partials = wins.join(_yaku_partials(lf), on="player", how="left")
+    return finalize_yaku_stats(partials).collect()
