@@ -9,11 +9,13 @@ honba, hand_no  hand in replay order) and ``seat`` for per-seat fields (null oth
 seat
 field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
                 ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
-                ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, a problem code's field, or the
+                ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
+                code's field, or the
                 column of a rejected row
 kind            ``value`` (the hand's worth), ``payment`` (score changes), ``table`` (honba, sticks, dealer
                 rotation), ``plausibility`` (a han/fu or winner combination no hand can have), ``money``
-                (recorded changes do not balance), ``game_end`` (final scores, game points), ``tiles`` (the
+                (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on
+                after its rules end it or ends before they let it), ``tiles`` (the
                 tiles cannot be scored), ``reject`` (the row could not be scored at all), ``note`` (worth
                 knowing, not a disagreement: a game fragment replayed from its first row)
 recorded        the recorded value as text; ``computed`` the value analyzer computes
@@ -35,6 +37,7 @@ import polars as pl
 
 from analyzer import segments as seg
 
+from analyzer.game_end import hand_ends
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
@@ -238,6 +241,7 @@ def _part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         *_money_findings(hands, names, part.rules),
         *_plausibility_findings(hands, names, part.rules),
         *_game_end_findings(hands, names, games),
+        _game_end_rule_findings(hands, part.rules),
     ]
     return pl.collect_all([f for f in frames if f is not None])
 
@@ -518,6 +522,22 @@ def _game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFram
                      seat=pl.col("seat"))
         )
     return out
+
+
+def _game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """A game that goes on after the first hand its rules end it with, or that ends where they let it go on."""
+    ends = hand_ends(hands, rules).with_columns(
+        (pl.col("_must_end").cast(pl.Int64).cum_sum().over("game_id") == 1).alias("_first_end")
+    )
+    goes_on = _finding(
+        ends, pl.col("_must_end") & pl.col("_first_end") & ~pl.col("_is_last"), "end", "game_end",
+        pl.lit("goes on"), pl.lit("ends"), pl.lit("the game should end after this hand: ") + pl.col("_end_reason"),
+    )
+    stops = _finding(
+        ends, pl.col("_is_last") & ~pl.col("_must_end"), "end", "game_end", pl.lit("ends"), pl.lit("goes on"),
+        pl.lit("the game ends after this hand, but ") + pl.col("_goes_on_reason"),
+    )
+    return pl.concat([goes_on, stops])
 
 
 def _number_text(x: pl.Expr) -> pl.Expr:

@@ -224,6 +224,7 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
         [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
     ).sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
+    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(rejects_df["game_id"].implode()))
     partials = player_partials(scored, games_df.lazy()).collect()
     return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts])
 
