@@ -525,7 +525,8 @@ def _game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFram
 
 
 def _game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    """A game that goes on after the first hand its rules end it with, or that ends where they let it go on."""
+    """A game that goes on after the first hand its rules end it with, or that ends in the last round (or
+    later) where they let it go on."""
     ends = hand_ends(hands, rules).with_columns(
         (pl.col("_must_end").cast(pl.Int64).cum_sum().over("game_id") == 1).alias("_first_end")
     )
@@ -533,8 +534,13 @@ def _game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         ends, pl.col("_must_end") & pl.col("_first_end") & ~pl.col("_is_last"), "end", "game_end",
         pl.lit("goes on"), pl.lit("ends"), pl.lit("the game should end after this hand: ") + pl.col("_end_reason"),
     )
+    # A record that stops before the last round, or a fragment, is an unfinished game (``complete`` is false in
+    # the games table), not a disagreement; from the last round on, where it stops is the rules' question.
+    last_round = 3 if rules.game_length == "east" else 7
     stops = _finding(
-        ends, pl.col("_is_last") & ~pl.col("_must_end"), "end", "game_end", pl.lit("ends"), pl.lit("goes on"),
+        ends, pl.col("_is_last") & ~pl.col("_must_end") & ~pl.col("_may_stop") & (pl.col("_round_idx") >= last_round)
+        & ~pl.col("_partial_game"), "end", "game_end",
+        pl.lit("ends"), pl.lit("goes on"),
         pl.lit("the game ends after this hand, but ") + pl.col("_goes_on_reason"),
     )
     return pl.concat([goes_on, stops])

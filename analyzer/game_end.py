@@ -5,15 +5,18 @@
 they neither count as a hand nor end a game), all columns kept, plus:
 
 =============== ==============================================================================================
-_must_end       the rules end the game after this hand (bust, last round over, West sudden death, agari-yame
-                or tenpai-yame of the all-last dealer)
-_end_reason     why, as text (null when the game goes on)
+_must_end       the rules end the game after this hand (bust, last round over, West sudden death)
+_may_stop       the all-last dealer may end it here (agari-yame or tenpai-yame, as the rules allow)
+_end_reason     why the game ends or may end, as text (null when it goes on)
 _is_last        the game's last recorded hand
-_goes_on_reason why the game may not end after this hand (null when it must end)
+_goes_on_reason why the game may not end after this hand (null when it may)
 =============== ==============================================================================================
 
-``game_end_ok(hands, rules)``: one row per game, ``_ends_right``: the game ends at its first hand that must end
-and nowhere else.
+``game_end_ok(hands, rules)``: one row per game, ``_ends_right``: no hand that must end the game is followed by
+another, and the last hand may end it.
+
+Agari-yame and tenpai-yame are the dealer's choice: a game that goes on after them is not wrong (a real Tenhou
+log, mjai-reviewer's ``bug1``, plays S4-2 after the top dealer was tenpai alone in S4-1).
 """
 
 from __future__ import annotations
@@ -90,7 +93,8 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
                                pl.lit(rules.return_points), round_name(next_round)))
     )
     return per_hand.with_columns(
-        end_reason.is_not_null().alias("_must_end"),
+        (bust | over | sudden_death).alias("_must_end"),
+        (stop & ~(bust | over | sudden_death)).alias("_may_stop"),
         end_reason.alias("_end_reason"),
         (pl.col("_seq") == pl.col("_seq").max().over("game_id")).alias("_is_last"),
         goes_on.alias("_goes_on_reason"),
@@ -98,7 +102,8 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 
 def game_end_ok(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    """Per game: ``_ends_right`` (no hand that must end the game is followed by another; the last one must)."""
+    """Per game: ``_ends_right`` (see the module doc)."""
+    ends = pl.col("_must_end") | pl.col("_may_stop")
     return hand_ends(hands, rules).group_by("game_id").agg(
-        (pl.col("_is_last") == pl.col("_must_end")).all().alias("_ends_right")
+        ((~pl.col("_must_end") | pl.col("_is_last")) & (~pl.col("_is_last") | ends)).all().alias("_ends_right")
     )
