@@ -242,11 +242,15 @@ def _print_standings(result, top: int) -> None:
     table = Table(title=f"Standings (rules: {result.rules_label})")
     for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
         table.add_column(name, justify="left" if name == "player" else "right")
+    incomplete = int(result.players["incomplete_games"].sum()) // 4 if "incomplete_games" in result.players.columns else 0
+    if incomplete:
+        table.caption = (f"* counts incomplete games: {incomplete} game(s) are fragments, have rejected rows or do not"
+                         " end where their rules end them (games table, column complete)")
     for row in result.players.head(top).iter_rows(named=True):
         table.add_row(
             str(row["rank"]),
             escape(row["player"]),
-            str(row["games"]),
+            str(row["games"]) + ("*" if row.get("incomplete_games") else ""),
             f"{row['total_points']:+.1f}",
             f"{row['avg_points']:+.1f}",
             *[str(row[f"place_{p}"]) for p in range(1, 5)],

@@ -36,7 +36,7 @@ LIMIT_BUCKETS = {
     "wins_sanbaiman": ["sanbaiman"],
 }
 COUNTS = [
-    "games", *[f"place_{p}" for p in PLACES], "busts", "hands", "dealer_hands", "dealer_keeps", "wins",
+    "games", "incomplete_games", *[f"place_{p}" for p in PLACES], "busts", "hands", "dealer_hands", "dealer_keeps", "wins",
     "tsumo_wins", "riichi_wins", "deal_ins", "riichi", "riichi_win", "riichi_deal_in", "riichi_draw",
     "riichi_other_win", "draws", "draw_tenpai", "yakuman", "nagashi", "chombo", *LIMIT_BUCKETS,
     "deal_ins_in_riichi", "deal_ins_to_riichi",
@@ -69,7 +69,7 @@ MERGE: dict[str, str] = {
 INT_PARTIALS = [c for c, how in MERGE.items() if how in ("sum", "max")] + [f"{p}_honba" for p in BEST]
 
 PLAYER_COLUMNS_OUT = [
-    "rank", "player", "games", "total_points", "avg_points",
+    "rank", "player", "games", "incomplete_games", "total_points", "avg_points",
     *[f"place_{p}" for p in PLACES], *[f"place_{p}_rate" for p in PLACES], "avg_place",
     *[f"avg_final_score_{p}" for p in PLACES], "busts", "bust_rate",
     "points_received", "points_paid", "tsumo_paid",
@@ -325,6 +325,8 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     )
     per_game = games.group_by("player").agg(
         pl.len().alias("games"),
+        (~pl.col("complete")).sum().alias("incomplete_games") if "complete" in games.collect_schema().names()
+        else pl.lit(0).alias("incomplete_games"),
         (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).sum().alias("_points_units"),
         *[(pl.col("place") == p).sum().alias(f"place_{p}") for p in PLACES],
         *[pl.col("final_score").filter(pl.col("place") == p).sum().alias(f"_final_score_sum_{p}") for p in PLACES],

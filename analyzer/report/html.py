@@ -117,6 +117,8 @@ def _standings(players: pl.DataFrame) -> str:
             value = row[c]
             if c == "player":
                 cells.append(f'<td class="t">{_link("player", value)}</td>')
+            elif c == "games" and row.get("incomplete_games"):
+                cells.append(f'<td data-v="{value}" title="{row["incomplete_games"]} incomplete">{value}*</td>')
             else:
                 cells.append(f'<td data-v="{"" if value is None else value}">{escape(_fmt(value, fmt))}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -259,7 +261,9 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         f'<h1>{escape(title)}</h1><p class="lead">{lead}</p>',
         '<nav><a href="#standings-h">Standings</a> · <a href="#players">Players</a> · <a href="#games">Games</a> · '
         '<a href="#issues">Problems and rejects</a></nav>',
-        '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort.</p>', _standings(table),
+        '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort. '
+        + ("* the player has incomplete games (a fragment, rejected rows, or an end its rules do not allow).</p>"
+           if incomplete else "</p>"), _standings(table),
         '<h2 id="players">Players</h2>',
     ]
     for row in table.iter_rows(named=True):
