@@ -248,7 +248,7 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
     start = result.rules.start_points
     if players:
         wanted = games.filter(pl.col("player").is_in(players))["game_id"].unique()
-        outcomes = outcomes.filter(pl.col("game_id").is_in(wanted))
+        outcomes = outcomes.filter(pl.col("game_id").is_in(wanted.implode()))
     incomplete = sum(1 for v in complete.values() if v is False)
     lead = escape(f"{games['game_id'].n_unique()} game(s), {result.hands.height} hand row(s), "
                   f"{result.rows_rejected} rejected row(s); rules: {result.rules_label}.")
