@@ -132,13 +132,14 @@ def _player_section(row: dict, points: list[float], game_ids: list[str], yaku: l
                     for label, col, fmt in PLAYER_STATS)
     places = bar_chart(["1st", "2nd", "3rd", "4th"], [row[f"place_{p}"] for p in range(1, 5)],
                        title=f"Places of {name}", value_format="{:d}")
-    cumulative, total = [], 0.0
+    cumulative, total = [0.0], 0.0  # from 0 before the first game
     for p in points:
         total += p
         cumulative.append(round(total, 1))
-    line = line_chart({name: cumulative}, x_labels=[str(i) for i in range(1, len(points) + 1)],
+    line = line_chart({name: cumulative}, x_labels=[str(i) for i in range(len(cumulative))],
                       title=f"Cumulative game points of {name}", baseline=0.0,
-                      point_titles=[f"{g}: {p:+.1f} (total {c:+.1f})" for g, p, c in zip(game_ids, points, cumulative)])
+                      point_titles=["start"] + [f"{g}: {p:+.1f} (total {c:+.1f})"
+                                                for g, p, c in zip(game_ids, points, cumulative[1:])])
     top = max((c for _, c, _ in yaku), default=1)
     yaku_rows = "".join(
         f'<tr><td class="t">{escape(y)}</td><td>{c}</td><td>{100 * (r or 0):.1f}%</td>'
@@ -188,7 +189,7 @@ def _game_section(game: dict, seats: list[dict], complete: bool | None) -> str:
     names = [game[f"player_{s}"] for s in range(4)]
     series = {n: [game.get("start")] + game[f"score_{s}"] for s, n in enumerate(names)}
     chart = line_chart(series, x_labels=["start"] + [o.split(" ")[0] for o in game["outcome"]],
-                       title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=0.0)
+                       title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=game["start"])
     result = "".join(
         f'<tr><td>{s["place"]}</td><td class="t">{_link("player", s["player"])}</td><td>{s["final_score"]:,}</td>'
         f'<td>{s["game_points"]:+.1f}</td></tr>' for s in seats

@@ -46,7 +46,7 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
 
     ``point_titles`` (one per x position) become tooltips of the points of the first series.
     """
-    pad_left, pad_right, pad_top, pad_bottom = 48, 10, 10, 22
+    pad_left, pad_right, pad_top, pad_bottom = 48, 24, 10, 22
     values = [v for ys in series.values() for v in ys if v is not None]
     if baseline is not None:
         values.append(baseline)
