@@ -162,6 +162,7 @@ def check(
     scheduler: str | None = None,
     client=None,
     workers: int | None = None,
+    scratch: str | Path | None = None,
 ) -> CheckResult:
     """Score hand records and compare everything recorded with what the rules give (see the module doc).
 
@@ -174,7 +175,7 @@ def check(
         from analyzer.cluster import check_on_cluster
 
         return check_on_cluster(data, rules, scheduler=scheduler, client=client, workers=workers,
-                                partition_rows=_partition_rows(partition_rows, memory_limit))
+                                partition_rows=_partition_rows(partition_rows, memory_limit), scratch=scratch)
     ruleset = load_rules(rules)
     work = plan_input(data, partition_rows, memory_limit)
     checked = []

@@ -68,7 +68,34 @@ def _progress(label: str):
         yield
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+EXIT_INTERRUPTED = 130
+
+
+class _Group(click.Group):
+    """Commands that end on Ctrl-C with their own exit status (130) and a one-line message."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            console.print("[bold red]interrupted[/]: outputs of this run were not written", highlight=False)
+            ctx.exit(EXIT_INTERRUPTED)
+
+
+def _refuse_inputs_as_outputs(inputs, outputs) -> None:
+    """An output path that is also an input would be overwritten: refused before anything is read."""
+    from analyzer.io.load import expand_inputs
+
+    try:
+        read = {p.resolve() for p in expand_inputs(list(inputs))}
+    except InputError:
+        return  # the run itself reports what is wrong with the inputs
+    for path in outputs:
+        if Path(path).resolve() in read:
+            raise Failure(f"{path} is also an input: choose another output")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="analyzer")
 def main() -> None:
     """Score Riichi mahjong hand records, replay games and total every player.
@@ -127,6 +154,7 @@ def score_command(
     """
     with _friendly_errors(debug):
         _check_size(memory_limit)
+        _refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{n}.{fmt}" for n in ("hands", "games", "players", "rejects")])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         if scheduler is not None or workers is not None:
@@ -286,10 +314,14 @@ def _print_counts(result) -> None:
 @click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
+@click.option(
+    "--scratch", default=None, metavar="DIR",
+    help="On a cluster: where the bucket files go, a path or URL every worker reaches. [default: a temporary directory]",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def check_command(
     inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, partition_rows: int | None,
-    memory_limit: str | None, scheduler: str | None, workers: int | None, debug: bool,
+    memory_limit: str | None, scheduler: str | None, workers: int | None, scratch: str | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
@@ -305,11 +337,13 @@ def check_command(
         rules = load_rules(rules_spec) if rules_spec is not None else None
         if report is not None and Path(report).suffix.lower().lstrip(".") not in REPORT_FORMATS:
             raise Failure(f"report {report}: use a .csv, .parquet or .html file name")
+        if report is not None:
+            _refuse_inputs_as_outputs(inputs, [report])
         _check_size(memory_limit)
         with _progress_bar("Checking") as progress:
             result = check(
                 list(inputs), rules, partition_rows=partition_rows, memory_limit=memory_limit, keep_scored=False,
-                progress=progress, scheduler=scheduler, workers=workers,
+                progress=progress, scheduler=scheduler, workers=workers, scratch=scratch,
             )
         written = write_report(result, report) if report else None
     _print_summary(result, show)
@@ -398,6 +432,9 @@ def tiles_encode(inputs: tuple[str, ...], output: str, drop_text: bool, debug: b
     from analyzer.tiles.encode_files import encode_to
 
     with _friendly_errors(debug):
+        if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
+            raise Failure(f"{output}: use a .parquet or .csv file name")
+        _refuse_inputs_as_outputs(inputs, [output])
         with _progress_bar("Encoding") as progress:
             summary = encode_to(list(inputs), output, drop_text=drop_text, progress=progress)
     for code, count in sorted(summary.errors.items()):

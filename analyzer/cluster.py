@@ -5,8 +5,8 @@ instead of one loop, with exactly the tables of a single-machine run:
 
 1. **map**: each task reads a slice of the input files (whole files, or row ranges of big Parquet files) and
    splits its rows into ``P`` buckets by a hash of ``game_id``, writing one Parquet file per bucket under the
-   run directory (``RUN/buckets/task-NNNNN/_bucket=K/``). Rows of one game land in one bucket whatever file
-   they came from.
+   run directory (``RUN/buckets/_bucket=K/task-NNNNN.parquet``). Rows of one game land in one bucket
+   whatever file they came from.
 2. **score**: each bucket (whole games) is scored by :func:`analyzer.pipeline.score_partition` — the code of
    the single-machine path — and writes ``hands/part-KKKKK.parquet`` and ``games/part-KKKKK.parquet`` in the
    run directory; it returns its rejects and the players' partial sums (small) to the client.
@@ -14,17 +14,16 @@ instead of one loop, with exactly the tables of a single-machine run:
    order (``rejects.parquet``); then the run directory's tables are renamed into OUTDIR.
 
 A failed task is retried by Dask; a run that fails leaves OUTDIR as it was. Paths must be reachable by every
-worker under the same name (a shared filesystem). Part files hold whole games in replay order: all of
-``hands/*.parquet`` read together and sorted by ``game_id`` keeping each part's order (a stable sort) is the
+worker under the same name (a shared filesystem), or be fsspec URLs the workers reach (``s3://…``). Part
+files hold whole games in replay order: all of ``hands/*.parquet`` read together and sorted by ``game_id`` keeping each part's order (a stable sort) is the
 single-machine ``hands`` table; ``games`` likewise (by ``game_id``, then place and seat).
 """
 
 from __future__ import annotations
 
 import math
-import os
-import shutil
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,7 +52,7 @@ class ClusterSummary:
     players: pl.DataFrame
     rules: Rules
     rulesets: list[Rules]
-    paths: dict[str, Path]
+    paths: dict[str, str]
     partitions: int
     workers: int
 
@@ -83,12 +82,48 @@ def _client(scheduler: str | None, workers: int | None, client=None):
     return Client(cluster), cluster
 
 
-def _slices(files: list[Path], rows_per_task: int) -> list[list[tuple[int, str, tuple[int, int] | None]]]:
+def _location(place: str | Path):
+    """(fsspec filesystem, path on it) of a local path or an fsspec URL (``s3://…``, ``file://…``)."""
+    import fsspec
+
+    return fsspec.core.url_to_fs(str(place))
+
+
+def _polars_path(fs, path: str) -> str:
+    """What Polars reads or writes for ``path`` on ``fs``: the plain path locally, the URL elsewhere."""
+    return path if "file" in fs.protocol else fs.unstrip_protocol(path)
+
+
+def expand_locations(inputs: list[str | Path]) -> list[str]:
+    """Like :func:`analyzer.io.load.expand_inputs`, for local paths and fsspec URLs: files, directories, globs."""
+    from analyzer.io.load import InputError, _format_of
+
+    files: list[str] = []
+    for item in inputs:
+        if "://" not in str(item):
+            files.extend(str(p) for p in expand_inputs([item]) if str(p) not in files)
+            continue
+        fs, path = _location(item)
+        if fs.isdir(path):
+            found = sorted(p for p in fs.find(path) if _format_of(p))
+        elif any(ch in path for ch in "*?["):
+            found = sorted(p for p in fs.glob(path) if _format_of(p))
+        elif fs.exists(path):
+            found = [path]
+        else:
+            raise InputError(f"no such file or directory: {item}")
+        if not found:
+            raise InputError(f"no CSV or Parquet files in {item}")
+        files.extend(u for u in (_polars_path(fs, p) for p in found) if u not in files)
+    return files
+
+
+def _slices(files: list[str], rows_per_task: int) -> list[list[tuple[int, str, tuple[int, int] | None]]]:
     """Map tasks: lists of (file index, path, row range) of about ``rows_per_task`` rows."""
     tasks, current, size = [], [], 0
     for index, path in enumerate(files):
         total = scan_file(path, index).select(pl.len()).collect().item()
-        parquet = path.suffix.lower() in (".parquet", ".pq")
+        parquet = str(path).lower().endswith((".parquet", ".pq"))
         ranges = [(first, min(rows_per_task, total - first)) for first in range(0, total, rows_per_task)] \
             if parquet and total > rows_per_task else [None]
         for rows in ranges:
@@ -104,12 +139,16 @@ def _slices(files: list[Path], rows_per_task: int) -> list[list[tuple[int, str, 
 
 def _bucket_rows(task: int, pieces, schema: dict, buckets: int, run: str) -> int:
     """Map task: the rows of ``pieces`` into bucket files by a hash of ``game_id``; returns the rows read."""
-    frames = [scan_file(Path(path), index, rows=rows) for index, path, rows in pieces]
+    frames = [scan_file(path, index, rows=rows) for index, path, rows in pieces]
     rows = unified(frames, schema).with_columns(
         (pl.col("game_id").str.strip_chars().fill_null("").hash(seed=0) % buckets).alias("_bucket")
-    )
-    target = Path(run) / "buckets" / f"task-{task:05d}"
-    rows.sink_parquet(pl.PartitionBy(target, key="_bucket", include_key=False), mkdir=True)
+    ).collect()
+    fs, root = _location(run)
+    for (bucket,), part in rows.partition_by("_bucket", as_dict=True, include_key=False).items():
+        target = f"{root}/buckets/_bucket={bucket}"
+        fs.makedirs(target, exist_ok=True)
+        with fs.open(f"{target}/task-{task:05d}.parquet", "wb") as handle:
+            part.write_parquet(handle)
     return sum(frame.select(pl.len()).collect().item() for frame in frames)
 
 
@@ -119,9 +158,11 @@ def _score_bucket(bucket: int, run: str, schema: dict, rules) -> dict:
     if frame is None:
         return {"bucket": bucket, "empty": True}
     result = score_partition(frame, rules)
+    fs, root = _location(run)
     for name, table in (("hands", result.hands), ("games", result.games)):
-        (Path(run) / name).mkdir(exist_ok=True)
-        plain_types(table).write_parquet(Path(run) / name / f"part-{bucket:05d}.parquet")
+        fs.makedirs(f"{root}/{name}", exist_ok=True)
+        with fs.open(f"{root}/{name}/part-{bucket:05d}.parquet", "wb") as handle:
+            plain_types(table).write_parquet(handle)
     return {
         "bucket": bucket, "empty": False, "rejects": result.rejects, "partials": result.partials,
         "rulesets": result.rulesets, "scored": result.hands.height,
@@ -146,20 +187,25 @@ def _map(dask_client, files: list[Path], schema: dict, run: Path, partitions: in
 class _Run:
     """A cluster run: the client (and a local cluster to close), the inputs and the run directory."""
 
-    def __init__(self, data, outdir, scheduler, workers, client) -> None:
-        self.files = expand_inputs([data] if isinstance(data, (str, Path)) else list(data))
+    def __init__(self, data, outdir, scheduler, workers, client, scratch=None) -> None:
+        self.files = expand_locations([data] if isinstance(data, (str, Path)) else list(data))
         self.schema = text_schema([scan_file(path, i) for i, path in enumerate(self.files)])
-        self.outdir = Path(outdir) if outdir is not None else None
-        parent = self.outdir if self.outdir is not None else None
-        if parent is not None:
-            parent.mkdir(parents=True, exist_ok=True)
-        self.dir = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=parent))
+        self.outdir = str(outdir) if outdir is not None else None
         self.client, self._cluster = _client(scheduler, workers, client)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        if self.outdir is None:  # check: scratch space only, which every worker must reach
+            self.dir = (str(scratch).rstrip("/") + f"/analyzer-run-{uuid.uuid4().hex[:12]}" if scratch
+                        else tempfile.mkdtemp(prefix="analyzer-run-"))
+        else:
+            fs, root = _location(self.outdir)
+            fs.makedirs(root, exist_ok=True)
+            self.dir = self.outdir.rstrip("/") + f"/.analyzer-run-{uuid.uuid4().hex[:12]}"
+        self._fs, self._root = _location(self.dir)
+        self._fs.makedirs(self._root, exist_ok=True)
 
     def close(self, failed: bool) -> None:
-        if failed or self.outdir is None:
-            shutil.rmtree(self.dir, ignore_errors=True)
+        if (failed or self.outdir is None) and self._fs.exists(self._root):
+            self._fs.rm(self._root, recursive=True)
         if self._cluster is not None:
             self.client.close()
             self._cluster.close()
@@ -209,10 +255,11 @@ def score_on_cluster(
 
 
 def _bucket_frame(bucket: int, run: str, schema: dict) -> pl.LazyFrame | None:
-    files = sorted(Path(run).glob(f"buckets/task-*/_bucket={bucket}/*.parquet"))
+    fs, root = _location(run)
+    files = sorted(fs.glob(f"{root}/buckets/_bucket={bucket}/*.parquet"))
     if not files:
         return None
-    frame = pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
+    frame = pl.concat([pl.scan_parquet(_polars_path(fs, f)) for f in files], how="diagonal_relaxed")
     names = frame.collect_schema().names()
     full = {**schema, "_file": pl.String, "_row": pl.Int64, "_pos": pl.Int64}
     return frame.select(pl.col(n) if n in names else pl.lit(None, t).alias(n) for n, t in full.items())
@@ -234,12 +281,16 @@ def check_on_cluster(
     client=None,
     partitions: int | None = None,
     partition_rows: int = DEFAULT_PARTITION_ROWS,
+    scratch: str | Path | None = None,
 ):
-    """:func:`analyzer.check` on a Dask cluster: the same findings, each bucket checked by a task."""
+    """:func:`analyzer.check` on a Dask cluster: the same findings, each bucket checked by a task.
+
+    ``scratch``: where the bucket files go (a shared path or URL; default: the client's temporary directory,
+    which serves a local cluster but not workers on other machines)."""
     from analyzer.check import combine_checks
 
     ruleset = load_rules(rules)
-    work = _Run(data, None, scheduler, workers, client)
+    work = _Run(data, None, scheduler, workers, client, scratch)
     try:
         buckets = _map(work.client, work.files, work.schema, work.dir, partitions, partition_rows, workers)
         futures = [work.client.submit(_check_bucket, b, str(work.dir), work.schema, rules, pure=False,
@@ -252,35 +303,42 @@ def check_on_cluster(
     return combine_checks(checked, ruleset)
 
 
-def _commit(run: Path, outdir: Path, players: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, Path]:
-    """Write the client's tables into the run directory, then move every table into OUTDIR."""
-    plain_types(players).write_parquet(run / "players.parquet")
-    plain_types(rejects).write_parquet(run / "rejects.parquet")
-    shutil.rmtree(run / "buckets", ignore_errors=True)
+def _commit(run: str, outdir: str, players: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, str]:
+    """Write the client's tables into the run directory, then move every table into OUTDIR.
+
+    On a local or shared filesystem these are renames; on an object store (no renames) copies and deletes,
+    so there a reader may briefly see a table of the old run beside one of the new."""
+    fs, root = _location(run)
+    _, out = _location(outdir)
+    for name, table in (("players.parquet", players), ("rejects.parquet", rejects)):
+        with fs.open(f"{root}/{name}", "wb") as handle:
+            plain_types(table).write_parquet(handle)
+    if fs.exists(f"{root}/buckets"):
+        fs.rm(f"{root}/buckets", recursive=True)
     paths = {}
     for name in ("hands", "games", "players.parquet", "rejects.parquet"):
-        source = run / name
-        if not source.exists():
+        source, final = f"{root}/{name}", f"{out}/{name}"
+        if not fs.exists(source):
             continue
-        final = outdir / name
-        if final.is_dir():  # an earlier cluster run's parts: replaced as a whole
-            old = outdir / f".{name}.old-{os.getpid()}"
-            final.rename(old)
-            source.rename(final)
-            shutil.rmtree(old, ignore_errors=True)
+        if fs.exists(final):  # an earlier run's table (or parts): moved aside, then dropped
+            old = f"{out}/.{name}.old-{uuid.uuid4().hex[:8]}"
+            fs.mv(final, old, recursive=True)
+            fs.mv(source, final, recursive=True)
+            fs.rm(old, recursive=True)
         else:
-            os.replace(source, final)
-        paths[Path(name).stem] = final
-    shutil.rmtree(run, ignore_errors=True)
+            fs.mv(source, final, recursive=True)
+        paths[name.split(".")[0]] = outdir.rstrip("/") + "/" + name
+    fs.rm(root, recursive=True)
     return paths
 
 
 def read_parts(outdir: str | Path) -> dict[str, pl.DataFrame]:
     """The tables of a cluster run's OUTDIR in the single-machine order (parts read together, stable sorts)."""
-    outdir = Path(outdir)
+    fs, root = _location(outdir)
+    base = _polars_path(fs, root)
     return {
-        "hands": pl.read_parquet(outdir / "hands" / "*.parquet").sort("game_id", maintain_order=True),
-        "games": pl.read_parquet(outdir / "games" / "*.parquet").sort("game_id", maintain_order=True),
-        "players": pl.read_parquet(outdir / "players.parquet"),
-        "rejects": pl.read_parquet(outdir / "rejects.parquet"),
+        "hands": pl.read_parquet(f"{base}/hands/*.parquet").sort("game_id", maintain_order=True),
+        "games": pl.read_parquet(f"{base}/games/*.parquet").sort("game_id", maintain_order=True),
+        "players": pl.read_parquet(f"{base}/players.parquet"),
+        "rejects": pl.read_parquet(f"{base}/rejects.parquet"),
     }

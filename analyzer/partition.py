@@ -26,7 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import scan_file, text_schema
+from analyzer.io.load import InputError, scan_file, text_schema
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
@@ -101,17 +101,35 @@ def unified(frames: list[pl.LazyFrame], schema: dict[str, pl.DataType]) -> pl.La
     return pl.concat(out, how="vertical")
 
 
+def _games_of(path: Path, scan: pl.LazyFrame) -> pl.DataFrame:
+    """Each game's rows in one file (count, first and last input position): reading every row's game id is
+    also where a malformed file shows, so the error names the file."""
+    try:
+        if str(path).lower().endswith(".csv"):
+            # every field parsed once here (the game ids alone would not touch a ragged line): a malformed CSV
+            # is reported with its name, before any output is written
+            scan.select(pl.all().null_count()).collect()
+        return (
+            scan.select(_game_key(), INPUT_POSITION)
+            .group_by("_game_key")
+            .agg(pl.len().cast(pl.Int64).alias("_n"), pl.col(INPUT_POSITION).min().alias("_first"),
+                 pl.col(INPUT_POSITION).max().alias("_last"))
+            .collect()
+        )
+    except pl.exceptions.PolarsError as exc:
+        raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+
+
 def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
     """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games."""
     scans = [scan_file(path, i) for i, path in enumerate(files)]
     schema = text_schema(scans)
+    per_file = [_games_of(path, lf) for path, lf in zip(files, scans)]
     games = (
-        pl.concat([lf.select(_game_key(), INPUT_POSITION) for lf in scans], how="vertical")
+        pl.concat(per_file, how="vertical")
         .group_by("_game_key")
-        .agg(pl.len().alias("_n"), pl.col(INPUT_POSITION).min().alias("_first"),
-             pl.col(INPUT_POSITION).max().alias("_last"))
+        .agg(pl.col("_n").sum(), pl.col("_first").min(), pl.col("_last").max())
         .sort("_game_key")
-        .collect()
     )
     total = int(games["_n"].sum()) if games.height else 0
     if total <= partition_rows:

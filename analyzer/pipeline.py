@@ -138,6 +138,7 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     and games without one use the default preset. Rows of a game whose spec is not a valid ruleset are
     rejected with the reason.
     """
+    raw = _prepare_input(raw)
     per_game = rules is None and RULES_COLUMN in raw.collect_schema().names()
     default = load_rules(rules)
     validated = validate(raw).pipe(game_keys)

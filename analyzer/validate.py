@@ -41,6 +41,12 @@ def _raw(name: str) -> pl.Expr:
 R_GAME_ID = reason("game_id", pl.col("game_id"), "missing game_id")
 R_ROUND = reason("round", pl.col("round"), "round must be E1-E4, S1-S4, W1-W4 or N1-N4")
 R_HONBA = reason("honba", _raw("honba"), "honba must be a whole number >= 0")
+# Beyond these no record is real, and the payments of such values would overflow: rejected, not paid.
+MAX_HONBA, MAX_HAN, MAX_FU, MAX_YAKUMAN = 100, 100, 1000, 6
+R_HONBA_RANGE = reason("honba", _raw("honba"), f"honba above {MAX_HONBA} is not a real record")
+R_HAN_RANGE = reason("han", _raw("han"), f"han above {MAX_HAN} is not a real hand")
+R_FU_RANGE = reason("fu", _raw("fu"), f"fu must be between 0 and {MAX_FU}")
+R_YAKUMAN_RANGE = reason("yakuman", _raw("yakuman"), f"more than {MAX_YAKUMAN} yakuman is not a real hand")
 R_RESULT = reason("result", pl.col("result"), f"result must be one of {', '.join(RESULTS)}")
 R_PLAYER = {p: reason(p, pl.col(p), "missing player name") for p in PLAYER_COLUMNS}
 R_SEATING = reason(
@@ -167,6 +173,10 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         *[when(pl.col(f"_{n}_unknown") > 0, R_LIST_UNKNOWN[n]) for n in PLAYER_LIST_COLUMNS],
         *[when(_raw(c).is_not_null() & pl.col(c).is_null(), R_NOT_WHOLE[c]) for c in ["han", "fu", "yakuman"]],
         when(yakuman < 0, R_NEG_YAKUMAN),
+        when(pl.col("honba") > MAX_HONBA, R_HONBA_RANGE),
+        when(han.abs() > MAX_HAN, R_HAN_RANGE),
+        when((pl.col("fu") < 0) | (pl.col("fu") > MAX_FU), R_FU_RANGE),
+        when(yakuman > MAX_YAKUMAN, R_YAKUMAN_RANGE),
         when(needs_value & han.is_null() & _raw("han").is_null(), R_HAN_MISSING),
         when(needs_value & (han < 1), R_HAN_LOW),
         when(needs_value & han.is_between(1, 4) & _raw("fu").is_null(), R_FU_MISSING),

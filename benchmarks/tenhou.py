@@ -31,7 +31,6 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import polars as pl
 
 from analyzer.check import check
 from analyzer.importers.tenhou import expand_paths, read_tenhou

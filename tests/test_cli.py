@@ -1,6 +1,7 @@
 """The command line: outputs written, counts that add up, exit codes, one-line errors."""
 
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
@@ -173,3 +174,53 @@ def test_names_and_messages_are_printed_literally_on_one_line(tmp_path):
     missing = CliRunner().invoke(main, ["score", str(tmp_path / ("[bold]" + "x" * 150 + ".csv")), "-o", str(tmp_path / "o")])
     assert missing.exit_code == 2 and "[bold]" in missing.output
     assert len([line for line in missing.output.splitlines() if line.strip()]) == 1
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("ragged.csv", b"game_id,round,honba\ng1,E1,0\ng1,E2,0,extra,fields\n"),
+        ("quote.csv", b'game_id,round,honba\ng1,"E1,0\n'),
+        ("latin1.csv", "game_id,round,honba\ng\xe9,E1,0\n".encode("latin-1")),
+        ("garbage.parquet", b"PAR1 this is not parquet"),
+    ],
+)
+def test_malformed_files_give_one_line_naming_the_file(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content)
+    result = CliRunner().invoke(main, ["score", str(path), "-o", str(tmp_path / "out")])
+    assert result.exit_code in (1, 2), result.output
+    if result.exit_code == 2:
+        assert name in result.output and "Traceback" not in result.output
+        assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+
+
+def test_an_output_that_is_an_input_is_refused(tmp_path):
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes(open("sample_logs/csv/round1.csv", "rb").read())
+    before = sheet.read_bytes()
+    for args in (["check", str(sheet), "-o", str(sheet)], ["tiles", "encode", str(sheet), "-o", str(sheet)],
+                 ["score", str(tmp_path / "hands.csv"), "-o", str(tmp_path), "--format", "csv"]):
+        if args[0] == "score":
+            (tmp_path / "hands.csv").write_bytes(before)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and "is also an input" in result.output, result.output
+    assert sheet.read_bytes() == before
+
+
+def test_unknown_output_suffix_is_refused(tmp_path):
+    result = CliRunner().invoke(main, ["tiles", "encode", "sample_logs/csv", "-o", str(tmp_path / "codes.json")])
+    assert result.exit_code == 2 and "codes.json" in result.output
+    assert not (tmp_path / "codes.json").exists()
+
+
+def test_ctrl_c_exits_130_and_writes_nothing(tmp_path, monkeypatch):
+    import analyzer.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "score_to", interrupted)
+    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 130 and "interrupted" in result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

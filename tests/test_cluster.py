@@ -100,3 +100,35 @@ def test_without_the_extra_the_message_says_what_to_install(monkeypatch, tmp_pat
         score_on_cluster(SAMPLE_CSV, tmp_path / "out", scheduler="tcp://127.0.0.1:1")
     done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"])
     assert done.exit_code == 2 and "pip install 'analyzer[dask]'" in done.output and "Traceback" not in done.output
+
+
+def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):
+    from pathlib import Path
+
+    source = "file://" + str(Path(SAMPLE_CSV).resolve())
+    summary = score_on_cluster(source, "file://" + str(tmp_path / "out"), "tenhou", client=client, partitions=4)
+    assert summary.rows_read == 70
+    _same_as_single_machine(tmp_path / "out", analyzer.score(str(Path(SAMPLE_CSV).resolve()), "tenhou"))
+    from analyzer.cluster import check_on_cluster
+
+    found = check_on_cluster(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
+    assert found.ok and found.rows_read == 70
+
+
+def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
+    import analyzer.cluster as cluster_module
+
+    out = tmp_path / "out"
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
+    with distributed.Client(cluster) as in_process:
+        score_on_cluster(SAMPLE_CSV, out, "tenhou", client=in_process, partitions=3)
+        before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("worker lost")
+
+        monkeypatch.setattr(cluster_module, "_score_bucket", broken)
+        with pytest.raises(RuntimeError, match="worker lost"):
+            score_on_cluster(SAMPLE_CSV, out, "ema", client=in_process, partitions=3)
+    cluster.close()
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

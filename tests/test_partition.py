@@ -205,3 +205,24 @@ def test_tiles_encode_in_chunks_writes_every_row_in_input_order(tmp_path):
     assert one.rows == many.rows == 250 and one.hands == many.hands
     assert_frame_equal(pl.read_parquet(tmp_path / "one.parquet"), pl.read_parquet(tmp_path / "many.parquet"))
     assert pl.read_parquet(tmp_path / "many.parquet")["game_id"].is_sorted()
+
+
+def test_a_recorded_kyotaku_in_a_file_is_kept_and_checked(tmp_path):
+    sheet = pl.read_csv("sample_logs/checks/sheet_with_mistakes.csv", infer_schema=False)
+    sheet.with_columns(pl.lit("3").alias("kyotaku")).write_csv(tmp_path / "sheet.csv")
+    for partition_rows in (None, 2):
+        hands = analyzer.score(tmp_path / "sheet.csv", "tenhou", partition_rows=partition_rows).hands
+        assert (hands["recorded_kyotaku"] == "3").all()
+        assert hands["problems"].str.contains("kyotaku_mismatch").any()
+
+
+@pytest.mark.parametrize("partition_rows", [None, 10])
+def test_outputs_take_the_umask(tmp_path, partition_rows):
+    import os
+
+    old = os.umask(0o027)
+    try:
+        score_to(SAMPLE_CSV, tmp_path / "out", "parquet", "tenhou", partition_rows=partition_rows)
+    finally:
+        os.umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in (tmp_path / "out").iterdir()} == {oct(0o640)}

@@ -61,3 +61,37 @@ def test_csv_and_parquet_mixed_with_missing_columns(tmp_path):
     assert result.hands["notes"].to_list() == [None, "typed late"]  # unknown columns pass through
     assert result.hands["source_file"].str.ends_with(".parquet").to_list() == [True, False]
     assert result.hands["delta_0"].to_list() == [2100, 0]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("honba", "1e309"), ("honba", "inf"), ("honba", "NaN"), ("honba", "1e20"), ("honba", "9223372036854775807"),
+     ("honba", "31000000000000000"), ("honba", "101"), ("han", "9000000000000000"), ("han", "101"),
+     ("yakuman", "1000"), ("yakuman", "7"), ("fu", "-30"), ("han", "3.5")],
+)
+def test_out_of_range_or_unreadable_numbers_reject_the_row_only(column, value):
+    from conftest import game
+
+    rows = [
+        {"round": "E1", "honba": 0, "result": "ron", "winner": "Aoki", "loser": "Baba", "han": 2, "fu": 30},
+        {"round": "E2", "honba": 0, "result": "ron", "winner": "Aoki", "loser": "Baba", "han": 2, "fu": 30, column: value},
+    ]
+    result = score(game(rows), "tenhou")
+    assert result.hands.height == 1 and result.rows_rejected == 1
+    assert set(result.rejects["column"]) == {column}
+    assert set(result.rejects["value"]) == {value}
+
+
+def test_whole_numbers_are_read_exactly():
+    from conftest import game
+
+    big = "9007199254740993"  # 2**53 + 1: a Float64 detour would read 2**53
+    result = score(game([{"round": "E1", "honba": "3.0", "result": "draw"}]), "tenhou")
+    assert result.hands["honba"].to_list() == [3]
+    from analyzer.validate import parse_int
+    import polars as pl
+
+    assert pl.select(parse_int(pl.lit(big))).item() == 2**53 + 1

@@ -9,7 +9,7 @@ with its file, row and column later instead of a failed read now. Three columns 
 from __future__ import annotations
 
 import glob as globlib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import polars as pl
 
@@ -50,8 +50,8 @@ def expand_inputs(inputs: list[str | Path]) -> list[Path]:
     return files
 
 
-def _format_of(path: Path) -> str | None:
-    return SUFFIXES.get(path.suffix.lower())
+def _format_of(path: str | Path) -> str | None:
+    return SUFFIXES.get(PurePosixPath(str(path)).suffix.lower())
 
 
 def split_player_list(text: pl.Expr) -> pl.Expr:
@@ -85,7 +85,7 @@ def as_text_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def scan_file(path: Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
+def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
     """One file as text columns plus its source columns; ``rows`` = (first, count) reads only those rows
     (``first`` 0-based), without decoding the rows before them."""
     try:

@@ -93,7 +93,7 @@ def _liability(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 def _win_payments(rules: Rules) -> list[pl.Expr]:
     """What each seat pays for a paid ron or tsumo row: hand (split with a liable player) plus honba."""
     pao = pl.col("_pao")
-    liable_value, base_rest, liable_honba = pl.col("_liable_value"), pl.col("_base_rest"), pl.col("_liable_honba")
+    liable_value, liable_honba = pl.col("_liable_value"), pl.col("_liable_honba")
     honba = pl.col("_honba_paid") * rules.honba_value
     ron = RESULT == "ron"
     shares = _shares_by_seat(WINNER, pl.col("_share_dealer"), pl.col("_share_other"))

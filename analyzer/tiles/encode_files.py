@@ -54,7 +54,8 @@ def encode_to(
             writer.append("codes", codes)
             summary.rows += codes.height
             summary.hands += int(codes["tc_m"].is_not_null().sum())
-            for code, count in codes.filter(pl.col("tc_error") > 0).group_by("tc_error").len().rows():
+            counts = codes.filter(pl.col("tc_error") > 0).group_by("tc_error").len()
+            for code, count in zip(counts["tc_error"], counts["len"]):
                 summary.errors[code] = summary.errors.get(code, 0) + count
             if progress is not None:
                 progress(summary.rows, -1, number)
