@@ -1,6 +1,7 @@
 """Where a game must end under its rules, and whether the recorded game ended there.
 
-``hand_ends(hands, rules)`` needs scored hands (``_hand``, ``_first``, ``_seq``, ``_round_idx``, ``dealer``,
+``hand_ends(hands, rules)`` needs scored hands in replay order (``_game``, ``_first``, ``_last``, ``_round_idx``,
+``dealer``,
 ``_paid``, ``_winner``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo re-deals left out:
 they neither count as a hand nor end a game), all columns kept, plus:
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import SCORE_COLUMNS, SEATS
 from analyzer.text import format_text
@@ -36,14 +38,21 @@ def round_name(index: pl.Expr) -> pl.Expr:
 
 
 def _dealer_tenpai() -> pl.Expr:
-    return (pl.col("_tenpai_mask") // pl.lit(2, pl.Int64).pow(pl.col("dealer"))) % 2 == 1
+    return pl.col("_tenpai_mask").and_(seg.seat_bit(pl.col("dealer"))) != 0
+
+
+HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
+
+
+def dealer_won() -> pl.Expr:
+    """A paid winner of the hand is its dealer (on every row of the hand; rows in replay order)."""
+    return seg.any_((pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).fill_null(False), HAND_START, HAND_END)
 
 
 def dealer_stays() -> pl.Expr:
     """The deal stays after a paid win of the dealer, a draw or nagashi with the dealer tenpai, an abort."""
-    dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
     return (
-        pl.when(pl.col("_is_win")).then(dealer_won)
+        pl.when(pl.col("_is_win")).then(dealer_won())
         .when(pl.col("result").is_in(EXHAUSTIVE)).then(_dealer_tenpai().fill_null(False))
         .otherwise(pl.col("result").is_in(["abort", "chombo"]))
     )
@@ -51,11 +60,11 @@ def dealer_stays() -> pl.Expr:
 
 def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     last_round = 3 if rules.game_length == "east" else 7
-    dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
-    per_hand = hands.sort("_seq").with_columns(
+    # rows in replay order (analyzer.replay): hands and games are runs of rows, windows are segment passes
+    per_hand = hands.with_columns(
         dealer_stays().alias("_stays"),
-        dealer_won.alias("_dealer_won"),
-        *[pl.col(c).last().over("_hand").alias(f"_after_{s}") for s, c in enumerate(SCORE_COLUMNS)],
+        dealer_won().alias("_dealer_won"),
+        *[seg.last(pl.col(c), HAND_END).alias(f"_after_{s}") for s, c in enumerate(SCORE_COLUMNS)],
     ).filter(pl.col("_first") & (pl.col("result") != "chombo"))
     after = [pl.col(f"_after_{s}") for s in SEATS]
     low, top = pl.min_horizontal(after), pl.max_horizontal(after)
@@ -96,14 +105,19 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         (bust | over | sudden_death).alias("_must_end"),
         (stop & ~(bust | over | sudden_death)).alias("_may_stop"),
         end_reason.alias("_end_reason"),
-        (pl.col("_seq") == pl.col("_seq").max().over("game_id")).alias("_is_last"),
+        seg.ends_from_starts(seg.starts("_game")).alias("_is_last"),
         goes_on.alias("_goes_on_reason"),
     )
 
 
 def game_end_ok(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """Per game: ``_ends_right`` (see the module doc)."""
-    ends = pl.col("_must_end") | pl.col("_may_stop")
-    return hand_ends(hands, rules).group_by("game_id").agg(
-        ((~pl.col("_must_end") | pl.col("_is_last")) & (~pl.col("_is_last") | ends)).all().alias("_ends_right")
+    may_end = pl.col("_must_end") | pl.col("_may_stop")
+    wrong = (pl.col("_must_end") & ~pl.col("_is_last")) | (pl.col("_is_last") & ~may_end)
+    start = seg.starts("_game")
+    return (
+        hand_ends(hands, rules)
+        .with_columns((~seg.any_(wrong, start, seg.ends_from_starts(start))).alias("_ends_right"))
+        .filter(pl.col("_is_last"))
+        .select("game_id", "_ends_right")
     )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer import segments as seg
 from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
 
 # Game points are summed as integers in these units: exact and independent of the order of the parts.
@@ -115,16 +116,27 @@ def _at_seat(values: list[pl.Expr], seat: pl.Expr) -> pl.Expr:
 
 
 def _bit(mask: str, seat: int | pl.Expr) -> pl.Expr:
-    return (pl.col(mask) // pl.lit(2, pl.Int64).pow(seat)) % 2 == 1
+    """Bit ``seat`` of a 4-bit seat mask column."""
+    return pl.col(mask).and_(1 << seat if isinstance(seat, int) else seg.seat_bit(seat)) != 0
 
 
 def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """Facts of each hand spread over its rows (a multiple ron has several rows), per seat input parsed."""
+    """Facts of each hand spread over its rows (a multiple ron has several rows), per seat input parsed.
+
+    The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
+    so its totals are segment passes, not hashed windows."""
     names = hands.collect_schema().names()
     opened = [_flag(f"open_{s}", names) for s in SEATS]
+    start, end = pl.col("_first"), pl.col("_last")
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
     winner_open = _at_seat(opened, pl.col("_winner"))
     winner_riichi = _bit("_hand_riichi", pl.col("_winner"))
+
+    def any_row(condition: pl.Expr) -> pl.Expr:
+        return seg.any_(condition.fill_null(False), start, end)
+
+    paid_winner = pl.when(pl.col("_paid")).then(seg.seat_bit(pl.col("_winner"))).otherwise(0)
+    won = seg.seat_counts(paid_winner.fill_null(0), start, end)
     return hands.with_columns(
         *[o.alias(f"_open_{s}") for s, o in enumerate(opened)],
         *[_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
@@ -132,16 +144,14 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
         *[(_flag(f"tenpai_{s}", names).fill_null(_bit("_tenpai_mask", s)) if f"tenpai_{s}" in names
            else _bit("_tenpai_mask", s)).alias(f"_tenpai_{s}") for s in SEATS],
         _int("turn", names).alias("_turn"),
-        pl.lit(True).alias("_hand_row"),
-    ).with_columns(
-        paid_ron.any().over("_hand").alias("_dealt_in"),
-        pl.col("points").filter(paid_ron).sum().over("_hand").alias("_deal_in_cost"),
-        (paid_ron & winner_riichi).any().over("_hand").alias("_into_riichi"),
-        (paid_ron & winner_open).any().over("_hand").alias("_into_open"),
-        (paid_ron & ~winner_riichi & ~winner_open).any().over("_hand").alias("_into_dama"),
-        (paid_ron & winner_open.is_null()).any().over("_hand").alias("_into_unknown"),
-        (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand").alias("_dealer_won"),
-        *[(pl.col("_paid") & (pl.col("_winner") == s)).any().over("_hand").alias(f"_won_{s}") for s in SEATS],
+        any_row(paid_ron).alias("_dealt_in"),
+        seg.total(pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0), start, end).alias("_deal_in_cost"),
+        any_row(paid_ron & winner_riichi).alias("_into_riichi"),
+        any_row(paid_ron & winner_open).alias("_into_open"),
+        any_row(paid_ron & ~winner_riichi & ~winner_open).alias("_into_dama"),
+        any_row(paid_ron & winner_open.is_null()).alias("_into_unknown"),
+        any_row(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).alias("_dealer_won"),
+        *[(count > 0).alias(f"_won_{s}") for s, count in enumerate(won)],
     )
 
 
