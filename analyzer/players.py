@@ -171,68 +171,106 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
     return pl.any_horizontal(earlier), own.is_not_null() & others_known
 
 
-def _rows_per_seat(facts: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per (row, seat) with what that row meant to the player in the seat."""
-    per_seat = []
-    for s in SEATS:
-        hand = pl.col("_first") & (pl.col("result") != "chombo")
-        win = pl.col("_paid") & (pl.col("_winner") == s)
-        riichi = hand & _bit("_hand_riichi", s)
-        opened = pl.col(f"_open_{s}")
-        deal_in = hand & pl.col("_dealt_in") & (pl.col("_loser") == s)
-        draw = hand & pl.col("result").is_in(["draw", "nagashi"])
-        won = pl.col(f"_won_{s}")
-        dealer_hand = hand & (pl.col("dealer") == s)
-        chasing, chasing_known = _chasing(s)
-        turn_known = pl.col("_turn").is_not_null()
-        per_seat.append(
-            facts.select(
-                "game_id", "round", "honba",
-                pl.col(PLAYER_COLUMNS[s]).alias("player"),
-                pl.col(DELTA_COLUMNS[s]).alias("delta"),
-                pl.col("points"),
-                pl.col("limit"),
-                hand.alias("hand"),
-                dealer_hand.alias("dealer_hand"),
-                (dealer_hand & (pl.col("_dealer_won") | (pl.col("result").is_in(["draw", "nagashi"])
-                                                         & pl.col(f"_tenpai_{s}").fill_null(False))
-                                | (pl.col("result") == "abort"))).alias("dealer_keep"),
-                win.alias("win"),
-                (win & (pl.col("result") == "tsumo")).alias("tsumo_win"),
-                (win & _bit("_hand_riichi", s)).alias("riichi_win_row"),
-                (win & opened).alias("open_win"),
-                (win & ~_bit("_hand_riichi", s) & ~opened).alias("dama_win"),
-                (win & opened.is_not_null()).alias("open_known_win"),
-                (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).alias("others_tsumo"),
-                deal_in.alias("deal_in"),
-                riichi.alias("riichi"),
-                (riichi & won).alias("riichi_win"),
-                (riichi & pl.col("_dealt_in") & (pl.col("_loser") == s)).alias("riichi_deal_in"),
-                (riichi & pl.col("result").is_in(["draw", "nagashi"])).alias("riichi_draw"),
-                (riichi & pl.col("_is_win") & ~won & ~(pl.col("_dealt_in") & (pl.col("_loser") == s)))
-                .alias("riichi_other_win"),
-                draw.alias("draw"),
-                (draw & pl.col(f"_tenpai_{s}").fill_null(False)).alias("draw_tenpai"),
-                (hand & opened).alias("opened"),
-                (hand & opened.is_not_null()).alias("open_known"),
-                pl.when(hand & opened).then(pl.col(f"_calls_{s}")).alias("calls"),
-                pl.when(riichi).then(pl.col(f"_riichi_turn_{s}")).alias("riichi_turn"),
-                (riichi & chasing_known & chasing).alias("chasing"),
-                (riichi & chasing_known).alias("chasing_known"),
-                pl.when(win & turn_known).then(pl.col("_turn")).alias("win_turn"),
-                pl.when(deal_in & turn_known).then(pl.col("_turn")).alias("deal_in_turn"),
-                (deal_in & _bit("_hand_riichi", s)).alias("deal_in_in_riichi"),
-                (deal_in & opened).alias("deal_in_while_open"),
-                (deal_in & pl.col("_into_riichi")).alias("deal_in_to_riichi"),
-                (deal_in & pl.col("_into_open")).alias("deal_in_to_open"),
-                (deal_in & pl.col("_into_dama") & ~pl.col("_into_unknown")).alias("deal_in_to_dama"),
-                pl.when(deal_in).then(pl.col("_deal_in_cost")).alias("deal_in_cost"),
-                (win & pl.col("limit").str.contains("yakuman")).alias("yakuman"),
-                ((pl.col("result") == "nagashi") & (pl.col("_winner") == s)).alias("nagashi"),
-                ((pl.col("result") == "chombo") & (pl.col("_loser") == s)).alias("chombo"),
-            )
-        )
-    return pl.concat(per_seat)
+def _seat_sums(s: int) -> dict[str, pl.Expr]:
+    """What one row adds to the partial sums of the player in seat ``s`` (plain sums: the fast group-by path)."""
+    hand = pl.col("_first") & (pl.col("result") != "chombo")
+    win = (pl.col("_paid") & (pl.col("_winner") == s)).fill_null(False)
+    in_riichi = _bit("_hand_riichi", s)
+    riichi = hand & in_riichi
+    opened = pl.col(f"_open_{s}")
+    deal_in = hand & pl.col("_dealt_in") & (pl.col("_loser") == s).fill_null(False)
+    exhaustive = pl.col("result").is_in(["draw", "nagashi"])
+    draw = hand & exhaustive
+    won = pl.col(f"_won_{s}")
+    dealer_hand = hand & (pl.col("dealer") == s)
+    chasing, chasing_known = _chasing(s)
+    turn = pl.col("_turn")
+    riichi_turn = pl.col(f"_riichi_turn_{s}")
+    delta = pl.col(DELTA_COLUMNS[s])
+    others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
+
+    def value(condition: pl.Expr, amount: pl.Expr) -> pl.Expr:
+        return pl.when(condition.fill_null(False)).then(amount).otherwise(0).fill_null(0)
+
+    flags = {
+        "hands": hand,
+        "dealer_hands": dealer_hand,
+        "dealer_keeps": dealer_hand & (pl.col("_dealer_won") | (exhaustive & pl.col(f"_tenpai_{s}").fill_null(False))
+                                       | (pl.col("result") == "abort")),
+        "wins": win,
+        "tsumo_wins": win & (pl.col("result") == "tsumo"),
+        "riichi_wins": win & in_riichi,
+        "open_wins": win & opened,
+        "dama_wins": win & ~in_riichi & ~opened,
+        "deal_ins": deal_in,
+        "riichi": riichi,
+        "riichi_win": riichi & won,
+        "riichi_deal_in": riichi & deal_in,
+        "riichi_draw": riichi & exhaustive,
+        "riichi_other_win": riichi & pl.col("_is_win") & ~won & ~deal_in,
+        "draws": draw,
+        "draw_tenpai": draw & pl.col(f"_tenpai_{s}").fill_null(False),
+        "opened_hands": hand & opened,
+        "_open_known_hands": hand & opened.is_not_null(),
+        "_riichi_turn_known": riichi & riichi_turn.is_not_null(),
+        "_chasing_riichi": riichi & chasing_known & chasing,
+        "_chasing_known": riichi & chasing_known,
+        "_win_turn_known": win & turn.is_not_null(),
+        "_deal_in_turn_known": deal_in & turn.is_not_null(),
+        "deal_ins_in_riichi": deal_in & in_riichi,
+        "deal_ins_while_open": deal_in & opened,
+        "deal_ins_to_riichi": deal_in & pl.col("_into_riichi"),
+        "deal_ins_to_open": deal_in & pl.col("_into_open"),
+        "deal_ins_to_dama": deal_in & pl.col("_into_dama") & ~pl.col("_into_unknown"),
+        **{bucket: win & (pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names))
+           for bucket, names in LIMIT_BUCKETS.items()},
+        "yakuman": win & pl.col("limit").str.contains("yakuman"),
+        "nagashi": (pl.col("result") == "nagashi") & (pl.col("_winner") == s),
+        "chombo": (pl.col("result") == "chombo") & (pl.col("_loser") == s),
+    }
+    amounts = {
+        "points_received": delta.clip(lower_bound=0),
+        "points_paid": -delta.clip(upper_bound=0),
+        "tsumo_paid": value(others_tsumo, -delta.clip(upper_bound=0)),
+        "_calls_sum": value(hand & opened, pl.col(f"_calls_{s}")),
+        "_riichi_turn_sum": value(riichi, riichi_turn),
+        "_win_turn_sum": value(win, turn),
+        "_deal_in_turn_sum": value(deal_in, turn),
+        "_win_value_sum": value(win, pl.col("points")),
+        "_riichi_win_value_sum": value(win & in_riichi, pl.col("points")),
+        "_open_win_value_sum": value(win & opened, pl.col("points")),
+        "_dama_win_value_sum": value(win & ~in_riichi & ~opened, pl.col("points")),
+        "_deal_in_cost_sum": value(deal_in, pl.col("_deal_in_cost")),
+    }
+    return {**{k: v.fill_null(False).cast(pl.Int64) for k, v in flags.items()}, **amounts}
+
+
+ROW_SUMS = list(_seat_sums(0))
+
+
+def _per_seat_sums(facts: pl.LazyFrame) -> pl.LazyFrame:
+    """The plain sums of every player: each seat's rows summed by the player in it, then the four seats
+    merged (four narrow group-bys; no frame of rows times seats is built)."""
+    per_seat = [
+        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *[e.alias(k) for k, e in _seat_sums(s).items()])
+        .group_by("player").agg(pl.col(c).sum() for c in ROW_SUMS)
+        for s in SEATS
+    ]
+    return pl.concat(per_seat).group_by("player").agg(pl.col(c).sum() for c in ROW_SUMS)
+
+
+def _hand_values(facts: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per win and per deal-in: player, game, round, honba and its points (for the best hands)."""
+    where = ["game_id", "round", "honba"]
+    wins = facts.filter(pl.col("_paid")).select(
+        *where, _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"),
+        pl.col("points").alias("win_points"), pl.lit(None, pl.Int64).alias("deal_in_points"),
+    )
+    deal_ins = facts.filter(pl.col("_first") & pl.col("_dealt_in") & (pl.col("result") != "chombo")).select(
+        *where, _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_loser")).alias("player"),
+        pl.lit(None, pl.Int64).alias("win_points"), pl.col("_deal_in_cost").alias("deal_in_points"),
+    )
+    return pl.concat([wins, deal_ins])
 
 
 def _arg_max(column: str, key: str) -> pl.Expr:
@@ -242,9 +280,9 @@ def _arg_max(column: str, key: str) -> pl.Expr:
     return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
 
 
-def _best(rows: pl.LazyFrame, prefix: str, condition: str, value: str) -> pl.LazyFrame:
+def _best(values: pl.LazyFrame, prefix: str, value: str) -> pl.LazyFrame:
     key = BEST[prefix]
-    picked = rows.filter(condition).select(
+    picked = values.filter(pl.col(value).is_not_null()).select(
         "player", pl.col(value).alias(key), pl.col("game_id").alias(f"{prefix}_game"),
         pl.col("round").alias(f"{prefix}_round"), pl.col("honba").alias(f"{prefix}_honba"),
     )
@@ -282,49 +320,9 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
-    facts = _hand_facts(hands)
-    rows = _rows_per_seat(facts)
-    total = lambda flag: pl.col(flag).sum()  # noqa: E731
-    per_hand = rows.group_by("player").agg(
-        total("hand").alias("hands"),
-        total("dealer_hand").alias("dealer_hands"),
-        total("dealer_keep").alias("dealer_keeps"),
-        pl.col("delta").clip(lower_bound=0).sum().alias("points_received"),
-        (-pl.col("delta").clip(upper_bound=0)).sum().alias("points_paid"),
-        (-pl.col("delta").filter(pl.col("others_tsumo")).clip(upper_bound=0)).sum().alias("tsumo_paid"),
-        total("win").alias("wins"),
-        total("tsumo_win").alias("tsumo_wins"),
-        total("riichi_win_row").alias("riichi_wins"),
-        total("open_win").alias("open_wins"),
-        total("dama_win").alias("dama_wins"),
-        total("deal_in").alias("deal_ins"),
-        *[total(c).alias(c) for c in ("riichi", "riichi_win", "riichi_deal_in", "riichi_draw", "riichi_other_win",
-                                      "draw_tenpai", "yakuman", "nagashi", "chombo")],
-        total("draw").alias("draws"),
-        total("opened").alias("opened_hands"),
-        total("open_known").alias("_open_known_hands"),
-        pl.col("calls").sum().alias("_calls_sum"),
-        pl.col("riichi_turn").sum().alias("_riichi_turn_sum"),
-        pl.col("riichi_turn").count().alias("_riichi_turn_known"),
-        total("chasing").alias("_chasing_riichi"),
-        total("chasing_known").alias("_chasing_known"),
-        pl.col("win_turn").sum().alias("_win_turn_sum"),
-        pl.col("win_turn").count().alias("_win_turn_known"),
-        pl.col("deal_in_turn").sum().alias("_deal_in_turn_sum"),
-        pl.col("deal_in_turn").count().alias("_deal_in_turn_known"),
-        pl.col("points").filter("win").sum().alias("_win_value_sum"),
-        pl.col("points").filter("riichi_win_row").sum().alias("_riichi_win_value_sum"),
-        pl.col("points").filter("open_win").sum().alias("_open_win_value_sum"),
-        pl.col("points").filter("dama_win").sum().alias("_dama_win_value_sum"),
-        pl.col("deal_in_cost").sum().alias("_deal_in_cost_sum"),
-        total("deal_in_in_riichi").alias("deal_ins_in_riichi"),
-        total("deal_in_while_open").alias("deal_ins_while_open"),
-        total("deal_in_to_riichi").alias("deal_ins_to_riichi"),
-        total("deal_in_to_open").alias("deal_ins_to_open"),
-        total("deal_in_to_dama").alias("deal_ins_to_dama"),
-        *[(pl.col("win") & (pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names))).sum()
-          .alias(bucket) for bucket, names in LIMIT_BUCKETS.items()],
-    )
+    facts = _hand_facts(hands).cache()
+    per_hand = _per_seat_sums(facts)
+    values = _hand_values(facts)
     # a dealership is one round of one game; its renchan is the number of hands it kept the deal for
     renchan = (
         facts.filter(pl.col("_first") & (pl.col("result") != "chombo"))
@@ -344,8 +342,8 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("place").sum().alias("_place_sum"),
     )
     joined = per_game
-    for other in (per_hand, renchan, _best(rows, "best_win", "win", "points"),
-                  _best(rows, "worst_deal_in", "deal_in", "deal_in_cost"), _yaku_partials(hands)):
+    for other in (per_hand, renchan, _best(values, "best_win", "win_points"),
+                  _best(values, "worst_deal_in", "deal_in_points"), _yaku_partials(hands)):
         joined = joined.join(other, on="player", how="left")
     return joined.select(
         "player",
