@@ -96,6 +96,8 @@ PROBLEM_FINDINGS = {
     "not_complete": ("hand", "tiles", "the tiles are not a complete hand"),
     "no_yaku": ("hand", "tiles", "the hand has no yaku"),
     "partial_game": ("round", "note", "the game does not start at E1: replayed from the counters of its first row"),
+    "loser_ignored": ("loser", "plausibility", "a loser is given for a result that has none"),
+    "winner_ignored": ("winner", "plausibility", "a winner is given for a result that has none"),
 }
 
 

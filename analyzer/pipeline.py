@@ -22,7 +22,7 @@ from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, p
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 from analyzer.problems import flag_problems
 from analyzer.replay import derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
-from analyzer.rules import Rules, RulesError, load_rules
+from analyzer.rules import Rules, RulesError, from_spec, load_rules
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
@@ -153,7 +153,7 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     bad_specs: dict[str, str] = {}
     for spec in sorted(validated["_rules_spec"].unique().to_list()):
         try:
-            ruleset = load_rules(spec)
+            ruleset = from_spec(spec)  # a preset and options only: data never names a file to read
         except (RulesError, OSError) as exc:
             bad_specs[spec] = f"not a ruleset: {exc}"
             ruleset = default

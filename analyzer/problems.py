@@ -15,6 +15,8 @@ riichi_not_tenpai   a riichi player is not listed as tenpai at an exhaustive dra
 pao_without_yakuman a liable player is given for a hand that is not a yakuman (ignored)
 implausible_han_fu  a han/fu combination no hand can have (20 fu by ron or below 2 han, 25 fu below 2 han)
 partial_game        the game does not start at E1 with no honba and no sticks (replayed from its first row)
+loser_ignored       a loser is given for a result that has none (tsumo, draw, nagashi, abort): not used
+winner_ignored      a winner is given for a result that has none (draw, abort, chombo): not used
 =================== =========================================================================================
 """
 
@@ -89,9 +91,11 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             "implausible_han_fu",
         ),
         _code(pl.col("_partial_game") & pl.col("_game_start"), "partial_game"),
+        _code(RESULT.is_in(["tsumo", "draw", "nagashi", "abort"]) & pl.col("_loser").is_not_null(), "loser_ignored"),
+        _code(RESULT.is_in(["draw", "abort", "chombo"]) & pl.col("_winner").is_not_null(), "winner_ignored"),
     ]
     text = codes_text([c for c in codes if c is not None])
     if "_tile_problems" in schema:
-        tiles = pl.col("_tile_problems").list.join(";")
+        tiles = pl.col("_tile_problems")
         text = pl.concat_str(tiles, pl.when((tiles != "") & (text != "")).then(pl.lit(";")).otherwise(pl.lit("")), text)
     return lf.with_columns(text.alias("problems"))

@@ -8,6 +8,7 @@ files in ``analyzer/presets/`` (each cites its sources); a user's TOML file may 
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -227,9 +228,26 @@ def _build(options: dict[str, Any], where: str) -> Rules:
         expected = type(_FIELDS[key].default)
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             values[key] = float(value)
-        elif expected is not tuple and not isinstance(values[key], expected):
-            raise RulesError(f"{where}: rule {key!r} must be {expected.__name__}; got {value!r}")
+        elif expected is not tuple and (
+            not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool)
+        ):  # true is not a number
+            raise RulesError(f"{where}: rule {key!r} must be {_KINDS.get(expected, expected.__name__)}; got {value!r}")
+    for key, value in values.items():
+        numbers = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isfinite(v) for v in numbers):
+            raise RulesError(f"{where}: rule {key!r} must be a finite number; got {value!r}")
+        if key in NON_NEGATIVE and not 0 <= value <= MAX_POINTS:
+            raise RulesError(f"{where}: rule {key!r} must be between 0 and {MAX_POINTS:,}; got {value!r}")
+    if any(abs(u) > MAX_POINTS for u in values.get("uma", ())):
+        raise RulesError(f"{where}: uma values must be between -{MAX_POINTS:,} and {MAX_POINTS:,}")
     return Rules(**values)
+
+
+_KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+# Numeric options that are amounts: never negative, and far below what would overflow a payment.
+NON_NEGATIVE = {"start_points", "return_points", "yakuman_max", "honba_value", "riichi_deposit", "noten_total",
+                "chombo_penalty", "double_wind_pair_fu"}
+MAX_POINTS = 10_000_000
 
 
 def preset_names() -> list[str]:
@@ -238,9 +256,9 @@ def preset_names() -> list[str]:
 
 
 def _read_preset(name: str) -> dict[str, Any]:
-    path = resources.files("analyzer.presets") / f"{name}.toml"
-    if not path.is_file():
+    if name not in preset_names():  # only the packaged files, whatever the name holds ('../x', '[/]')
         raise RulesError(f"unknown ruleset {name!r}; presets are: {', '.join(preset_names())}")
+    path = resources.files("analyzer.presets") / f"{name}.toml"
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
@@ -256,8 +274,12 @@ def from_toml(path: str | Path) -> Rules:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {path} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {path} is not valid TOML: {exc}") from exc
+    if not isinstance(data.get("preset", ""), str):
+        raise RulesError(f"rules file {path}: preset must be the name of a preset")
     base = data.pop("preset", None)
     options = _read_preset(base) | {"name": base} if base else {}
     return _build(options | {"name": path.stem} | data, where=f"rules file {path}")
@@ -281,6 +303,8 @@ def from_spec(spec: str) -> Rules:
         key, sep, value = item.partition("=")
         if not sep:
             raise RulesError(f"rules spec {spec!r}: expected option=value, got {item!r}")
+        if key.strip() in ("name", "source"):
+            raise RulesError(f"rules spec {spec!r}: {key.strip()!r} is not a rule option")
         options[key.strip()] = _parse_value(value.strip())
     base = preset(name)
     return base.replace(**options, name=spec) if options else base

@@ -224,3 +224,37 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "out")])
     assert result.exit_code == 130 and "interrupted" in result.output
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_the_hands_output_scores_again_to_the_same_result(tmp_path):
+    first = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "a"), "--top", "0"])
+    assert first.exit_code == 0
+    again = CliRunner().invoke(main, ["score", str(tmp_path / "a" / "hands.parquet"), "-o", str(tmp_path / "b"),
+                                      "--top", "0"])
+    assert again.exit_code == 0, again.output
+    a, b = (pl.read_parquet(tmp_path / d / "hands.parquet") for d in ("a", "b"))
+    assert b["input_points"].cast(pl.Int64).to_list() == a["points"].to_list()  # kept as text under input_*
+    for column in ["points", *[f"delta_{s}" for s in range(4)], *[f"score_{s}" for s in range(4)], "problems"]:
+        assert b[column].to_list() == a[column].to_list(), column
+    assert pl.read_parquet(tmp_path / "b" / "games.parquet").equals(pl.read_parquet(tmp_path / "a" / "games.parquet"))
+
+
+def test_the_same_file_twice_is_read_once(tmp_path):
+    import os
+
+    os.symlink(os.path.abspath("sample_logs/csv/round1.csv"), tmp_path / "link.csv")
+    paths = ["sample_logs/csv/round1.csv", os.path.abspath("sample_logs/csv/round1.csv"), str(tmp_path / "link.csv")]
+    import analyzer
+
+    assert analyzer.score(paths).hands.height == analyzer.score(paths[0]).hands.height
+
+
+def test_a_user_column_with_the_internal_prefix_is_kept(tmp_path):
+    rows = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False).with_columns(
+        pl.lit("my note").alias("_note"), pl.lit("7").alias("_row"))
+    rows.write_csv(tmp_path / "sheet.csv")
+    import analyzer
+
+    hands = analyzer.score(tmp_path / "sheet.csv").hands
+    assert set(hands["input__note"]) == {"my note"} and set(hands["input__row"]) == {"7"}
+    assert hands["source_row"].to_list() == list(range(1, rows.height + 1))

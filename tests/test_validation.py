@@ -95,3 +95,21 @@ def test_whole_numbers_are_read_exactly():
     import polars as pl
 
     assert pl.select(parse_int(pl.lit(big))).item() == 2**53 + 1
+
+
+@pytest.mark.parametrize(
+    "row, code",
+    [({"result": "tsumo", "winner": "Aoki", "loser": "Baba", "han": 1, "fu": 30}, "loser_ignored"),
+     ({"result": "draw", "winner": "Aoki", "tenpai": "Aoki"}, "winner_ignored"),
+     ({"result": "nagashi", "winner": "Aoki", "loser": "Baba", "tenpai": "Aoki"}, "loser_ignored")],
+)
+def test_contradictory_fields_are_flagged_and_checked(row, code):
+    from conftest import game
+
+    import analyzer
+
+    frame = game([{"round": "E1", "honba": 0, **row}])
+    assert code in score(frame, "tenhou").hands["problems"][0]
+    report = analyzer.check(frame, "tenhou")
+    assert not report.ok
+    assert "plausibility" in report.findings["kind"].to_list()

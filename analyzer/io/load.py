@@ -25,8 +25,10 @@ class InputError(Exception):
 
 
 def expand_inputs(inputs: list[str | Path]) -> list[Path]:
-    """Files from paths, directories (searched recursively) and globs, in the order given, without repeats."""
+    """Files from paths, directories (searched recursively) and globs, in the order given, without repeats:
+    the same file given twice (relative and absolute, or through a symlink) is read once."""
     files: list[Path] = []
+    seen: set[Path] = set()
     for item in inputs:
         text = str(item)
         path = Path(text)
@@ -44,7 +46,11 @@ def expand_inputs(inputs: list[str | Path]) -> list[Path]:
                 raise InputError(f"no CSV or Parquet files match {text}")
         else:
             raise InputError(f"no such file or directory: {text}")
-        files.extend(p for p in found if p not in files)
+        for p in found:
+            real = p.resolve()
+            if real not in seen:
+                seen.add(real)
+                files.append(p)
     if not files:
         raise InputError("no input files given")
     return files
@@ -76,6 +82,22 @@ def _as_text(name: str, dtype: pl.DataType) -> pl.Expr:
     return col.cast(pl.String)
 
 
+# Columns the outputs add: an input column of one of these names (or starting with '_', the internal prefix)
+# is kept under ``input_<name>`` so that nothing is overwritten — scoring a ``hands`` output again works.
+OUTPUT_NAMES = {
+    "dealer", "replayed_honba", "base_points", "limit", "points", "problems", "source_file", "source_row",
+    *[f"delta_{s}" for s in range(4)], *[f"score_{s}" for s in range(4)],
+    "yaku", "fu_detail", "dora_count", "ura_dora", "aka_dora", "wait", "given_han", "given_fu", "given_yakuman",
+}
+INPUT_PREFIX = "input_"
+
+
+def input_name(name: str) -> str:
+    """The name an input column is kept under (see :data:`OUTPUT_NAMES`)."""
+    name = name.strip()
+    return INPUT_PREFIX + name if name in OUTPUT_NAMES or name.startswith("_") else name
+
+
 def as_text_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
     """Every input column as text, and player lists and melds as lists of text (source columns untouched)."""
     schema = lf.collect_schema()
@@ -100,8 +122,12 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
     if rows is not None:
         first, count = rows
         lf = lf.slice(first, count)
+    names = lf.collect_schema().names()
+    renamed = {n: input_name(n) for n in names if input_name(n) != n}
+    if len(set(input_name(n) for n in names)) < len(names):
+        raise InputError(f"{path}: two columns have the same name once spaces are stripped: {names}")
     return (
-        as_text_columns(lf)
+        as_text_columns(lf.rename(renamed))
         .with_row_index(SOURCE_ROW, offset=first + 1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),

@@ -13,7 +13,7 @@ wait             the wait of the chosen reading
 given_han,       the han / fu / yakuman the row gave, when tiles replaced them (the tiles win)
 given_fu,
 given_yakuman
-_tile_problems   codes: the tile problem (``not_complete``, ``no_yaku``, …) and ``han_mismatch``,
+_tile_problems   codes joined by ';': the tile problem (``not_complete``, ``no_yaku``, …) and ``han_mismatch``,
                  ``fu_mismatch``, ``yakuman_mismatch`` against given or ``recorded_*`` values
 ================ ==========================================================================================
 
@@ -86,7 +86,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         pl.when(win).then(pl.col("hand").str.strip_chars() if key == "hand" else pl.col(key)).alias(key),
         *[_flag(name, schema).alias(name) for name in SITUATION_FLAGS],
         (pl.col("result") == "tsumo").alias("_is_tsumo"),
-        (((pl.col("_riichi_mask") // winner_bit) % 2 == 1) | double_riichi).alias("_is_riichi"),
+        ((pl.col("_riichi_mask").and_(winner_bit) != 0) | double_riichi).alias("_is_riichi"),
         ((pl.col("_winner") - pl.col("dealer")) % 4).alias("_seat_wind"),
         (pl.col("_round_idx") // 4).alias("_round_wind"),
         (pl.col("_winner") == pl.col("dealer")).alias("_winner_is_dealer"),
@@ -123,7 +123,8 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             pl.when(tiles_ok).then(pl.col("_tile_han")).otherwise(pl.col("given_han")).alias("han"),
             pl.when(tiles_ok).then(pl.col("_tile_fu")).otherwise(pl.col("given_fu")).alias("fu"),
             pl.when(tiles_ok).then(pl.col("_tile_yakuman")).otherwise(pl.col("given_yakuman")).alias("yakuman"),
-            pl.concat_list(checks).list.drop_nulls().alias("_tile_problems"),
+            # text, not a list per row: the codes joined by ';' (empty when none)
+            pl.concat_str(checks, separator=";", ignore_nulls=True).fill_null("").alias("_tile_problems"),
             add_bits([when(unscorable, R_TILE_CODES if coded else R_TILES)]),
         )
         .with_columns(pl.col("_key_in").alias(key))
