@@ -35,9 +35,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer import segments as seg
-
-from analyzer.game_end import hand_ends
+from analyzer.game_end import dealer_stays, hand_ends, round_name
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
@@ -383,27 +381,13 @@ def _table_findings(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     return pl.concat([honba, sticks])
 
 
-ROUND_NAMES = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
-
-
-def _round_name(index: pl.Expr) -> pl.Expr:
-    return pl.lit(pl.Series(ROUND_NAMES)).gather(index.clip(0, len(ROUND_NAMES) - 1))
-
-
 def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """The dealer repeats or passes as each hand's outcome requires: the next hand's round follows.
 
     The dealer stays after a paid win of the dealer, after an exhaustive draw or nagashi with the dealer
     tenpai, after an abortive draw and after a chombo (the hand is replayed); otherwise the deal passes.
     """
-    dealer_bit = seg.seat_bit(pl.col("dealer"))
-    dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
-    dealer_tenpai = (pl.col("_tenpai_mask") // dealer_bit) % 2 == 1
-    stays = (
-        pl.when(pl.col("_is_win")).then(dealer_won)
-        .when(pl.col("result").is_in(["draw", "nagashi"])).then(dealer_tenpai.fill_null(False))
-        .otherwise(pl.col("result").is_in(["abort", "chombo"]))
-    )
+    stays = dealer_stays()
     # windows over the hand's rows first (a multiple ron has several), then one row per hand
     first = hands.with_columns(stays.alias("_stays")).filter(pl.col("_first")).sort("_seq").with_columns(
         (pl.col("_round_idx") + pl.when(pl.col("_stays")).then(0).otherwise(1)).alias("_expected_round"),
@@ -417,7 +401,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     return _finding(
         nxt, pl.col("_next_round").is_not_null() & (pl.col("_next_round") != pl.col("_expected_round")),
-        "round", "table", _round_name(pl.col("_next_round")), _round_name(pl.col("_expected_round")), why,
+        "round", "table", round_name(pl.col("_next_round")), round_name(pl.col("_expected_round")), why,
     ).with_columns(pl.col("hand_no") + 1)  # the finding belongs to the next hand, whose round is wrong
 
 
