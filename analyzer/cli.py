@@ -201,7 +201,8 @@ def _read_back(summary, fmt: str) -> ScoreResult:
     read = pl.read_csv if fmt == "csv" else pl.read_parquet
     hands = read(summary.paths["hands"])
     return ScoreResult(
-        hands=hands, games=read(summary.paths["games"]), players=summary.players, rejects=read(summary.paths["rejects"]),
+        hands=hands, games=read(summary.paths["games"]), players=summary.players,
+        rejects=read(summary.paths["rejects"]),
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=yaku_stats_from_hands(hands),
     )
 
@@ -270,6 +271,7 @@ def _print_standings(result, top: int) -> None:
     table = Table(title=f"Standings (rules: {result.rules_label})")
     for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
         table.add_column(name, justify="left" if name == "player" else "right")
+    # every game has four seats: the players' incomplete games, summed, count each game four times
     incomplete = int(result.players["incomplete_games"].sum()) // 4 if "incomplete_games" in result.players.columns else 0
     if incomplete:
         table.caption = (f"* counts incomplete games: {incomplete} game(s) are fragments, have rejected rows or do not"

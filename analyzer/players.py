@@ -37,8 +37,8 @@ LIMIT_BUCKETS = {
     "wins_sanbaiman": ["sanbaiman"],
 }
 COUNTS = [
-    "games", "incomplete_games", *[f"place_{p}" for p in PLACES], "busts", "hands", "dealer_hands", "dealer_keeps", "wins",
-    "tsumo_wins", "riichi_wins", "deal_ins", "riichi", "riichi_win", "riichi_deal_in", "riichi_draw",
+    "games", "incomplete_games", *[f"place_{p}" for p in PLACES], "busts", "hands", "dealer_hands", "dealer_keeps",
+    "wins", "tsumo_wins", "riichi_wins", "deal_ins", "riichi", "riichi_win", "riichi_deal_in", "riichi_draw",
     "riichi_other_win", "draws", "draw_tenpai", "yakuman", "nagashi", "chombo", *LIMIT_BUCKETS,
     "deal_ins_in_riichi", "deal_ins_to_riichi",
 ]
@@ -102,10 +102,12 @@ def _int(name: str, names: list[str]) -> pl.Expr:
 
 
 def _flag(name: str, names: list[str]) -> pl.Expr:
+    """A per-seat yes/no input column (true/false, 1/0, yes/no), null when absent, empty or unreadable."""
     if name not in names:
         return pl.lit(None, pl.Boolean)
     text = pl.col(name).cast(pl.String).str.strip_chars().str.to_lowercase()
-    return pl.when(text.is_in(["true", "1", "yes", "t"])).then(True).when(text.is_in(["false", "0", "no", "f"])).then(False)
+    return (pl.when(text.is_in(["true", "1", "yes", "t"])).then(True)
+            .when(text.is_in(["false", "0", "no", "f"])).then(False))
 
 
 def _at_seat(values: list[pl.Expr], seat: pl.Expr) -> pl.Expr:
@@ -145,7 +147,8 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
            else _bit("_tenpai_mask", s)).alias(f"_tenpai_{s}") for s in SEATS],
         _int("turn", names).alias("_turn"),
         any_row(paid_ron).alias("_dealt_in"),
-        seg.total(pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0), start, end).alias("_deal_in_cost"),
+        seg.total(pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0), start, end)
+        .alias("_deal_in_cost"),
         any_row(paid_ron & winner_riichi).alias("_into_riichi"),
         any_row(paid_ron & winner_open).alias("_into_open"),
         any_row(paid_ron & ~winner_riichi & ~winner_open).alias("_into_dama"),
@@ -307,7 +310,8 @@ def _yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame:
     yaku = _yaku_names(hands.collect_schema())
     empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     if yaku is None:
-        return hands.select(pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique().alias("player"), empty.alias("_yaku"))
+        players = pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique()
+        return hands.select(players.alias("player"), empty.alias("_yaku"))
     wins = hands.filter(pl.col("_paid")).select(
         _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"), yaku.alias("yaku"),
     ).explode("yaku").drop_nulls("yaku")
@@ -401,7 +405,8 @@ def finalize_players(partials: pl.LazyFrame, rank_by: tuple[str, ...] | list[str
             _ratio("tsumo_wins", "wins").alias("tsumo_rate"),
             _ratio("deal_ins", "hands").alias("deal_in_rate"),
             _ratio("riichi", "hands").alias("riichi_rate"),
-            *[_ratio(f"riichi_{o}", "riichi").alias(f"riichi_{o}_rate") for o in ("win", "deal_in", "draw", "other_win")],
+            *[_ratio(f"riichi_{o}", "riichi").alias(f"riichi_{o}_rate")
+              for o in ("win", "deal_in", "draw", "other_win")],
             _ratio("_riichi_turn_sum", "_riichi_turn_known").alias("avg_riichi_turn"),
             _ratio("_chasing_riichi", "_chasing_known").alias("chasing_riichi_rate"),
             _ratio("opened_hands", "_open_known_hands").alias("call_rate"),

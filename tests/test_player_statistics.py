@@ -71,7 +71,8 @@ EXPECTED = {  # (player, column): value counted by hand from the table in the mo
 @pytest.mark.parametrize("player, column", list(EXPECTED))
 def test_statistic_counted_by_hand(g1, player, column):
     expected = EXPECTED[(player, column)]
-    assert g1[player][column] == (expected if expected is None or isinstance(expected, str) else pytest.approx(expected))
+    exact = expected is None or isinstance(expected, str)
+    assert g1[player][column] == (expected if exact else pytest.approx(expected))
 
 
 @pytest.mark.parametrize("column", ["avg_riichi_turn", "chasing_riichi_rate", "call_rate", "avg_calls",

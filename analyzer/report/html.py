@@ -62,7 +62,8 @@ STANDINGS = [  # (column, header, format)
     ("call_rate", "call %", "%"),
 ]
 PLAYER_STATS = [  # (label, column, format) shown in each player's section
-    ("games", "games", "{:d}"), ("total points", "total_points", "{:+.1f}"), ("average points", "avg_points", "{:+.2f}"),
+    ("games", "games", "{:d}"), ("total points", "total_points", "{:+.1f}"),
+    ("average points", "avg_points", "{:+.2f}"),
     ("average place", "avg_place", "{:.2f}"), ("busts", "busts", "{:d}"), ("bust rate", "bust_rate", "%"),
     *[(f"avg final score, place {p}", f"avg_final_score_{p}", "{:,.0f}") for p in range(1, 5)],
     ("hands", "hands", "{:d}"), ("hands as dealer", "dealer_hands", "{:d}"),
@@ -222,7 +223,8 @@ def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
                        for f, w, g, c, v, r in rejects.select("file", "row", "game_id", "column", "value", "reason")
                        .iter_rows())
         parts.append(f'<h3>Rejected rows ({rejects.height} reasons)</h3><table class="sortable"><thead><tr>'
-                     f'<th class="t">game</th><th class="t">source</th><th class="t">column</th><th class="t">value</th>'
+                     f'<th class="t">game</th><th class="t">source</th><th class="t">column</th>'
+                     f'<th class="t">value</th>'
                      f'<th class="t">reason</th></tr></thead><tbody>{rows}</tbody></table>')
     return "".join(parts) or "<p>No problems and no rejected rows.</p>"
 

@@ -74,7 +74,8 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
     if x_labels:
         step = max(1, len(x_labels) // 12)
         for i in range(0, len(x_labels), step):
-            parts.append(f'<text x="{_num(x_at(i))}" y="{height - 6}" text-anchor="middle">{escape(x_labels[i])}</text>')
+            parts.append(f'<text x="{_num(x_at(i))}" y="{height - 6}" text-anchor="middle">'
+                         f"{escape(x_labels[i])}</text>")
     for k, (name, ys) in enumerate(series.items()):
         colour = PALETTE[k % len(PALETTE)]
         points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(ys) if v is not None)
