@@ -139,7 +139,10 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
 
     paid_winner = pl.when(pl.col("_paid")).then(seg.seat_bit(pl.col("_winner"))).otherwise(0)
     won = seg.seat_counts(paid_winner.fill_null(0), start, end)
-    return hands.with_columns(
+    kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_round_idx", "_first", "_last",
+            "_paid", "_is_win", "_winner", "_loser", "_hand_riichi", "_tenpai_mask", *PLAYER_COLUMNS, *DELTA_COLUMNS]
+    return hands.select(
+        *kept,
         *[o.alias(f"_open_{s}") for s, o in enumerate(opened)],
         *[_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
         *[_int(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS],
@@ -174,8 +177,26 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
     return pl.any_horizontal(earlier), own.is_not_null() & others_known
 
 
-def _seat_sums(s: int) -> dict[str, pl.Expr]:
-    """What one row adds to the partial sums of the player in seat ``s`` (plain sums: the fast group-by path)."""
+# sums that need per-seat input columns (``_hand_facts`` names them): constant 0 when the input has none
+NEEDS = {
+    "open": ["opened_hands", "_open_known_hands", "open_wins", "dama_wins", "deal_ins_while_open", "deal_ins_to_open",
+             "deal_ins_to_dama", "_calls_sum", "_open_win_value_sum", "_dama_win_value_sum"],
+    "riichi_turn": ["_riichi_turn_known", "_chasing_riichi", "_chasing_known", "_riichi_turn_sum"],
+    "turn": ["_win_turn_known", "_deal_in_turn_known", "_win_turn_sum", "_deal_in_turn_sum"],
+}
+
+
+def _inputs(names: list[str]) -> set[str]:
+    """Which per-seat inputs the hands carry: 'open', 'riichi_turn', 'turn'."""
+    return {k for k, columns in {"open": [f"open_{s}" for s in SEATS], "riichi_turn": [f"riichi_turn_{s}" for s in SEATS],
+                                 "turn": ["turn"]}.items() if any(c in names for c in columns)}
+
+
+def _seat_sums(s: int, inputs: set[str] = frozenset(NEEDS)) -> dict[str, pl.Expr]:
+    """What one row adds to the partial sums of the player in seat ``s`` (plain sums: the fast group-by path).
+
+    Sums whose per-seat inputs are missing are constant zeros (no work per row); ``finalize_players`` turns
+    the statistics built on them into nulls."""
     hand = pl.col("_first") & (pl.col("result") != "chombo")
     win = (pl.col("_paid") & (pl.col("_winner") == s)).fill_null(False)
     in_riichi = _bit("_hand_riichi", s)
@@ -245,17 +266,20 @@ def _seat_sums(s: int) -> dict[str, pl.Expr]:
         "_dama_win_value_sum": value(win & ~in_riichi & ~opened, pl.col("points")),
         "_deal_in_cost_sum": value(deal_in, pl.col("_deal_in_cost")),
     }
-    return {**{k: v.fill_null(False).cast(pl.Int64) for k, v in flags.items()}, **amounts}
+    sums = {**{k: v.fill_null(False).cast(pl.Int64) for k, v in flags.items()}, **amounts}
+    missing = {c for need, columns in NEEDS.items() if need not in inputs for c in columns}
+    return {k: pl.lit(0, pl.Int64) if k in missing else v for k, v in sums.items()}
 
 
 ROW_SUMS = list(_seat_sums(0))
 
 
-def _per_seat_sums(facts: pl.LazyFrame) -> pl.LazyFrame:
+def _per_seat_sums(facts: pl.LazyFrame, inputs: set[str]) -> pl.LazyFrame:
     """The plain sums of every player: each seat's rows summed by the player in it, then the four seats
     merged (four narrow group-bys; no frame of rows times seats is built)."""
     per_seat = [
-        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *[e.alias(k) for k, e in _seat_sums(s).items()])
+        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"),
+                     *[e.alias(k) for k, e in _seat_sums(s, inputs).items()])
         .group_by("player").agg(pl.col(c).sum() for c in ROW_SUMS)
         for s in SEATS
     ]
@@ -325,7 +349,7 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
     facts = _hand_facts(hands).cache()
-    per_hand = _per_seat_sums(facts)
+    per_hand = _per_seat_sums(facts, _inputs(hands.collect_schema().names()))
     values = _hand_values(facts)
     # a dealership is one round of one game; its renchan is the number of hands it kept the deal for
     renchan = (
