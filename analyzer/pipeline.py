@@ -27,7 +27,8 @@ from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE
 from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, rejects_of, when
-from analyzer.validate import validate
+from analyzer import segments as seg
+from analyzer.validate import R_DUPLICATE, validate
 
 ADDED_COLUMNS = [
     "dealer",
@@ -179,13 +180,39 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPar
     checked = validated.collect().lazy().pipe(apply_tiles, rules).collect()
     # Filtering or sorting a wide frame copies every column: skip both when there is nothing to do.
     valid = checked.filter(is_clean()) if (checked[REJECT] != 0).any() else checked
+    valid, checked = _drop_copies(sort_for_replay(valid), checked)
     scored = (
-        score_hands(sort_for_replay(valid).lazy(), rules, presorted=True)
+        score_hands(valid.lazy(), rules, presorted=True)
         .with_columns(pl.col("_seq") + offset, pl.col("_hand") + offset)
         .collect()
         .lazy()
     )
     return ScoredPart(rules=rules, checked=checked.lazy(), scored=scored)
+
+
+def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Rows that repeat an earlier row of their game exactly (the same record given twice: two files, or the
+    CSV and the Parquet of one sheet) are rejected as copies instead of being paid twice.
+
+    Exact copies share every replay key, so in replay order each copy follows its original: comparing each
+    row with the one before it finds them all, with no hashing of whole rows."""
+    values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns]
+    same = pl.all_horizontal(pl.col(c).eq_missing(pl.col(c).shift(1)) for c in values) & ~pl.col("_game_start_row")
+    flagged = ordered.with_columns(seg.starts("_game").alias("_game_start_row")).select(
+        same.fill_null(False).alias("_copy"), "_pos", "_row", "_file"
+    )
+    if not flagged["_copy"].any():
+        return ordered, checked
+    # a run of copies follows its original: the run's first row is the one kept
+    run = (~pl.col("_copy")).cum_sum()
+    flagged = flagged.select(
+        "_pos", "_copy", pl.col("_row").first().over(run).alias("_copy_of_row"),
+        pl.col("_file").first().over(run).alias("_copy_of_file"),
+    ).filter("_copy")
+    checked = checked.join(flagged, on="_pos", how="left", maintain_order="left").with_columns(
+        add_bits([when(pl.col("_copy"), R_DUPLICATE)])
+    ).drop("_copy")
+    return ordered.filter(~pl.col("_pos").is_in(flagged["_pos"].implode())), checked
 
 
 @dataclass

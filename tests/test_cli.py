@@ -258,3 +258,16 @@ def test_a_user_column_with_the_internal_prefix_is_kept(tmp_path):
     hands = analyzer.score(tmp_path / "sheet.csv").hands
     assert set(hands["input__note"]) == {"my note"} and set(hands["input__row"]) == {"7"}
     assert hands["source_row"].to_list() == list(range(1, rows.height + 1))
+
+
+def test_two_columns_of_one_name_and_odd_parquet_columns_are_one_line_errors_or_rejects(tmp_path):
+    (tmp_path / "twice.csv").write_text("game_id,round,honba,honba \ng1,E1,0,1\n")
+    result = CliRunner().invoke(main, ["score", str(tmp_path / "twice.csv"), "-o", str(tmp_path / "o1")])
+    assert result.exit_code == 2 and "same name" in result.output
+    rows = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False)
+    rows.with_columns(pl.col("honba").cast(pl.Binary), pl.lit([[1, 2]]).alias("nested")).write_parquet(
+        tmp_path / "odd.parquet"
+    )
+    odd = CliRunner().invoke(main, ["score", str(tmp_path / "odd.parquet"), "-o", str(tmp_path / "o2")])
+    assert odd.exit_code in (0, 1, 2) and "Traceback" not in odd.output
+    assert len([line for line in odd.output.splitlines() if line.strip() and "error" in line]) <= 1

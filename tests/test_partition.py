@@ -111,13 +111,14 @@ def test_score_to_writes_what_score_returns(tmp_path, fmt):
         assert written.columns == getattr(whole, name).columns
     if fmt == "parquet":
         assert_frame_equal(pl.read_parquet(tmp_path / "out" / "hands.parquet"), whole.hands)
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(f"{n}.{fmt}" for n in TABLES)
+    written = sorted(p.name for p in (tmp_path / "out").iterdir() if not p.name.startswith("."))
+    assert written == sorted(f"{n}.{fmt}" for n in TABLES)
 
 
 def test_a_failed_run_leaves_the_previous_outputs(tmp_path):
     out = tmp_path / "out"
     score_to(SAMPLE_CSV, out, "parquet", "tenhou")
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.glob("*.parquet")}
 
     def fail(done, total, parts):
         if parts == 2:
@@ -125,7 +126,8 @@ def test_a_failed_run_leaves_the_previous_outputs(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         score_to(SAMPLE_PARQUET, out, "parquet", "ema", partition_rows=10, progress=fail)
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.glob("*.parquet")} == before
+    assert not list(out.glob(".analyzer-run-*"))
 
 
 @pytest.mark.parametrize("text, size", [("2GB", 2 << 30), ("512mb", 512 << 20), ("1.5G", 3 << 29), ("1000", 1000)])
@@ -227,4 +229,19 @@ def test_outputs_take_the_umask(tmp_path, partition_rows):
         score_to(SAMPLE_CSV, tmp_path / "out", "parquet", "tenhou", partition_rows=partition_rows)
     finally:
         os.umask(old)
-    assert {oct(p.stat().st_mode & 0o777) for p in (tmp_path / "out").iterdir()} == {oct(0o640)}
+    assert {oct(p.stat().st_mode & 0o777) for p in (tmp_path / "out").glob("*.parquet")} == {oct(0o640)}
+
+
+def test_two_runs_into_one_outdir_do_not_mix(tmp_path):
+    from analyzer.io.load import InputError
+    from analyzer.io.write import lock_outdir
+
+    out = tmp_path / "out"
+    out.mkdir()
+    held = lock_outdir(out)  # another run is writing
+    try:
+        with pytest.raises(InputError, match="another analyzer run"):
+            score_to(SAMPLE_CSV, out, "parquet", "tenhou")
+    finally:
+        held.close()
+    assert score_to(SAMPLE_CSV, out, "parquet", "tenhou").rows_read == 70

@@ -67,3 +67,17 @@ def test_the_pipeline_scores_a_coded_table_like_its_text(seeds, tmp_path):
     assert coded.rows_rejected == text.rows_rejected == 0
     columns = ["game_id", "han", "fu", "yakuman", "points", "yaku", "fu_detail"]
     assert coded.hands.select(columns).equals(text.hands.select(columns))
+
+
+def test_unreadable_tile_text_is_rejected_as_tiles_encode_reports_it():
+    from conftest import game
+
+    from analyzer import score
+
+    too_long = "1111111111111111111m" + "2" * 60 + "p"
+    rows = [{"round": "E1", "honba": 0, "result": "tsumo", "winner": "Aoki", "hand": too_long, "win_tile": "1m"},
+            {"round": "E2", "honba": 0, "result": "tsumo", "winner": "Baba", "hand": "11111111111111111111m",
+             "win_tile": "1m", "han": "2", "fu": "30"}]
+    result = score(game(rows), "tenhou")
+    assert result.rejects["reason"].to_list() == ["tiles cannot be scored: bad_notation"]
+    assert result.hands["problems"].str.starts_with("bad_notation").all()  # given han/fu paid, with the code

@@ -113,3 +113,19 @@ def test_contradictory_fields_are_flagged_and_checked(row, code):
     report = analyzer.check(frame, "tenhou")
     assert not report.ok
     assert "plausibility" in report.findings["kind"].to_list()
+
+
+def test_the_same_rows_given_twice_are_counted_once(tmp_path):
+    import polars as pl
+
+    import analyzer
+
+    sheet = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False)
+    sheet.write_csv(tmp_path / "a.csv")
+    sheet.write_parquet(tmp_path / "a.parquet")
+    once = analyzer.score(tmp_path / "a.csv", "tenhou")
+    twice = analyzer.score([tmp_path / "a.csv", tmp_path / "a.parquet"], "tenhou")
+    assert twice.hands.height == once.hands.height and twice.rows_rejected == sheet.height
+    assert twice.players.drop("player").equals(once.players.drop("player"))
+    assert twice.rejects["reason"].str.starts_with("an exact copy of row").all()
+    assert set(twice.rejects["file"]) == {str(tmp_path / "a.parquet")}

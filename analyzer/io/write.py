@@ -12,9 +12,12 @@ from typing import Callable
 
 import polars as pl
 import pyarrow as pa
+
+from analyzer.io.load import InputError
 import pyarrow.parquet as pq
 
 FORMATS = ("parquet", "csv")
+SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 STATISTICS_COLUMNS = {"game_id", "round", "result", "player", "player_0", "player_1", "player_2", "player_3",
                       "winner", "loser", "file", "row", "source_file", "source_row", "rules"}
 
@@ -40,7 +43,10 @@ def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
 def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
     """Write ``df`` to ``path`` (format from ``fmt`` or the suffix) without ever leaving a partial file."""
     path = Path(path)
-    fmt = fmt or ("csv" if path.suffix.lower() == ".csv" else "parquet")
+    if fmt is None:
+        fmt = SUFFIX_FORMATS.get(path.suffix.lower())
+        if fmt is None:
+            raise InputError(f"{path}: use a .parquet or .csv file name")
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
     if fmt == "csv":
@@ -56,6 +62,7 @@ def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
     os.close(handle)
     try:
         writer(temp_name)
+        os.chmod(temp_name, 0o666 & ~_umask())  # a temporary file is private; the output follows the umask
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
@@ -123,6 +130,7 @@ class ResultWriter:
         self.streamed = streamed
         self._file_names = file_names or {}
         self.outdir.mkdir(parents=True, exist_ok=True)
+        self._lock = lock_outdir(self.outdir)
         self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, object] = {}
@@ -213,6 +221,7 @@ class ResultWriter:
             os.replace(temp, final)
             paths[name] = final
         shutil.rmtree(self._temp, ignore_errors=True)
+        self._lock.close()
         return paths
 
     def abort(self) -> None:
@@ -220,6 +229,24 @@ class ResultWriter:
             self._close()
         finally:
             shutil.rmtree(self._temp, ignore_errors=True)
+            self._lock.close()
+
+
+LOCK_NAME = ".analyzer.lock"
+
+
+def lock_outdir(outdir: Path):
+    """An exclusive lock on OUTDIR for one run (released when the returned file is closed): two runs into one
+    directory would mix their tables."""
+    import fcntl
+
+    handle = open(outdir / LOCK_NAME, "a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise InputError(f"another analyzer run is writing into {outdir}: wait for it, or choose another directory")
+    return handle
 
 
 def _umask() -> int:

@@ -164,8 +164,11 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     tot, yao = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)]
     # all tiles (concealed and called) less one per kan: 14 for a complete hand with its melds
     tiles_as_14 = tot[0] + tot[1] + tot[2] + tot[3] - C("n_kan")
+    encode_error = I("tc_error").fill_null(0)  # text the encoder could not read has null codes and an error
     cols["problem0"] = (  # an index into PROBLEMS (0 = fine so far), null for a null hand
-        pl.when(I("tc_m").is_null()).then(None)
+        pl.when(I("tc_m").is_null() & (encode_error == 0)).then(None)
+        .when(encode_error == 1).then(code("bad_notation"))
+        .when(encode_error == 2).then(code("bad_meld"))
         .when(~notation_ok).then(code("bad_notation"))
         .when(C("bad_meld")).then(code("bad_meld"))
         .when(tiles_as_14 != 14).then(code("tile_count"))
