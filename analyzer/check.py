@@ -9,11 +9,13 @@ honba, hand_no  hand in replay order) and ``seat`` for per-seat fields (null oth
 seat
 field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
                 ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
-                ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, a problem code's field, or the
+                ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
+                code's field, or the
                 column of a rejected row
 kind            ``value`` (the hand's worth), ``payment`` (score changes), ``table`` (honba, sticks, dealer
                 rotation), ``plausibility`` (a han/fu or winner combination no hand can have), ``money``
-                (recorded changes do not balance), ``game_end`` (final scores, game points), ``tiles`` (the
+                (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on
+                after its rules end it or ends before they let it), ``tiles`` (the
                 tiles cannot be scored), ``reject`` (the row could not be scored at all), ``note`` (worth
                 knowing, not a disagreement: a game fragment replayed from its first row)
 recorded        the recorded value as text; ``computed`` the value analyzer computes
@@ -33,8 +35,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer import segments as seg
-
+from analyzer.game_end import dealer_stays, hand_ends, round_name
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
@@ -241,6 +242,7 @@ def _part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         *_money_findings(hands, names, part.rules),
         *_plausibility_findings(hands, names, part.rules),
         *_game_end_findings(hands, names, games),
+        _game_end_rule_findings(hands, part.rules),
     ]
     return pl.collect_all([f for f in frames if f is not None])
 
@@ -379,27 +381,13 @@ def _table_findings(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     return pl.concat([honba, sticks])
 
 
-ROUND_NAMES = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
-
-
-def _round_name(index: pl.Expr) -> pl.Expr:
-    return pl.lit(pl.Series(ROUND_NAMES)).gather(index.clip(0, len(ROUND_NAMES) - 1))
-
-
 def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """The dealer repeats or passes as each hand's outcome requires: the next hand's round follows.
 
     The dealer stays after a paid win of the dealer, after an exhaustive draw or nagashi with the dealer
     tenpai, after an abortive draw and after a chombo (the hand is replayed); otherwise the deal passes.
     """
-    dealer_bit = seg.seat_bit(pl.col("dealer"))
-    dealer_won = (pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).any().over("_hand")
-    dealer_tenpai = (pl.col("_tenpai_mask") // dealer_bit) % 2 == 1
-    stays = (
-        pl.when(pl.col("_is_win")).then(dealer_won)
-        .when(pl.col("result").is_in(["draw", "nagashi"])).then(dealer_tenpai.fill_null(False))
-        .otherwise(pl.col("result").is_in(["abort", "chombo"]))
-    )
+    stays = dealer_stays()
     # windows over the hand's rows first (a multiple ron has several), then one row per hand
     first = hands.with_columns(stays.alias("_stays")).filter(pl.col("_first")).sort("_seq").with_columns(
         (pl.col("_round_idx") + pl.when(pl.col("_stays")).then(0).otherwise(1)).alias("_expected_round"),
@@ -413,7 +401,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     return _finding(
         nxt, pl.col("_next_round").is_not_null() & (pl.col("_next_round") != pl.col("_expected_round")),
-        "round", "table", _round_name(pl.col("_next_round")), _round_name(pl.col("_expected_round")), why,
+        "round", "table", round_name(pl.col("_next_round")), round_name(pl.col("_expected_round")), why,
     ).with_columns(pl.col("hand_no") + 1)  # the finding belongs to the next hand, whose round is wrong
 
 
@@ -521,6 +509,28 @@ def _game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFram
                      seat=pl.col("seat"))
         )
     return out
+
+
+def _game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """A game that goes on after the first hand its rules end it with, or that ends in the last round (or
+    later) where they let it go on."""
+    ends = hand_ends(hands, rules).with_columns(
+        (pl.col("_must_end").cast(pl.Int64).cum_sum().over("game_id") == 1).alias("_first_end")
+    )
+    goes_on = _finding(
+        ends, pl.col("_must_end") & pl.col("_first_end") & ~pl.col("_is_last"), "end", "game_end",
+        pl.lit("goes on"), pl.lit("ends"), pl.lit("the game should end after this hand: ") + pl.col("_end_reason"),
+    )
+    # A record that stops before the last round, or a fragment, is an unfinished game (``complete`` is false in
+    # the games table), not a disagreement; from the last round on, where it stops is the rules' question.
+    last_round = 3 if rules.game_length == "east" else 7
+    stops = _finding(
+        ends, pl.col("_is_last") & ~pl.col("_must_end") & ~pl.col("_may_stop") & (pl.col("_round_idx") >= last_round)
+        & ~pl.col("_partial_game"), "end", "game_end",
+        pl.lit("ends"), pl.lit("goes on"),
+        pl.lit("the game ends after this hand, but ") + pl.col("_goes_on_reason"),
+    )
+    return pl.concat([goes_on, stops])
 
 
 def _number_text(x: pl.Expr) -> pl.Expr:

@@ -20,7 +20,9 @@ from analyzer.cluster import ClusterUnavailable
 from analyzer.io.load import InputError
 from analyzer.io.write import FORMATS, write_table
 from analyzer.partition import parse_size
-from analyzer.pipeline import score_to
+from analyzer.pipeline import ScoreResult, score, score_to
+from analyzer.players import DEFAULT_RANK_BY, RANK_KEYS, rank_players, yaku_stats_from_hands
+from analyzer.report import write_report
 from analyzer.rules import RulesError, load_rules, preset_names
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
@@ -107,6 +109,9 @@ def main() -> None:
     """
 
 
+RANK_BY_HELP = "Comma-separated ranking keys, best first; later keys break ties of earlier ones. Keys: " + ", ".join(
+    RANK_KEYS
+)
 RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=value…, or a TOML file."
 PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
 PARTITION_ROWS_HELP = "Rows per partition of whole games (memory grows with it). [default: 500,000]"
@@ -133,10 +138,14 @@ def _check_size(memory_limit: str | None) -> None:
 @click.option("--memory-limit", default=None, metavar="SIZE", help=MEMORY_LIMIT_HELP)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP)
+@click.option("--rank-by", default=",".join(DEFAULT_RANK_BY), show_default=True, help=RANK_BY_HELP)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the HTML report (standings, players, games) to this file.")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
-    memory_limit: str | None, scheduler: str | None, workers: int | None, debug: bool,
+    memory_limit: str | None, scheduler: str | None, workers: int | None, rank_by: str, report_path: str | None,
+    debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -165,8 +174,71 @@ def score_command(
                     list(inputs), outdir, fmt, rules, partition_rows=partition_rows, memory_limit=memory_limit,
                     progress=progress,
                 )
+        keys = _rank_keys(rank_by)
+        if tuple(keys) != DEFAULT_RANK_BY:
+            result.players = rank_players(result.players, keys)
+            write_table(result.players, result.paths["players"], fmt)
+        if report_path is not None:
+            with _progress("Writing the report…"):
+                written = write_report(_read_back(result, fmt), report_path)
+            result.paths["report"] = written
     _print_standings(result, top)
     _print_counts(result)
+    sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
+
+
+
+def _rank_keys(text: str) -> list[str]:
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in RANK_KEYS]
+    if unknown or not keys:
+        raise Failure(f"--rank-by: unknown key(s) {', '.join(unknown) or '(none)'}; use {', '.join(RANK_KEYS)}")
+    return keys
+
+
+def _read_back(summary, fmt: str) -> ScoreResult:
+    """The written tables of a run as a ScoreResult, for the report."""
+    read = pl.read_csv if fmt == "csv" else pl.read_parquet
+    hands = read(summary.paths["hands"])
+    return ScoreResult(
+        hands=hands, games=read(summary.paths["games"]), players=summary.players,
+        rejects=read(summary.paths["rejects"]),
+        rules=summary.rules, rulesets=summary.rulesets, yaku_stats=yaku_stats_from_hands(hands),
+    )
+
+
+@main.command("report")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The report file (.html).")
+@click.option("--rules", "rules_spec", default=None, help=RULES_HELP + " " + PER_GAME_HELP)
+@click.option("--player", "players", multiple=True, help="Only this player's standings row and section (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="Only games from this day (YYYY-MM-DD; a `date` column, else a Tenhou log id's date).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games up to this day.")
+@click.option("--rank-by", default=",".join(DEFAULT_RANK_BY), show_default=True, help=RANK_BY_HELP)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None, players: tuple[str, ...],
+                   since, until, rank_by: str, debug: bool) -> None:
+    """Score hand records and write one self-contained HTML report (no network needed to open it)."""
+    from analyzer.io.load import load
+    from analyzer.selection import select_games
+
+    keys = _rank_keys(rank_by)
+    with _friendly_errors(debug):
+        rules = load_rules(rules_spec) if rules_spec is not None else None
+        raw = select_games(load(list(inputs)), since and since.date(), until and until.date())
+        with _progress("Scoring…"):
+            result = score(raw, rules)
+        result.players = rank_players(result.players, keys)
+        missing = sorted(set(players) - set(result.players["player"]))
+        if missing:
+            raise Failure(f"--player: no games of {', '.join(missing)} in the input")
+        written = write_report(result, output, list(players) or None)
+    out.print(
+        f"{result.games['game_id'].n_unique()} game(s), {result.players.height} player(s),"
+        f" {result.rows_rejected} rejected row(s); written: {written}",
+        highlight=False, markup=False,
+    )
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
 
 
@@ -199,11 +271,16 @@ def _print_standings(result, top: int) -> None:
     table = Table(title=f"Standings (rules: {result.rules_label})")
     for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
         table.add_column(name, justify="left" if name == "player" else "right")
-    for rank, row in enumerate(result.players.head(top).iter_rows(named=True), start=1):
+    # every game has four seats: the players' incomplete games, summed, count each game four times
+    incomplete = int(result.players["incomplete_games"].sum()) // 4 if "incomplete_games" in result.players.columns else 0
+    if incomplete:
+        table.caption = (f"* counts incomplete games: {incomplete} game(s) are fragments, have rejected rows or do not"
+                         " end where their rules end them (games table, column complete)")
+    for row in result.players.head(top).iter_rows(named=True):
         table.add_row(
-            str(rank),
+            str(row["rank"]),
             escape(row["player"]),
-            str(row["games"]),
+            str(row["games"]) + ("*" if row.get("incomplete_games") else ""),
             f"{row['total_points']:+.1f}",
             f"{row['avg_points']:+.1f}",
             *[str(row[f"place_{p}"]) for p in range(1, 5)],

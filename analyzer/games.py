@@ -2,8 +2,10 @@
 
 ``game_results(hands, rules)`` needs the scored hands (with ``_seq``, ``score_*``, ``_kyotaku_after``) and
 returns one row per game and seat with the columns of :data:`analyzer.schema.GAMES_SCHEMA`, plus
-``leftover_sticks`` (points from sticks left on the table that this player received at the end) and
-``chombo`` (chombo count).
+``leftover_sticks`` (points from sticks left on the table that this player received at the end),
+``chombo`` (chombo count) and ``complete``: false for a fragment (the game does not start at E1 with nothing on
+the table) or a game that does not end where its rules end it (:mod:`analyzer.game_end`); the pipeline also
+sets it false for a game with rejected rows.
 
 Places: by final score before leftover sticks; equal scores are ordered by seat (``tie_rule = "seat"``) or
 share the better place with uma and oka averaged over the places they span (``"split"``).
@@ -14,6 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer import segments as seg
+from analyzer.game_end import game_end_ok
 from analyzer.rules import Rules
 from analyzer.schema import GAMES_SCHEMA, PLAYER_COLUMNS, SCORE_COLUMNS, SEATS
 
@@ -134,6 +137,7 @@ def _by_place(wide: pl.LazyFrame) -> pl.LazyFrame:
             pl.col(f"_points_{s}").alias("game_points"),
             pl.col(f"_leftover_{s}").alias("leftover_sticks"),
             pl.col(f"_chombo_{s}").cast(pl.Int64).alias("chombo"),
+            pl.col("_complete").alias("complete"),
             (game * 4 + pl.col(f"_ordinal_{s}") - 1).alias("_position"),
         )
         for s in SEATS
@@ -149,4 +153,10 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .with_columns(_results(rules))
         .with_columns(_game_points(rules))
     )
-    return _by_place(wide).select(*GAMES_SCHEMA, "leftover_sticks", "chombo")
+    ends = game_end_ok(hands, rules).join(
+        hands.group_by(GAME).agg(pl.col("_partial_game").any().alias("_fragment")), on=GAME, how="left"
+    )
+    wide = wide.join(ends, on=GAME, how="left", maintain_order="left").with_columns(
+        (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
+    )
+    return _by_place(wide).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete")

@@ -19,7 +19,7 @@ from analyzer.games import game_results
 from analyzer.io.load import as_text_columns, expand_inputs, load
 from analyzer.io.write import ResultWriter
 from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, plan, rows_for_memory
-from analyzer.players import combine_partials, finalize_players, player_partials
+from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 from analyzer.problems import flag_problems
 from analyzer.replay import derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
 from analyzer.rules import Rules, RulesError, from_spec, load_rules
@@ -67,6 +67,7 @@ class ScoreResult:
     rejects: pl.DataFrame
     rules: Rules
     rulesets: list[Rules] = field(default_factory=list)
+    yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
 
     @property
     def rows_rejected(self) -> int:
@@ -251,6 +252,7 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
         [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
     ).sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
+    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(rejects_df["game_id"].implode()))
     partials = player_partials(scored, games_df.lazy()).collect()
     return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts])
 
@@ -268,6 +270,10 @@ def finish_players(partials: list[pl.DataFrame]) -> pl.DataFrame:
     return finalize_players(combine_partials([p.lazy() for p in partials])).collect()
 
 
+def finish_yaku_stats(partials: list[pl.DataFrame]) -> pl.DataFrame:
+    return finalize_yaku_stats(combine_partials([p.lazy() for p in partials])).collect()
+
+
 def unique_rulesets(rulesets: list[Rules]) -> list[Rules]:
     seen: dict[str, Rules] = {}
     for r in rulesets:
@@ -281,6 +287,7 @@ def assemble(parts: list[ScoredPart], rules: Rules) -> ScoreResult:
     return ScoreResult(
         hands=part.hands, games=part.games, players=finish_players([part.partials]),
         rejects=finish_rejects([part.rejects]), rules=rules, rulesets=part.rulesets,
+        yaku_stats=finish_yaku_stats([part.partials]),
     )
 
 
@@ -348,6 +355,7 @@ def combine_results(results: list[PartResult], rules: Rules) -> ScoreResult:
         rejects=finish_rejects([r.rejects for r in results]),
         rules=rules,
         rulesets=unique_rulesets([x for r in results for x in r.rulesets]),
+        yaku_stats=finish_yaku_stats([r.partials for r in results]),
     )
 
 

@@ -58,6 +58,28 @@ class Rules:
         ("exact", "tenth", "tenhou"),
     )
 
+    # --- Game end ----------------------------------------------------------------------------------
+    game_length: str = _opt("hanchan", "Rounds played: 'hanchan' (East and South, to S4) or 'east' (to E4).",
+                            ("hanchan", "east"))
+    tobi: str = _opt(
+        "off",
+        "Bust: the game ends at once when a score drops 'below_zero' (exactly zero plays on), at 'zero_or_below', "
+        "or never ('off').",
+        ("off", "below_zero", "zero_or_below"),
+    )
+    west_extension: bool = _opt(
+        False,
+        "When nobody has return_points after the last round, play goes on into the next wind (sudden death: "
+        "the game ends after the first hand that leaves someone at return_points or more, at the latest after "
+        "four more rounds).",
+    )
+    last_dealer_stop: str = _opt(
+        "none",
+        "The all-last dealer who is top with return_points or more ends the game after winning ('agari': "
+        "agari-yame), also after being tenpai at a draw ('agari_tenpai': tenpai-yame), or plays on ('none').",
+        ("none", "agari", "agari_tenpai"),
+    )
+
     # --- Hand value --------------------------------------------------------------------------------
     kiriage: bool = _opt(False, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan.")
     kazoe: str = _opt(

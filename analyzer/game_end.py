@@ -1,0 +1,123 @@
+"""Where a game must end under its rules, and whether the recorded game ended there.
+
+``hand_ends(hands, rules)`` needs scored hands in replay order (``_game``, ``_first``, ``_last``, ``_round_idx``,
+``dealer``,
+``_paid``, ``_winner``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo re-deals left out:
+they neither count as a hand nor end a game), all columns kept, plus:
+
+=============== ==============================================================================================
+_must_end       the rules end the game after this hand (bust, last round over, West sudden death)
+_may_stop       the all-last dealer may end it here (agari-yame or tenpai-yame, as the rules allow)
+_end_reason     why the game ends or may end, as text (null when it goes on)
+_is_last        the game's last recorded hand
+_goes_on_reason why the game may not end after this hand (null when it may)
+=============== ==============================================================================================
+
+``game_end_ok(hands, rules)``: one row per game, ``_ends_right``: no hand that must end the game is followed by
+another, and the last hand may end it.
+
+Agari-yame and tenpai-yame are the dealer's choice: a game that goes on after them is not wrong (a real Tenhou
+log, mjai-reviewer's ``bug1``, plays S4-2 after the top dealer was tenpai alone in S4-1).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer import segments as seg
+from analyzer.rules import Rules
+from analyzer.schema import SCORE_COLUMNS, SEATS
+from analyzer.text import format_text
+
+ROUND_NAMES = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
+EXHAUSTIVE = ["draw", "nagashi"]
+
+
+def round_name(index: pl.Expr) -> pl.Expr:
+    return pl.lit(pl.Series(ROUND_NAMES)).gather(index.clip(0, len(ROUND_NAMES) - 1))
+
+
+def _dealer_tenpai() -> pl.Expr:
+    return pl.col("_tenpai_mask").and_(seg.seat_bit(pl.col("dealer"))) != 0
+
+
+HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
+
+
+def dealer_won() -> pl.Expr:
+    """A paid winner of the hand is its dealer (on every row of the hand; rows in replay order)."""
+    return seg.any_((pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).fill_null(False), HAND_START, HAND_END)
+
+
+def dealer_stays() -> pl.Expr:
+    """The deal stays after a paid win of the dealer, a draw or nagashi with the dealer tenpai, an abort."""
+    return (
+        pl.when(pl.col("_is_win")).then(dealer_won())
+        .when(pl.col("result").is_in(EXHAUSTIVE)).then(_dealer_tenpai().fill_null(False))
+        .otherwise(pl.col("result").is_in(["abort", "chombo"]))
+    )
+
+
+def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    last_round = 3 if rules.game_length == "east" else 7
+    # rows in replay order (analyzer.replay): hands and games are runs of rows, windows are segment passes
+    per_hand = hands.with_columns(
+        dealer_stays().alias("_stays"),
+        dealer_won().alias("_dealer_won"),
+        *[seg.last(pl.col(c), HAND_END).alias(f"_after_{s}") for s, c in enumerate(SCORE_COLUMNS)],
+    ).filter(pl.col("_first") & (pl.col("result") != "chombo"))
+    after = [pl.col(f"_after_{s}") for s in SEATS]
+    low, top = pl.min_horizontal(after), pl.max_horizontal(after)
+    dealer_score = pl.coalesce(pl.when(pl.col("dealer") == s).then(after[s]) for s in SEATS)
+    others_at_least = pl.sum_horizontal(
+        ((after[s] >= dealer_score) & (pl.col("dealer") != s)).cast(pl.Int64) for s in SEATS
+    )
+    reached = top >= rules.return_points
+    next_round = pl.col("_round_idx") + pl.when(pl.col("_stays")).then(0).otherwise(1)
+    bust = {"off": pl.lit(False), "below_zero": low < 0, "zero_or_below": low <= 0}[rules.tobi]
+    if rules.west_extension:
+        over = (next_round > last_round) & (reached | (next_round > last_round + 4))
+        sudden_death = (pl.col("_round_idx") > last_round) & reached
+    else:
+        over, sudden_death = next_round > last_round, pl.lit(False)
+    stop_on = {"none": pl.lit(False), "agari": pl.col("_dealer_won"),
+               "agari_tenpai": pl.col("_dealer_won") | (pl.col("result").is_in(EXHAUSTIVE) & _dealer_tenpai())}
+    stop = ((pl.col("_round_idx") == last_round) & (others_at_least == 0) & (dealer_score >= rules.return_points)
+            & stop_on[rules.last_dealer_stop].fill_null(False))
+    end_reason = (
+        pl.when(bust).then(format_text("a score is below{} zero ({}): the game ends at once (tobi)",
+                                       pl.lit(" or at" if rules.tobi == "zero_or_below" else ""), low))
+        .when(stop & pl.col("_dealer_won")).then(pl.lit("the all-last dealer won and is top (agari-yame)"))
+        .when(stop).then(pl.lit("the all-last dealer is tenpai and top (tenpai-yame)"))
+        .when(sudden_death).then(format_text("someone has {} or more in the extension (sudden death)",
+                                             pl.lit(rules.return_points)))
+        .when(over).then(format_text("the last round ({}) is over", pl.lit(ROUND_NAMES[last_round])))
+    )
+    goes_on = (
+        pl.when(end_reason.is_not_null()).then(pl.lit(None, pl.String))
+        .when(next_round <= last_round).then(
+            format_text("the game goes on to {} ({} is the last round)", round_name(next_round),
+                        pl.lit(ROUND_NAMES[last_round])))
+        .otherwise(format_text("nobody has {} yet: the game goes on into {} (West extension)",
+                               pl.lit(rules.return_points), round_name(next_round)))
+    )
+    return per_hand.with_columns(
+        (bust | over | sudden_death).alias("_must_end"),
+        (stop & ~(bust | over | sudden_death)).alias("_may_stop"),
+        end_reason.alias("_end_reason"),
+        seg.ends_from_starts(seg.starts("_game")).alias("_is_last"),
+        goes_on.alias("_goes_on_reason"),
+    )
+
+
+def game_end_ok(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """Per game: ``_ends_right`` (see the module doc)."""
+    may_end = pl.col("_must_end") | pl.col("_may_stop")
+    wrong = (pl.col("_must_end") & ~pl.col("_is_last")) | (pl.col("_is_last") & ~may_end)
+    start = seg.starts("_game")
+    return (
+        hand_ends(hands, rules)
+        .with_columns((~seg.any_(wrong, start, seg.ends_from_starts(start))).alias("_ends_right"))
+        .filter(pl.col("_is_last"))
+        .select("game_id", "_ends_right")
+    )
