@@ -28,7 +28,7 @@ from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, rejects_of, when
 from analyzer import segments as seg
-from analyzer.validate import R_DUPLICATE, validate
+from analyzer.validate import COPY_REASON_START, R_DUPLICATE, validate
 
 ADDED_COLUMNS = [
     "dealer",
@@ -252,7 +252,9 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
         [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
     ).sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
-    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(rejects_df["game_id"].implode()))
+    # a game with a rejected row is incomplete — unless the row was only a copy of one that was scored
+    lost = rejects_df.filter(~pl.col("reason").str.starts_with(COPY_REASON_START))["game_id"]
+    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode()))
     partials = player_partials(scored, games_df.lazy()).collect()
     return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts])
 

@@ -66,9 +66,10 @@ R_HAN_MISSING = reason("han", _raw("han"), "han (or yakuman) is required for a w
 R_HAN_LOW = reason("han", _raw("han"), "a winning hand has at least 1 han")
 R_FU_MISSING = reason("fu", _raw("fu"), "fu is required below 5 han")
 R_FU_VALUE = reason("fu", _raw("fu"), "fu must be 20, 25 or a multiple of 10 from 30 to 140")
+COPY_REASON_START = "an exact copy of row"
 R_DUPLICATE = reason(
     "game_id", pl.col("game_id"),
-    pl.format("an exact copy of row {} of {} (the same game and values): counted once", "_copy_of_row", "_copy_of_file"),
+    pl.format(COPY_REASON_START + " {} of {} (the same game and values): counted once", "_copy_of_row", "_copy_of_file"),
 )
 
 

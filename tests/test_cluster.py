@@ -112,7 +112,8 @@ def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):
     from analyzer.cluster import check_on_cluster
 
     found = check_on_cluster(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
-    assert found.ok and found.rows_read == 70
+    assert found.rows_read == 70
+    assert_frame_equal(found.findings, analyzer.check(str(Path(SAMPLE_CSV).resolve()), "tenhou").findings)
 
 
 def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
