@@ -252,7 +252,9 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
         [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
     ).sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
-    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(rejects_df["game_id"].implode()))
+    # a game with rejected rows is incomplete; an exact copy of a scored row loses nothing
+    lost = rejects_df.filter(pl.col("_bit") != R_DUPLICATE.bit_length() - 1)["game_id"]  # _bit: the bit's index
+    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode()))
     partials = player_partials(scored, games_df.lazy()).collect()
     return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts])
 
