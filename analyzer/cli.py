@@ -49,7 +49,7 @@ def _friendly_errors(debug: bool):
     except pl.exceptions.PolarsError as exc:
         if debug:
             raise
-        raise Failure(f"cannot read input: {str(exc).splitlines()[0]}") from exc
+        raise Failure(f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from exc
     except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
         raise
     except Exception as exc:  # a bug: still one line, with the way to see more
@@ -397,15 +397,20 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
     from analyzer.importers import read_tenhou
 
     with _friendly_errors(debug):
+        if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
+            raise Failure(f"{output}: use a .parquet or .csv file name")
         with _progress(f"Reading {len(paths)} path(s)…"):
             hands, problems = read_tenhou(list(paths), workers)
         if hands.height == 0 and not problems:
             raise Failure("no Tenhou logs found in " + ", ".join(paths))
-        write_table(hands, output)
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"
         console.print(f"[{colour}]{escape(str(problem.file))}[/]: {escape(problem.reason)}", highlight=False)
+    if hands.height == 0:  # nothing to write: an existing output stays as it was
+        raise Failure(f"no game imported; {output} not written")
+    with _friendly_errors(debug):
+        write_table(hands, output)
     out.print(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
         f" {len(failed)} file(s) not imported",

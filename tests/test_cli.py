@@ -271,3 +271,14 @@ def test_two_columns_of_one_name_and_odd_parquet_columns_are_one_line_errors_or_
     odd = CliRunner().invoke(main, ["score", str(tmp_path / "odd.parquet"), "-o", str(tmp_path / "o2")])
     assert odd.exit_code in (0, 1, 2) and "Traceback" not in odd.output
     assert len([line for line in odd.output.splitlines() if line.strip() and "error" in line]) <= 1
+
+
+def test_an_import_that_imports_nothing_leaves_the_output_alone(tmp_path):
+    (tmp_path / "broken.xml").write_text("<mjloggm ver=\"2.3\"><GO type=\"169\"/><INIT")
+    output = tmp_path / "hands.parquet"
+    output.write_bytes(b"earlier")
+    result = CliRunner().invoke(main, ["import", "tenhou", str(tmp_path / "broken.xml"), "-o", str(output)])
+    assert result.exit_code == 2 and "not written" in result.output
+    assert output.read_bytes() == b"earlier"
+    json_out = CliRunner().invoke(main, ["import", "tenhou", str(tmp_path), "-o", str(tmp_path / "log.json")])
+    assert json_out.exit_code == 2 and "log.json" in json_out.output

@@ -129,3 +129,19 @@ def test_the_same_rows_given_twice_are_counted_once(tmp_path):
     assert twice.players.drop("player").equals(once.players.drop("player"))
     assert twice.rejects["reason"].str.starts_with("an exact copy of row").all()
     assert set(twice.rejects["file"]) == {str(tmp_path / "a.parquet")}
+
+
+def test_typed_parquet_numbers_out_of_range_reject_their_rows(tmp_path):
+    import polars as pl
+
+    import analyzer
+
+    rows = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False).head(4)
+    typed = rows.with_columns(
+        pl.Series("honba", [0.0, float("inf"), 1e20, float("nan")]),
+        pl.Series("han", [2, 9_223_372_036_854_775_807, 3, 2], dtype=pl.Int64),
+    )
+    typed.write_parquet(tmp_path / "typed.parquet")
+    result = analyzer.score(tmp_path / "typed.parquet", "tenhou")
+    assert result.rows_read == 4 and result.rows_rejected == 3
+    assert set(result.rejects["column"]) == {"honba", "han"}
