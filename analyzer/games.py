@@ -153,10 +153,7 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .with_columns(_results(rules))
         .with_columns(_game_points(rules))
     )
-    ends = game_end_ok(hands, rules).join(
-        hands.group_by(GAME).agg(pl.col("_partial_game").any().alias("_fragment")), on=GAME, how="left"
-    )
-    wide = wide.join(ends, on=GAME, how="left", maintain_order="left").with_columns(
+    wide = wide.join(game_end_ok(hands, rules), on=GAME, how="left", maintain_order="left").with_columns(
         (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
     )
     return _by_place(wide).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete")

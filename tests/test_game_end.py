@@ -95,3 +95,10 @@ def test_every_preset_sets_the_game_end_rules(preset):
         ("below_zero", True, "agari_tenpai") if online else ("off", False, "none")
     )
     assert rules.game_length == "hanchan"
+
+
+def test_a_game_with_a_rejected_row_is_incomplete_but_not_one_with_an_exact_copy():
+    bad = BUST + [{"round": "X9", "honba": 0, "result": "draw"}]
+    assert _complete(bad, "tenhou") is False
+    copied = analyzer.score(game(BUST + BUST), "tenhou")
+    assert copied.rows_rejected == 1 and copied.games["complete"].all()
