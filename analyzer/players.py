@@ -352,11 +352,15 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     per_hand = _per_seat_sums(facts, _inputs(hands.collect_schema().names()))
     values = _hand_values(facts)
     # a dealership is one round of one game; its renchan is the number of hands it kept the deal for
+    # the rows are in replay order: a dealership is a run of rows of one game and round (segment passes)
+    dealership = seg.starts("game_id", "_round_idx")
+    counted = (pl.col("_first") & (pl.col("result") != "chombo")).cast(pl.Int64)
     renchan = (
-        facts.filter(pl.col("_first") & (pl.col("result") != "chombo"))
-        .group_by("game_id", "_round_idx")
-        .agg((pl.len() - 1).alias("renchan"), _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")).first()
-             .alias("player"))
+        facts.with_columns(
+            (seg.total(counted, dealership, seg.ends_from_starts(dealership)) - 1).alias("renchan"),
+            seg.first(_at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")), dealership).alias("player"),
+        )
+        .filter(dealership & (pl.col("renchan") >= 0))
         .group_by("player").agg(pl.col("renchan").max().alias("max_renchan"))
     )
     per_game = games.group_by("player").agg(
