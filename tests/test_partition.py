@@ -245,3 +245,15 @@ def test_two_runs_into_one_outdir_do_not_mix(tmp_path):
     finally:
         held.close()
     assert score_to(SAMPLE_CSV, out, "parquet", "tenhou").rows_read == 70
+
+
+def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
+    import json
+
+    out = tmp_path / "out"
+    score_to(SAMPLE_CSV, out, "parquet", "tenhou", partition_rows=20)
+    first = json.loads((out / ".analyzer-run.json").read_text())
+    assert first["tables"] == {name: f"{name}.parquet" for name in TABLES}
+    score_to(SAMPLE_CSV, out, "csv", "tenhou")
+    second = json.loads((out / ".analyzer-run.json").read_text())
+    assert second["run"] != first["run"] and second["tables"]["hands"] == "hands.csv"

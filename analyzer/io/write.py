@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
 import threading
+import uuid
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -213,6 +215,8 @@ class ResultWriter:
         """Move every table into OUTDIR; returns the paths written."""
         self._close()
         self._raise_error()
+        manifest = self.outdir / MANIFEST_NAME
+        manifest.unlink(missing_ok=True)  # no manifest while the tables are being swapped: not a complete set
         paths = {}
         for name in self._order:
             temp = self._path(name)
@@ -220,6 +224,8 @@ class ResultWriter:
             os.chmod(temp, 0o666 & ~_umask())
             os.replace(temp, final)
             paths[name] = final
+        text = json.dumps({"run": uuid.uuid4().hex, "tables": {n: p.name for n, p in paths.items()}}, indent=2)
+        write_atomic(manifest, lambda temp: Path(temp).write_text(text + "\n", encoding="utf-8"))
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
         return paths
@@ -233,6 +239,9 @@ class ResultWriter:
 
 
 LOCK_NAME = ".analyzer.lock"
+# Written last, after every table of a run is in place (and removed first when the next run swaps its tables
+# in): a reader that finds it knows the tables beside it are one complete run, and which run.
+MANIFEST_NAME = ".analyzer-run.json"
 
 
 def lock_outdir(outdir: Path):
