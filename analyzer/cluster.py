@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import tempfile
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -32,7 +31,7 @@ import polars as pl
 from analyzer.io.load import expand_inputs, scan_file, text_schema
 from analyzer.io.write import plain_types
 from analyzer.partition import DEFAULT_PARTITION_ROWS, unified
-from analyzer.pipeline import finish_players, finish_rejects, rules_label, score_partition, unique_rulesets
+from analyzer.pipeline import RunSummary, finish_players, finish_rejects, score_partition, unique_rulesets
 from analyzer.rules import Rules, load_rules
 
 EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
@@ -41,28 +40,6 @@ RETRIES = 2
 
 class ClusterUnavailable(RuntimeError):
     """The ``distributed`` package is missing, or the scheduler cannot be reached."""
-
-
-@dataclass
-class ClusterSummary:
-    rows_scored: int
-    rows_rejected: int
-    rows_with_problems: int
-    games: int
-    players: pl.DataFrame
-    rules: Rules
-    rulesets: list[Rules]
-    paths: dict[str, str]
-    partitions: int
-    workers: int
-
-    @property
-    def rows_read(self) -> int:
-        return self.rows_scored + self.rows_rejected
-
-    @property
-    def rules_label(self) -> str:
-        return rules_label(self.rulesets, self.rules)
 
 
 def _client(scheduler: str | None, workers: int | None, client=None):
@@ -221,7 +198,7 @@ def score_on_cluster(
     client=None,
     partitions: int | None = None,
     partition_rows: int = DEFAULT_PARTITION_ROWS,
-) -> ClusterSummary:
+) -> RunSummary:
     """Score hand records on a Dask cluster into OUTDIR (see the module doc for the plan and the layout).
 
     ``scheduler``: the address of a running scheduler (``tcp://host:8786``); else ``client``: a
@@ -246,11 +223,11 @@ def score_on_cluster(
     finally:
         work.close(failed)
     rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
-    return ClusterSummary(
+    return RunSummary(
         rows_scored=sum(r["scored"] for r in results), rows_rejected=rejected,
         rows_with_problems=sum(r["problems"] for r in results), games=sum(r["games"] for r in results),
         players=players, rules=ruleset, rulesets=unique_rulesets([x for r in results for x in r["rulesets"]]),
-        paths=paths, partitions=buckets, workers=work.workers,
+        paths=paths, partitions=buckets, spilled=True, workers=work.workers,
     )
 
 

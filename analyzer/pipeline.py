@@ -372,9 +372,10 @@ class RunSummary:
     players: pl.DataFrame
     rules: Rules
     rulesets: list[Rules]
-    paths: dict[str, Path]
+    paths: dict[str, Path | str]
     partitions: int
     spilled: bool
+    workers: int = 1  # processes of a cluster run (analyzer.cluster); 1 on one machine
 
     @property
     def rows_read(self) -> int:
