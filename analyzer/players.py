@@ -274,16 +274,45 @@ def _seat_sums(s: int, inputs: set[str] = frozenset(NEEDS)) -> dict[str, pl.Expr
 ROW_SUMS = list(_seat_sums(0))
 
 
-def _per_seat_sums(facts: pl.LazyFrame, inputs: set[str]) -> pl.LazyFrame:
+AMOUNT_SUMS = ["points_received", "points_paid", "tsumo_paid", "_calls_sum", "_riichi_turn_sum", "_win_turn_sum",
+               "_deal_in_turn_sum", "_win_value_sum", "_riichi_win_value_sum", "_open_win_value_sum",
+               "_dama_win_value_sum", "_deal_in_cost_sum"]
+COUNT_SUMS = [c for c in ROW_SUMS if c not in AMOUNT_SUMS]
+# Counts are packed three to an Int64 (21 bits each) before the group-bys: a third of the columns to aggregate.
+# A field holds a player's count within one part, so packing needs parts of fewer rows than this.
+FIELD_BITS = 21
+PACKED_ROWS_MAX = (1 << FIELD_BITS) - 1
+WORDS = [COUNT_SUMS[i:i + 3] for i in range(0, len(COUNT_SUMS), 3)]
+
+
+def _per_seat_sums(facts: pl.LazyFrame, inputs: set[str], packed: bool = True) -> pl.LazyFrame:
     """The plain sums of every player: each seat's rows summed by the player in it, then the four seats
-    merged (four narrow group-bys; no frame of rows times seats is built)."""
+    merged (four narrow group-bys; no frame of rows times seats is built). With ``packed``, the counts travel
+    through the group-bys three to an integer (the caller checks the part is small enough)."""
+    def columns(s: int) -> list[pl.Expr]:
+        sums = _seat_sums(s, inputs)
+        if not packed:
+            return [e.alias(k) for k, e in sums.items()]
+        words = [pl.sum_horizontal(sums[k] * (1 << (FIELD_BITS * j)) for j, k in enumerate(word)).alias(f"_word{i}")
+                 for i, word in enumerate(WORDS)]
+        return [*words, *[sums[k].alias(k) for k in AMOUNT_SUMS]]
+
+    summed = [f"_word{i}" for i in range(len(WORDS))] + AMOUNT_SUMS if packed else ROW_SUMS
     per_seat = [
-        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"),
-                     *[e.alias(k) for k, e in _seat_sums(s, inputs).items()])
-        .group_by("player").agg(pl.col(c).sum() for c in ROW_SUMS)
+        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *columns(s))
+        .group_by("player").agg(pl.col(c).sum() for c in summed)
         for s in SEATS
     ]
-    return pl.concat(per_seat).group_by("player").agg(pl.col(c).sum() for c in ROW_SUMS)
+    merged = pl.concat(per_seat).group_by("player").agg(pl.col(c).sum() for c in summed)
+    if not packed:
+        return merged
+    mask = (1 << FIELD_BITS) - 1
+    return merged.select(
+        "player",
+        *[(pl.col(f"_word{i}") // (1 << (FIELD_BITS * j))).and_(mask).alias(k)
+          for i, word in enumerate(WORDS) for j, k in enumerate(word)],
+        *AMOUNT_SUMS,
+    )
 
 
 def _hand_values(facts: pl.LazyFrame) -> pl.LazyFrame:
@@ -349,7 +378,8 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
     facts = _hand_facts(hands).cache()
-    per_hand = _per_seat_sums(facts, _inputs(hands.collect_schema().names()))
+    small = hands.select(pl.len()).collect().item() <= PACKED_ROWS_MAX
+    per_hand = _per_seat_sums(facts, _inputs(hands.collect_schema().names()), packed=small)
     values = _hand_values(facts)
     # a dealership is one round of one game; its renchan is the number of hands it kept the deal for
     # the rows are in replay order: a dealership is a run of rows of one game and round (segment passes)

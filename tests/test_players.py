@@ -61,3 +61,15 @@ def test_partials_of_any_split_of_the_games_give_the_same_players():
         part = score_parts(raw_input(frame), "tenhou")[0]
         parts.append(player_partials(part.scored, game_results(part.scored, part.rules)).collect())
     assert_frame_equal(finalize_players(combine_partials([p.lazy() for p in parts])).collect(), whole)
+
+
+def test_packed_counts_give_the_same_sums():
+    from analyzer.players import _hand_facts, _inputs, _per_seat_sums
+
+    part = score_parts(raw_input(pl.read_csv("tests/data/stats_game.csv", infer_schema=False)), "tenhou")[0]
+    facts = _hand_facts(part.scored).cache()
+    inputs = _inputs(part.scored.collect_schema().names())
+    packed = _per_seat_sums(facts, inputs, packed=True).collect().sort("player")
+    plain = _per_seat_sums(facts, inputs, packed=False).collect().sort("player")
+    assert_frame_equal(packed.select(plain.columns), plain)
+    assert plain.select(pl.exclude("player").sum()).row(0) != (0,) * (plain.width - 1)
