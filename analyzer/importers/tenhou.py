@@ -278,12 +278,40 @@ def _names(names: list[str]) -> list[str]:
     return out
 
 
+TENHOU_UMA = (20, 10, -10, -20)
+
+
+def _thousands(score: int) -> int:
+    """Tenhou's rounding of a final score to thousands: a remainder of 500 goes away from zero."""
+    return (1 if score >= 0 else -1) * ((abs(score) + 500) // 1000)
+
+
+def _logged_uma(game: Game) -> tuple[float, float, float, float] | None:
+    """The uma the log's own result shows: places 2-4 paid (score to thousands) - 30 + uma, so each uma is the
+    recorded points minus that; first place is the mirror of last (the symmetric sets Tenhou has used)."""
+    if not game.final_scores or not game.final_points:
+        return None
+    order = sorted(range(4), key=lambda s: (-game.final_scores[s], s))
+    uma = [round(game.final_points[s] - (_thousands(game.final_scores[s]) - 30), 1) for s in order[1:]]
+    return (-uma[2], *uma)
+
+
 def _rules(game: Game) -> str:
+    """The ruleset spec of a game from what its log says: red fives, open tanyao, game length, and the uma
+    and game-point rounding its recorded result shows (whole numbers up to 2020, tenths in newer logs)."""
     spec = "tenhou"
     if not game.aka:
         spec += ";aka_dora=false"
     if not game.kuitan:
         spec += ";open_tanyao=false"
+    if game.game_length == "tonpuu":
+        spec += ";game_length=east"
+    if game.final_points and any(p != round(p) for p in game.final_points):
+        spec += ";game_points_rounding=tenth"
+    else:
+        uma = _logged_uma(game)
+        if uma is not None and uma != TENHOU_UMA and uma[1:] in {(5, -5, -10), (10, -10, -20), (15, -15, -30)}:
+            spec += ";uma=" + "/".join(f"{u:g}" for u in uma)
     return spec
 
 

@@ -51,7 +51,7 @@ def test_sample_rows(sample):
     assert sample["recorded_final_0"].null_count() == 3
     for flag in ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"):
         assert sample[flag].to_list() == [False, False, None, False]
-    assert set(sample["rules"]) == {"tenhou"}
+    assert set(sample["rules"]) == {"tenhou;game_length=east"}  # the log says east-only (tonpuu)
     assert set(sample["game_length"]) == {"tonpuu"}
     from_spec(sample["rules"][0])
 
@@ -142,9 +142,9 @@ def test_names_made_unique_and_rules_from_log(tmp_path):
     assert problems == []
     assert df.select("player_0", "player_1", "player_2", "player_3").row(0) == ("A", "A (2)", "NoName", "NoName (2)")
     spec = df["rules"][0]
-    assert spec == "tenhou;aka_dora=false;open_tanyao=false"
+    assert spec == "tenhou;aka_dora=false;open_tanyao=false;game_length=east"  # 般東: east-only
     rules = from_spec(spec)
-    assert not rules.aka_dora and not rules.open_tanyao
+    assert not rules.aka_dora and not rules.open_tanyao and rules.game_length == "east"
 
 
 def test_unknown_yaku_name_is_kept_and_reported(tmp_path):

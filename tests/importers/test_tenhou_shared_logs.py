@@ -276,11 +276,10 @@ def test_scoring_the_imported_hands_reproduces_tenhou(df):
 
 # --- analyzer check on every imported log ---------------------------------------------------------------
 
-# The only disagreements, each for a documented reason:
-#  - bye, shuffle: 2009 Phoenix east-only games paid uma +10/+5/-5/-10, the tenhou preset has +20/+10/-10/-20;
-#  - confusing_nakis_1/2: mjai-reviewer test fragments whose result was edited by hand (deltas that do not
-#    follow the hand; a winning hand that is not complete).
-EXPECTED_FINDINGS = {(g, "game_points", "game_end", s) for g in OLD_TONPUU_UMA for s in range(4)} | {
+# The only disagreements, each for a documented reason: confusing_nakis_1/2, mjai-reviewer test fragments whose
+# result was edited by hand (deltas that do not follow the hand; a winning hand that is not complete). The 2009
+# Phoenix east-only games (bye, shuffle) paid uma +10/+5/-5/-10: the importer reads that from their own result.
+EXPECTED_FINDINGS = {
     ("confusing_nakis_1", "delta_0", "payment", 0),
     ("confusing_nakis_1", "delta_sum", "money", None),
     ("confusing_nakis_2", "hand", "reject", None),
@@ -304,4 +303,5 @@ def test_check_with_the_old_east_only_uma_agrees(df):
     from analyzer.check import check
 
     old = df.filter(pl.col("game_id").is_in(OLD_TONPUU_UMA))
-    assert check(old, "tenhou;uma=10/5/-5/-10").ok
+    assert set(old["rules"]) == {"tenhou;game_length=east;uma=10/5/-5/-10"}  # read from the logs' own results
+    assert check(old).ok and check(old, "tenhou;game_length=east;uma=10/5/-5/-10").ok
