@@ -279,6 +279,7 @@ def _names(names: list[str]) -> list[str]:
 
 
 TENHOU_UMA = (20, 10, -10, -20)
+TENHOU_START = 25_000
 
 
 def _thousands(score: int) -> int:
@@ -297,8 +298,9 @@ def _logged_uma(game: Game) -> tuple[float, float, float, float] | None:
 
 
 def _rules(game: Game) -> str:
-    """The ruleset spec of a game from what its log says: red fives, open tanyao, game length, and the uma
-    and game-point rounding its recorded result shows (whole numbers up to 2020, tenths in newer logs)."""
+    """The ruleset spec of a game from what its log says: red fives, open tanyao, game length, the starting
+    points of its first hand, and the uma and game-point rounding its recorded result shows (whole numbers up
+    to 2020, tenths in newer logs)."""
     spec = "tenhou"
     if not game.aka:
         spec += ";aka_dora=false"
@@ -306,6 +308,10 @@ def _rules(game: Game) -> str:
         spec += ";open_tanyao=false"
     if game.game_length == "tonpuu":
         spec += ";game_length=east"
+    first = game.kyokus[0] if game.kyokus else None
+    if first is not None and (first.kyoku, first.honba, first.kyotaku) == (0, 0, 0) and len(set(first.scores)) == 1 \
+            and first.scores[0] != TENHOU_START:  # the first INIT's scores: what the game started from
+        spec += f";start_points={first.scores[0]}"
     if game.final_points and any(p != round(p) for p in game.final_points):
         spec += ";game_points_rounding=tenth"
     else:

@@ -243,3 +243,14 @@ def test_mjlog_rule_bits(tmp_path):
     (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x401))
     df, problems = read_tenhou([tmp_path / "g.mjlog"])
     assert df.height == 0 and "special-rule lobby" in problems[0].reason
+
+
+def test_rules_spec_takes_start_points_and_tenths_from_the_log(tmp_path):
+    game = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    game["log"][0][1] = [30000, 30000, 30000, 30000]  # the first hand starts from 30,000 each
+    game["sc"] = [sc + 0.3 if i % 2 else sc for i, sc in enumerate(game["sc"])]  # points reported in tenths
+    (tmp_path / "g.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    df, _ = read_tenhou([tmp_path / "g.json"])
+    spec = df["rules"][0]
+    assert "start_points=30000" in spec and "game_points_rounding=tenth" in spec
+    assert from_spec(spec).start_points == 30000
