@@ -19,8 +19,9 @@ game_id                  the log's reference (mjlog SHUFFLE ref / JSON ``ref``),
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
-player_0..player_3       names in initial seating (seat 0 = East in E1); an empty name becomes ``NoName``;
-                         duplicates are made unique within the game with a suffix `` (2)``, `` (3)``
+player_0..player_3       names in initial seating (seat 0 = East in E1); duplicates are made unique within the
+                         game with a suffix `` (2)``, `` (3)``; an anonymous player (``NoName`` or no name) is
+                         ``NoName@<game_id>#<seat>``: a different person in every game
 result                   ron | tsumo | draw (exhaustive) | nagashi (nagashi mangan) | abort (abortive draw:
                          nine terminals, four riichi, triple ron, four kans, four winds)
 winner                   seat number as a string "0".."3" (ron, tsumo, nagashi); else null
@@ -226,8 +227,11 @@ def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl
             problems.append(ImportProblem(str(f), error))
             continue
         gid = _game_id(ref, f, used_ids)
+        anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
+                     if rows and rows[0][f"player_{s}"].startswith(ANONYMOUS)}
         for row in rows:
             row["game_id"] = gid
+            row |= anonymous  # players without a name are different people in every game
             for name in COLUMNS:
                 cols[name].append(row.get(name))
         for note in notes:
@@ -265,10 +269,13 @@ def _game_id(ref: str | None, f: Path, used: Counter[str]) -> str:
     return gid
 
 
+ANONYMOUS = "NoName"
+
+
 def _names(names: list[str]) -> list[str]:
     out: list[str] = []
     for n in names:
-        n = n.strip() or "NoName"
+        n = n.strip() or ANONYMOUS
         if n in out:
             i = 2
             while f"{n} ({i})" in out or f"{n} ({i})" in names:

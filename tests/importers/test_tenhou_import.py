@@ -140,7 +140,10 @@ def test_names_made_unique_and_rules_from_log(tmp_path):
     (tmp_path / "g.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
     df, problems = read_tenhou([tmp_path / "g.json"])
     assert problems == []
-    assert df.select("player_0", "player_1", "player_2", "player_3").row(0) == ("A", "A (2)", "NoName", "NoName (2)")
+    gid = df["game_id"][0]
+    # anonymous players are different people in every game: never merged in the standings
+    assert df.select("player_0", "player_1", "player_2", "player_3").row(0) == (
+        "A", "A (2)", f"NoName@{gid}#2", f"NoName@{gid}#3")
     spec = df["rules"][0]
     assert spec == "tenhou;aka_dora=false;open_tanyao=false;game_length=east"  # 般東: east-only
     rules = from_spec(spec)
