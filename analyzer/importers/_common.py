@@ -37,13 +37,15 @@ class ImportProblem:
 
     ``file`` is the path as found; ``reason`` says what is wrong. ``game_id`` is set when the problem concerns
     one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
-    ``unknown:NAME``.
+    ``unknown:NAME``. ``same_as`` names the file a skipped copy of a game was imported from (``imported=True``
+    too: nothing is lost).
     """
 
     file: str
     reason: str
     game_id: str | None = None
     imported: bool = False
+    same_as: str | None = None
 
 
 # --- tiles -------------------------------------------------------------------------------------------
@@ -319,6 +321,9 @@ class Game:
     final_scores: list[int] | None = None
     final_points: list[float] | None = None
     notes: list[str] = field(default_factory=list)  # non-fatal caveats (imported anyway)
+    dan: list | None = None  # per seat as recorded (mjlog index text, JSON name); read by identity.dan_index
+    rate: list | None = None  # per seat as recorded (text or number); read by identity.rate
+    digest: str | None = None  # hash of the log's content (identity.content_digest), set by the reader
 
 
 # --- replay --------------------------------------------------------------------------------------

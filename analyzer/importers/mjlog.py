@@ -103,6 +103,8 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "UN":
             if "n0" in a and not game.names:
                 game.names = [unquote(a.get(f"n{i}", "")) for i in range(4)]
+                game.dan = a["dan"].split(",") if "dan" in a else None
+                game.rate = a["rate"].split(",") if "rate" in a else None
                 if not game.names[3]:
                     raise LogError("three-player game (no fourth player) is not supported")
         elif tag == "INIT":

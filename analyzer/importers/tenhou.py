@@ -14,8 +14,10 @@ Output: one row per outcome, in play order (files in sorted path order). A multi
 winner, adjacent, in turn order from the discarder; a (rare) double nagashi mangan is one row per winner.
 
 ======================== ==============================================================================
-game_id                  the log's reference (mjlog SHUFFLE ref / JSON ``ref``), else the file name
-                         without extensions; made unique within one import (``folder/name``, then ``#2``...)
+game_id                  stable (:mod:`.identity`): the Tenhou log id the log carries (JSON ``ref``, mjlog
+                         SHUFFLE ``ref``), else the one the file is named after (``2010112714gm-00a9-0000-d497e395``),
+                         else ``log-`` + 16 hex digits hashing the log's content; a game met again in the
+                         same import (same id or content) is imported once and the copy reported
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
@@ -70,16 +72,21 @@ rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``te
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the game (mjlog ``UN dan``, JSON
+                         ``dan`` names): 0 新人 (new), 1-9 9級..1級 (kyu), 10-19 初段..十段 (1st-10th dan), 20
+                         天鳳 (Tenhou-i); null when the log has none
+rate_0..rate_3           Tenhou rating R of each seat at the time of the game (mjlog ``UN rate``, JSON ``rate``)
+played_at                Datetime (Asia/Tokyo): the hour the game started, from the Tenhou log id's leading
+                         ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); null when the id is not Tenhou's
 ======================== ==============================================================================
 """
 
 from __future__ import annotations
 
 import glob
-import gzip
 import os
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -98,6 +105,8 @@ from analyzer.importers._common import (
     tile_str,
     tiles_str,
 )
+from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
+from analyzer.importers.identity import IDENTITY_COLUMNS, content_digest, game_id, identity_columns, played_at
 from analyzer.importers.mjlog import parse_mjlog
 from analyzer.importers.tenhou_json import parse_json
 
@@ -138,6 +147,7 @@ COLUMNS: dict[str, pl.DataType] = {
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,
+    **IDENTITY_COLUMNS,
 }
 
 
@@ -147,8 +157,11 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
     files: list[Path] = []
     problems: list[ImportProblem] = []
 
+    def unreadable(exc: OSError) -> None:
+        problems.append(ImportProblem(str(exc.filename), f"cannot read the directory: {exc.strerror}"))
+
     def walk(d: Path) -> None:
-        for root, dirs, names in os.walk(d):
+        for root, dirs, names in os.walk(d, onerror=unreadable):
             dirs.sort()
             for n in sorted(names):
                 base = n[:-3] if n.endswith(".gz") else n
@@ -159,7 +172,7 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
         text = str(p)
         if Path(text).is_dir():
             walk(Path(text))
-        elif Path(text).is_file():
+        elif os.path.lexists(text):  # a file, or a FIFO, device or broken link that the reader reports
             files.append(Path(text))
         elif glob.has_magic(text):
             matches = sorted(glob.glob(text, recursive=True))
@@ -172,42 +185,47 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
     seen: set[Path] = set()
     unique = []
     for f in files:
-        key = f.resolve()
+        try:
+            key = f.resolve()
+        except (OSError, RuntimeError):  # a symlink loop: the reader reports it
+            key = f.absolute()
         if key not in seen:
             seen.add(key)
             unique.append(f)
     return unique, problems
 
 
-def parse_file(path: str | Path) -> Game:
-    """One log file into the shared game model (raises ``LogError`` with the problem's reason)."""
+def parse_file(path: str | Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason).
+
+    Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LogError(f"cannot read: {exc.strerror}") from None
-    if path.name.endswith(".gz") or data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise LogError(f"bad gzip data: {exc}") from None
+    data = read_log_bytes(path, max_bytes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LogError("not UTF-8 text") from None
     head = text.lstrip()[:1]
     if head == "<":
-        return parse_mjlog(text, str(path))
-    if head in "{[" and head:
-        return parse_json(text, str(path))
-    raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+        game = parse_mjlog(text, str(path))
+    elif head in "{[" and head:
+        game = parse_json(text, str(path))
+    else:
+        raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+    check_magnitudes(game)
+    game.digest = content_digest(text)
+    return game
 
 
-def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
+def read_tenhou(
+    paths: list[str | Path], workers: int | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
-    (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
+    (malformed, three-player, special rules, not a regular file, larger than ``max_log_size`` bytes, also
+    once decompressed) and caveats about imported games (``imported=True``), among them a game met again
+    (the same log id or the same content as an earlier file): imported once, the later file skipped.
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order.
@@ -215,22 +233,28 @@ def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl
     files, problems = expand_paths(paths)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
+    read = partial(_read_file, max_bytes=max_log_size)
     if workers > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parsed = list(pool.map(_read_file, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
+            parsed = list(pool.map(read, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
     else:
-        parsed = [_read_file(f) for f in files]
+        parsed = [read(f) for f in files]
     cols: dict[str, list] = {name: [] for name in COLUMNS}
-    used_ids: Counter[str] = Counter()
-    for f, (ref, rows, notes, error) in zip(files, parsed):
+    first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
+    for f, (gid, digest, rows, notes, error) in zip(files, parsed):
         if error is not None:
             problems.append(ImportProblem(str(f), error))
             continue
-        gid = _game_id(ref, f, used_ids)
+        copy = _copy_of(gid, digest, first_file)
+        if copy is not None:
+            problems.append(ImportProblem(str(f), copy[1], game_id=gid, imported=True, same_as=str(copy[0])))
+            continue
+        first_file[("id", gid)] = first_file[("content", digest)] = f
         anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
                      if rows and rows[0][f"player_{s}"].startswith(ANONYMOUS)}
+        game_columns = {"game_id": gid, "played_at": played_at(gid)}
         for row in rows:
-            row["game_id"] = gid
+            row |= game_columns
             row |= anonymous  # players without a name are different people in every game
             for name in COLUMNS:
                 cols[name].append(row.get(name))
@@ -242,31 +266,27 @@ def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl
 PARALLEL_FROM_FILES = 200
 
 
-def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
-    """(log reference, rows, notes, None) for a file that imports, (None, [], [], reason) for one that does not."""
+def _read_file(f: Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[str, str, list[dict], list[str], str | None]:
+    """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
+    that does not."""
     try:
-        game = parse_file(f)
-        return game.ref, game_rows(game), list(game.notes), None
+        game = parse_file(f, max_bytes)
+        return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
     except LogError as exc:
-        return None, [], [], str(exc)
-    except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError) as exc:
-        return None, [], [], f"malformed log ({type(exc).__name__}: {exc})"
+        return "", "", [], [], str(exc)
+    except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError, OverflowError,
+            MemoryError) as exc:
+        return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
 
 
-def _game_id(ref: str | None, f: Path, used: Counter[str]) -> str:
-    stem = f.name[:-3] if f.name.endswith(".gz") else f.name
-    stem = stem.rsplit(".", 1)[0] if "." in stem else stem
-    gid = ref or stem
-    if used[gid]:
-        alt = f"{f.parent.name}/{stem}"
-        if not used[alt]:
-            gid = alt
-    base = gid
-    while used[gid]:
-        gid = f"{base}#{used[base] + 1}"
-        used[base] += 1
-    used[gid] += 1
-    return gid
+def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str] | None:
+    """(the earlier file, the reason) when a game was met before in this import: by its id or its content."""
+    by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
+    if by_content is not None:
+        return by_content, f"the same game as {by_content} (the same content), skipped: imported once"
+    if by_id is not None:
+        return by_id, f"the same game as {by_id} (log id {gid}, other content), skipped: imported once"
+    return None
 
 
 ANONYMOUS = "NoName"
@@ -337,6 +357,7 @@ def game_rows(game: Game) -> list[dict]:
     names = _names(game.names)
     common = {f"player_{s}": names[s] for s in range(4)}
     common |= {"rules": _rules(game), "game_length": game.game_length, "lobby": game.lobby}
+    common |= identity_columns(game.dan, game.rate, game.notes)
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:

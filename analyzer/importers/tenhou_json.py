@@ -89,6 +89,7 @@ def parse_json(text: str, file: str) -> Game:
         game.game_length = "hanchan"
     elif "東" in disp or "East" in disp:
         game.game_length = "tonpuu"
+    game.dan, game.rate = first.get("dan"), first.get("rate")
     lobby = first.get("lobby")
     game.lobby = lobby if isinstance(lobby, int) else None
     for o in objs:

@@ -27,7 +27,12 @@ def sample() -> pl.DataFrame:
 
 def test_sample_rows(sample):
     assert sample.schema == pl.Schema(COLUMNS)
-    assert sample["game_id"].unique().to_list() == ["sample_tonpuu"]
+    # no log id in the log nor in its name: the id hashes the content
+    [gid] = sample["game_id"].unique().to_list()
+    assert gid.startswith("log-") and len(gid) == 20 and int(gid[4:], 16) >= 0
+    # no ranks, ratings or Tenhou log id recorded: the identity columns are null
+    identity = [*(f"dan_{s}" for s in range(4)), *(f"rate_{s}" for s in range(4)), "played_at"]
+    assert all(sample[c].null_count() == sample.height for c in identity)
     assert sample["round"].to_list() == ["E1", "E2", "E3", "E4"]
     assert sample["honba"].to_list() == [0, 0, 0, 1]
     assert sample["result"].to_list() == ["ron", "tsumo", "draw", "ron"]
@@ -78,20 +83,21 @@ def test_json_lines_one_kyoku_per_line_is_one_game(tmp_path, sample):
     df, problems = read_tenhou([tmp_path / "lines.json"])
     assert problems == []
     assert df.drop("game_id").equals(sample.drop("game_id"))
-    assert df["game_id"].unique().to_list() == ["lines"]
+    assert df["game_id"].n_unique() == 1 and df["game_id"][0] != sample["game_id"][0]  # other content
 
 
-def test_paths_dirs_globs_gzip_and_unique_ids(tmp_path):
+def test_paths_dirs_globs_gzip(tmp_path):
     data = SAMPLE.read_bytes()
     (tmp_path / "a").mkdir()
     (tmp_path / "b" / "deep").mkdir(parents=True)
-    (tmp_path / "a" / "game.json").write_bytes(data)
+    (tmp_path / "a" / "game.json").write_bytes(data.replace(b'"Aoi"', b'"Ann"'))
     (tmp_path / "b" / "deep" / "game.json.gz").write_bytes(gzip.compress(data))
     (tmp_path / "b" / "notes.md").write_text("not a log")
     df, problems = read_tenhou([tmp_path / "b", str(tmp_path / "a" / "*.json")])
     assert problems == []
     assert df.height == 8
-    assert df["game_id"].unique(maintain_order=True).to_list() == ["game", "a/game"]
+    assert df["game_id"].n_unique() == 2  # two files of the same name, two games
+    assert df["player_0"].unique(maintain_order=True).to_list() == ["Aoi", "Ann"]
     df, problems = read_tenhou([tmp_path / "missing", str(tmp_path / "*.nothing")])
     assert df.height == 0 and df.schema == pl.Schema(COLUMNS)
     assert [p.reason for p in problems] == ["no such file or directory", "the pattern matches no file"]
@@ -108,7 +114,7 @@ def test_malformed_files_are_problems_and_others_still_import(tmp_path):
     game["log"][0][6] = game["log"][0][6][:-1]  # the dealer's ronned discard is missing
     (tmp_path / "inconsistent.json").write_text(json.dumps(game))
     df, problems = read_tenhou([tmp_path])
-    assert df["game_id"].unique().to_list() == ["good"]
+    assert df.height == 4 and df["game_id"].n_unique() == 1  # good.json
     reasons = {Path(p.file).name: p.reason for p in problems}
     assert set(reasons) == {"broken.json", "broken.mjlog", "empty.mjlog", "bad.json.gz", "inconsistent.json"}
     assert "not valid JSON" in reasons["broken.json"]
@@ -156,7 +162,7 @@ def test_unknown_yaku_name_is_kept_and_reported(tmp_path):
     (tmp_path / "g.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
     df, problems = read_tenhou([tmp_path / "g.json"])
     assert df["recorded_yaku"][0].to_list() == ["unknown:謎の役"]
-    assert len(problems) == 1 and problems[0].imported and problems[0].game_id == "g"
+    assert len(problems) == 1 and problems[0].imported and problems[0].game_id == df["game_id"][0]
 
 
 # --- the same game as mjlog XML ---------------------------------------------------------------------------
@@ -228,9 +234,12 @@ def test_the_same_game_as_mjlog_imports_the_same(tmp_path, sample):
     (tmp_path / "sample.mjlog").write_text(_as_mjlog(game_type=0x01 | 0x40))
     df, problems = read_tenhou([tmp_path / "sample.mjlog"])
     assert problems == []
-    differ = ["game_id", "lobby", "recorded_fu"]
+    identity = [*(f"dan_{s}" for s in range(4)), *(f"rate_{s}" for s in range(4))]
+    differ = ["game_id", "lobby", "recorded_fu", *identity]
     assert df.drop(differ).equals(sample.drop(differ))
     assert df["lobby"].unique().to_list() == [0]
+    # the mjlog's UN records ranks and ratings: dan="0,0,0,0" rate="1500,1500,1500,1500"
+    assert df.select(identity).unique().rows() == [(0, 0, 0, 0, 1500.0, 1500.0, 1500.0, 1500.0)]
     # mjlog records fu for limit hands too; the JSON value string of a mangan ("満貫8000点") does not
     assert df["recorded_fu"].to_list() == [40, 30, None, 30]
     assert sample["recorded_fu"].to_list() == [40, 30, None, None]

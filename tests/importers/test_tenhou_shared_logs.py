@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from analyzer.importers._common import is_complete, is_tenpai, kind, replay
+from analyzer.importers.identity import game_id
 from analyzer.importers.tenhou import expand_paths, parse_file, read_tenhou, red_fives
 from analyzer.rules import from_spec
 
@@ -50,6 +51,25 @@ def games():
     return out
 
 
+@pytest.fixture(scope="module")
+def stems(games) -> dict[str, str]:
+    """File name without extensions of each game id: the names the tests and comments here use."""
+    out = {game_id(g.ref, f, g.digest): f.name.split(".")[0] for f, g in games}
+    assert len(set(out.values())) == len(out) == len(games)
+    return out
+
+
+def _ids(stems: dict[str, str], names) -> list[str]:
+    ids = [gid for gid, stem in stems.items() if stem in names]
+    assert len(ids) == len(names)
+    return ids
+
+
+@pytest.fixture(scope="module")
+def synthetic(stems) -> list[str]:
+    return _ids(stems, SYNTHETIC)
+
+
 def _wins(df):
     return df.filter(pl.col("result").is_in(["ron", "tsumo"]))
 
@@ -74,9 +94,9 @@ def test_mjx_counts_match_sources(df):
     assert counts["draw"] + counts["abort"] + counts["nagashi"] == 62
 
 
-def test_deltas_sum_to_zero_except_riichi_sticks(df):
+def test_deltas_sum_to_zero_except_riichi_sticks(df, synthetic):
     per_hand = (
-        df.filter(~pl.col("game_id").is_in(SYNTHETIC))
+        df.filter(~pl.col("game_id").is_in(synthetic))
         .with_columns(s=pl.sum_horizontal(f"recorded_delta_{s}" for s in range(4)), n=pl.col("riichi").list.len())
         .group_by("game_id", "round", "honba", "kyotaku", maintain_order=True)
         .agg(pl.col("s").sum(), pl.col("result").first(), pl.col("n").first())
@@ -116,8 +136,8 @@ def test_round_honba_and_stick_sequence(games):
             assert (b.kyoku, b.honba, b.kyotaku) == expected, (f.name, a.round, a.honba)
 
 
-def test_winner_gain_is_points_plus_honba_and_sticks(df):
-    rows = _wins(df).filter(~pl.col("game_id").is_in(SYNTHETIC)).iter_rows(named=True)
+def test_winner_gain_is_points_plus_honba_and_sticks(df, synthetic):
+    rows = _wins(df).filter(~pl.col("game_id").is_in(synthetic)).iter_rows(named=True)
     previous = None
     for r in rows:
         w = int(r["winner"])
@@ -168,8 +188,8 @@ def test_red_fives_match_recorded_aka(df):
         assert red_fives(r["hand"], r["melds"]) == r["recorded_aka_dora"], (r["game_id"], r["round"], r["hand"])
 
 
-def test_winning_hands_are_complete(df):
-    for r in _wins(df).filter(~pl.col("game_id").is_in(SYNTHETIC)).iter_rows(named=True):
+def test_winning_hands_are_complete(df, synthetic):
+    for r in _wins(df).filter(~pl.col("game_id").is_in(synthetic)).iter_rows(named=True):
         kinds = _kinds(r["hand"])
         assert len(kinds) == 14 - 3 * len(r["melds"]), (r["game_id"], r["round"], r["hand"])
         assert is_complete(kinds), (r["game_id"], r["round"], r["hand"], r["melds"])
@@ -241,7 +261,7 @@ def _game_points(final: list[int], uma: list[int], rounding) -> list[float]:
 OLD_TONPUU_UMA = {"bye", "shuffle"}  # 2009 phoenix east-only games (00a1): uma 10/5/-5/-10
 
 
-def test_owari_rounding_and_uma(df):
+def test_owari_rounding_and_uma(df, stems):
     """Finding: Tenhou rounds each non-first FINAL SCORE to 1000 with a remainder of 500 going away from zero
     (5500 -> 6000, -7500 -> -8000), then (rounded - 30000)/1000 + uma; first place gets minus the sum of the
     others (which includes the 20-point oka). Uma +20/+10/-10/-20 everywhere except the two 2009 east-only
@@ -252,19 +272,19 @@ def test_owari_rounding_and_uma(df):
     for r in last.iter_rows(named=True):
         final = [r[f"recorded_final_{s}"] for s in range(4)]
         recorded = [r[f"recorded_game_points_{s}"] for s in range(4)]
-        uma = [10, 5, -5, -10] if r["game_id"] in OLD_TONPUU_UMA else [20, 10, -10, -20]
+        uma = [10, 5, -5, -10] if stems[r["game_id"]] in OLD_TONPUU_UMA else [20, 10, -10, -20]
         assert _game_points(final, uma, _round_half_away) == recorded, r["game_id"]
         if _game_points(final, [20, 10, -10, -20], _round_preset) != recorded:
-            contradicting_preset.add(r["game_id"])
+            contradicting_preset.add(stems[r["game_id"]])
     assert contradicting_preset == {"bug7", "bug8", "bye", "shuffle", "1", "11", "15", "17", "26", "30", "31", "37",
                                     "40", "9"}
 
 
-def test_scoring_the_imported_hands_reproduces_tenhou(df):
+def test_scoring_the_imported_hands_reproduces_tenhou(df, synthetic):
     """End to end: the tiles and flags we import, scored by the pipeline, give Tenhou's own deltas."""
     from analyzer.pipeline import score
 
-    result = score(df.filter(~pl.col("game_id").is_in(SYNTHETIC)), "tenhou")
+    result = score(df.filter(~pl.col("game_id").is_in(synthetic)), "tenhou")
     assert result.rejects.height == 0
     hands = result.hands
     assert hands.height == df.height - 2
@@ -286,11 +306,11 @@ EXPECTED_FINDINGS = {
 }
 
 
-def test_check_finds_only_the_documented_differences(df):
+def test_check_finds_only_the_documented_differences(df, stems):
     from analyzer.check import check
 
     result = check(df)  # each game under its own `rules` column
-    found = {(r["game_id"], r["field"], r["kind"], r["seat"]) for r in result.mismatches.iter_rows(named=True)}
+    found = {(stems[r["game_id"]], r["field"], r["kind"], r["seat"]) for r in result.mismatches.iter_rows(named=True)}
     assert found == EXPECTED_FINDINGS
     compared = set(result.fields_compared)
     assert {"han", "fu", "yakuman", "points", "limit", "yaku", "dora", "ura_dora", "aka_dora"} <= compared
@@ -299,9 +319,9 @@ def test_check_finds_only_the_documented_differences(df):
     assert set(result.findings.filter(pl.col("kind") == "note")["field"]) == {"round"}
 
 
-def test_check_with_the_old_east_only_uma_agrees(df):
+def test_check_with_the_old_east_only_uma_agrees(df, stems):
     from analyzer.check import check
 
-    old = df.filter(pl.col("game_id").is_in(OLD_TONPUU_UMA))
+    old = df.filter(pl.col("game_id").is_in(_ids(stems, OLD_TONPUU_UMA)))
     assert set(old["rules"]) == {"tenhou;game_length=east;uma=10/5/-5/-10"}  # read from the logs' own results
     assert check(old).ok and check(old, "tenhou;game_length=east;uma=10/5/-5/-10").ok

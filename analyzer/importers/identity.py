@@ -1,0 +1,121 @@
+"""Who played, when, and which game a log is: stable game ids and the identity columns of imported rows.
+
+A game's id is stable: the same game imported twice, from any folder, under any file name, compressed or
+not, gets the same id, so copies are found (``import`` skips them, ``score``/``check`` reject them as
+``duplicate_row``). In order of preference:
+
+1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
+   ``2019050417gm-0029-0000-4f2a8622``;
+2. the Tenhou log id the file is named after (how Tenhou's own downloads and most archives name them:
+   ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
+3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's text (decompressed, without a byte order mark,
+   line ends as ``\\n``): the same content is the same game whatever the file is called.
+
+Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name):
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import polars as pl
+
+DAN_NAMES = [
+    "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
+    "初段", "二段", "三段", "四段", "五段", "六段", "七段", "八段", "九段", "十段", "天鳳",
+]  # fmt: skip
+__doc__ += "\n" + "\n".join(f"* {i:2d} {name}" for i, name in enumerate(DAN_NAMES)) + "\n"
+
+JAPAN = timezone(timedelta(hours=9), "JST")  # Tenhou's clock (Japan has no daylight saving time)
+IDENTITY_COLUMNS: dict[str, pl.DataType] = {
+    **{f"dan_{s}": pl.Int64 for s in range(4)},
+    **{f"rate_{s}": pl.Float64 for s in range(4)},
+    "played_at": pl.Datetime("us", "Asia/Tokyo"),
+}
+_DAN_INDEX = {name: i for i, name in enumerate(DAN_NAMES)} | {"天鳳位": 20}
+MAX_RATE = 10_000.0  # Tenhou's R starts at 1500; the best players reach about 2400
+# YYYYMMDDHH, "gm", the game type (GO type in hex), the lobby, a hash
+TENHOU_LOG_ID = re.compile(r"(\d{4})(\d\d)(\d\d)(\d\d)gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
+_REF = re.compile(r"[!-~]{1,80}")  # printable ASCII without spaces: what a log id can be
+ID_PREFIX = "log-"
+
+
+def content_digest(text: str) -> str:
+    """16 hex digits identifying a log's content (BOM and CR of CRLF line ends left out)."""
+    normal = text.lstrip("\ufeff").replace("\r\n", "\n").strip()
+    return hashlib.blake2b(normal.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def played_at(log_id: str | None) -> datetime | None:
+    """When a Tenhou game started (to the hour, Japan time) from its log id's leading ``YYYYMMDDHH``."""
+    m = TENHOU_LOG_ID.match(log_id or "")
+    if not m:
+        return None
+    try:
+        return datetime(*(int(g) for g in m.groups()), tzinfo=JAPAN)
+    except ValueError:  # month 13, hour 25: not a date
+        return None
+
+
+def log_id_from_name(path: str | Path) -> str | None:
+    """The Tenhou log id a file is named after (``2019…gm-00a9-0000-9e5ea5b0&tw=2.mjlog.gz``), else None."""
+    name = Path(path).name.removesuffix(".gz")
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    stem = re.sub(r"&tw=\d$", "", stem)  # the seat the viewer shows at the bottom: not part of the id
+    return stem if TENHOU_LOG_ID.fullmatch(stem) and played_at(stem) is not None else None
+
+
+def game_id(ref: str | None, path: str | Path, digest: str) -> str:
+    """The stable id of a game (see the module docstring)."""
+    if isinstance(ref, str) and _REF.fullmatch(ref):
+        return ref
+    return log_id_from_name(path) or ID_PREFIX + digest
+
+
+def dan_index(value) -> int | None:
+    """Tenhou's dan index 0-20 from the recorded value (an index, its text, or the name); None if unreadable."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < len(DAN_NAMES) else None
+    if not isinstance(value, str):
+        return None
+    text = unicodedata.normalize("NFKC", value).strip()  # ９級 -> 9級
+    if text.isascii() and text.isdigit() and len(text) <= 2:
+        return dan_index(int(text))
+    return _DAN_INDEX.get(text)
+
+
+def rate(value) -> float | None:
+    """Tenhou's rating R from the recorded value (a number or its text); None if unreadable or not a rating."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if len(value) > 32:
+            return None
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    if isinstance(value, (int, float)) and math.isfinite(value) and 0 < value < MAX_RATE:
+        return float(value)
+    return None
+
+
+def identity_columns(dans, rates, notes: list[str]) -> dict:
+    """``dan_0..3`` and ``rate_0..3`` of a game from what its log recorded (lists of four, or None when the log
+    has none); a value that is recorded but not readable is left null and said in ``notes``."""
+    row: dict = {}
+    for name, values, read in (("dan", dans, dan_index), ("rate", rates, rate)):
+        values = values if isinstance(values, (list, tuple)) and len(values) == 4 else None
+        for s in range(4):
+            raw = None if values is None else values[s]
+            row[f"{name}_{s}"] = value = None if raw is None or raw == "" else read(raw)
+            if value is None and raw not in (None, ""):
+                notes.append(f"{name} of seat {s} ({str(raw)[:40]!r}) is not a Tenhou {name}: {name}_{s} left empty")
+    return row
