@@ -10,8 +10,8 @@ seat
 field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
                 ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
                 ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
-                code's field, or the
-                column of a rejected row
+                code's field, ``duplicate_row`` (a row that exactly repeats an earlier row of its game: counted
+                once), or the column of a rejected row
 kind            ``value`` (the hand's worth), ``payment`` (score changes), ``table`` (honba, sticks, dealer
                 rotation), ``plausibility`` (a han/fu or winner combination no hand can have), ``money``
                 (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on
@@ -56,6 +56,7 @@ from analyzer.rules import Rules, load_rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.schema import DELTA_COLUMNS, SEATS
 from analyzer.text import format_text
+from analyzer.validate import COPY_REASON_START, DUPLICATE_ROW
 
 FINDING_SCHEMA = {
     "game_id": pl.String,
@@ -539,13 +540,14 @@ def _number_text(x: pl.Expr) -> pl.Expr:
 
 
 def _reject_findings(rejects: pl.DataFrame) -> pl.DataFrame:
+    copy = pl.col("reason").str.starts_with(COPY_REASON_START)
     return rejects.select(
         "game_id",
         pl.lit(None, pl.String).alias("round"),
         pl.lit(None, pl.Int64).alias("honba"),
         pl.lit(None, pl.Int64).alias("hand_no"),
         pl.lit(None, pl.Int64).alias("seat"),
-        pl.col("column").alias("field"),
+        pl.when(copy).then(pl.lit(DUPLICATE_ROW)).otherwise(pl.col("column")).alias("field"),
         pl.lit("reject").alias("kind"),
         pl.col("value").alias("recorded"),
         pl.lit(None, pl.String).alias("computed"),

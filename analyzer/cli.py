@@ -387,20 +387,29 @@ def import_group() -> None:
     "--workers", type=click.IntRange(min=1), default=None,
     help="Processes parsing files in parallel. [default: one per core from 200 files on]",
 )
+@click.option(
+    "--max-log-size", default="64MB", show_default=True, metavar="SIZE",
+    help="Largest log file read, and largest content a .gz may decompress to; a larger one is reported.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debug: bool) -> None:
+def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: str, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
-    A malformed or unsupported file (e.g. three-player) is reported and the others still import.
-    Exit status 1 when some file did not import.
+    A malformed or unsupported file (e.g. three-player, corrupt .gz, not a regular file, too large) is reported
+    and the others still import; exit status 1 when some file did not import. A game met again (the same
+    Tenhou log id or the same content as an earlier file) is imported once and the copy reported (exit 0).
     """
     from analyzer.importers import read_tenhou
 
+    try:
+        max_bytes = parse_size(max_log_size)
+    except ValueError as exc:
+        raise Failure(f"--max-log-size: {exc}") from exc
     with _friendly_errors(debug):
         if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
             raise Failure(f"{output}: use a .parquet or .csv file name")
         with _progress(f"Reading {len(paths)} path(s)…"):
-            hands, problems = read_tenhou(list(paths), workers)
+            hands, problems = read_tenhou(list(paths), workers, max_bytes)
         if hands.height == 0 and not problems:
             raise Failure("no Tenhou logs found in " + ", ".join(paths))
     failed = [p for p in problems if not p.imported]
@@ -411,9 +420,10 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
         raise Failure(f"no game imported; {output} not written")
     with _friendly_errors(debug):
         write_table(hands, output)
+    copies = sum(1 for p in problems if p.same_as is not None)
     out.print(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
-        f" {len(failed)} file(s) not imported",
+        f" {len(failed)} file(s) not imported" + (f"; {copies} file(s) skipped as the same game as another" if copies else ""),
         highlight=False, markup=False,
     )
     sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)

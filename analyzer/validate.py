@@ -66,10 +66,14 @@ R_HAN_MISSING = reason("han", _raw("han"), "han (or yakuman) is required for a w
 R_HAN_LOW = reason("han", _raw("han"), "a winning hand has at least 1 han")
 R_FU_MISSING = reason("fu", _raw("fu"), "fu is required below 5 han")
 R_FU_VALUE = reason("fu", _raw("fu"), "fu must be 20, 25 or a multiple of 10 from 30 to 140")
-COPY_REASON_START = "an exact copy of row"
+# A row given twice (two files, or one game imported twice) is counted once; the code leads its reason, so
+# that `grep duplicate_row` or a filter on the rejects' reason finds every copy.
+DUPLICATE_ROW = "duplicate_row"
+COPY_REASON_START = f"{DUPLICATE_ROW}: "
 R_DUPLICATE = reason(
     "game_id", pl.col("game_id"),
-    pl.format(COPY_REASON_START + " {} of {} (the same game and values): counted once", "_copy_of_row", "_copy_of_file"),
+    pl.format(COPY_REASON_START + "an exact copy of row {} of {} (the same game and values): counted once",
+              "_copy_of_row", "_copy_of_file"),
 )
 
 

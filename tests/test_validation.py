@@ -127,7 +127,7 @@ def test_the_same_rows_given_twice_are_counted_once(tmp_path):
     twice = analyzer.score([tmp_path / "a.csv", tmp_path / "a.parquet"], "tenhou")
     assert twice.hands.height == once.hands.height and twice.rows_rejected == sheet.height
     assert twice.players.drop("player").equals(once.players.drop("player"))
-    assert twice.rejects["reason"].str.starts_with("an exact copy of row").all()
+    assert twice.rejects["reason"].str.starts_with("duplicate_row: an exact copy of row").all()
     assert set(twice.rejects["file"]) == {str(tmp_path / "a.parquet")}
 
 

@@ -123,9 +123,14 @@ def gunzip(data: bytes, max_bytes: int) -> bytes:
 MAX_MAGNITUDE = 10**9
 
 
+# Tiles and seats of the play itself index the replay's tables, where an absurd one fails (a malformed log);
+# walking every event would cost a sixth of the parse.
+_PLAY_FIELDS = frozenset({"events", "haipai"})
+
+
 def check_magnitudes(game) -> None:
-    """Raise :class:`LogError` when the parsed model (any dataclass tree of lists, tuples and dicts) holds an
-    integer beyond ±:data:`MAX_MAGNITUDE` or a float that is not finite or beyond it."""
+    """Raise :class:`LogError` when the parsed model (any dataclass tree of lists, tuples and dicts, play
+    events aside) holds an integer beyond ±:data:`MAX_MAGNITUDE` or a float that is not finite or beyond it."""
     stack = [game]
     while stack:
         item = stack.pop()
@@ -135,11 +140,13 @@ def check_magnitudes(game) -> None:
             if not -MAX_MAGNITUDE <= item <= MAX_MAGNITUDE:
                 raise LogError(f"a number beyond ±{MAX_MAGNITUDE:,} in the log is not a real value")
         elif isinstance(item, float):
-            if not math.isfinite(item) or abs(item) > MAX_MAGNITUDE:
-                raise LogError(f"the number {item!r} in the log is not a real value (beyond ±{MAX_MAGNITUDE:,})")
+            if not math.isfinite(item):
+                raise LogError(f"the number {item!r} in the log is not a real value")
+            if abs(item) > MAX_MAGNITUDE:
+                raise LogError(f"a number beyond ±{MAX_MAGNITUDE:,} in the log is not a real value")
         elif isinstance(item, (list, tuple, set, frozenset)):
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
         elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item) if f.name not in _PLAY_FIELDS)

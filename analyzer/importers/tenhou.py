@@ -274,8 +274,11 @@ def _read_file(f: Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[str, st
         return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
     except LogError as exc:
         return "", "", [], [], str(exc)
-    except (KeyError, ValueError, IndexError, TypeError, AttributeError, RecursionError, OverflowError,
-            MemoryError) as exc:
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+            return "", "", [], [], "a number of thousands of digits in the log is not a real value"
+        return "", "", [], [], f"malformed log (ValueError: {str(exc)[:200]})"
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
         return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
 
 
