@@ -325,3 +325,30 @@ def test_check_with_the_old_east_only_uma_agrees(df, stems):
     old = df.filter(pl.col("game_id").is_in(_ids(stems, OLD_TONPUU_UMA)))
     assert set(old["rules"]) == {"tenhou;game_length=east;uma=10/5/-5/-10"}  # read from the logs' own results
     assert check(old).ok and check(old, "tenhou;game_length=east;uma=10/5/-5/-10").ok
+
+
+# --- who played when -----------------------------------------------------------------------------------
+
+
+def test_ids_ranks_ratings_and_times_from_the_logs(df, stems):
+    from datetime import datetime, timedelta, timezone
+
+    japan = timezone(timedelta(hours=9))
+    seats = range(4)
+    first = {stems[r["game_id"]]: r for r in df.group_by("game_id", maintain_order=True).first().iter_rows(named=True)}
+    gimite = first["test"]  # mjlog: <UN dan="16,19,16,16" rate="2138.12,2235.99,2124.80,2112.00">, SHUFFLE ref=""
+    assert [gimite[f"dan_{s}"] for s in seats] == [16, 19, 16, 16]
+    assert [gimite[f"rate_{s}"] for s in seats] == [2138.12, 2235.99, 2124.80, 2112.00]
+    assert gimite["game_id"].startswith("log-") and gimite["played_at"] is None
+    ranked = first["ranked_game"]  # JSON: "ref": "2019050417gm-0029-0000-4f2a8622", "dan": ["四段", "四段", "九段", "四段"]
+    assert ranked["game_id"] == "2019050417gm-0029-0000-4f2a8622"
+    assert [ranked[f"dan_{s}"] for s in seats] == [13, 13, 18, 13]
+    assert [ranked[f"rate_{s}"] for s in seats] == [1912.87, 1943.31, 2104.6, 1904.95]
+    assert ranked["played_at"] == datetime(2019, 5, 4, 17, tzinfo=japan)
+    mjx = [stem for stem in first if "gm-00a9-" in stem]  # named after their Tenhou log ids, no ref inside
+    assert len(mjx) == 31
+    for stem in mjx:
+        assert first[stem]["game_id"] == stem
+        assert first[stem]["played_at"] == datetime.strptime(stem[:10], "%Y%m%d%H").replace(tzinfo=japan)
+    assert sum(r["played_at"] is not None for r in first.values()) == 33  # and suukantsu_1's ref
+    assert sum(r["dan_0"] is not None for r in first.values()) == 52  # every mjlog, and the ranked JSON game
