@@ -163,3 +163,29 @@ def test_absurd_numbers_and_invalid_text_are_reported(tmp_path, name, content, w
     assert set(problems) == {name}
     assert words in problems[name].reason and not problems[name].imported
     assert len(problems[name].reason) < 400
+
+
+def test_the_command_line_reports_hostile_files_and_keeps_an_output_when_nothing_imports(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    os.mkfifo(logs / "pipe.mjlog")
+    (logs / "zero.mjlog").symlink_to("/dev/zero")
+    (logs / "bomb.json.gz").write_bytes(_zeros_gz(4 << 20))
+    output = tmp_path / "hands.parquet"
+    output.write_bytes(b"earlier")
+    runner = CliRunner()
+    nothing = runner.invoke(main, ["import", "tenhou", str(logs), "-o", str(output), "--max-log-size", "1MB"])
+    assert nothing.exit_code == 2 and "not written" in nothing.output, nothing.output
+    assert output.read_bytes() == b"earlier"
+    for words in ("pipe.mjlog: not a regular file", "zero.mjlog: not a regular file", "bomb.json.gz: gzip data"):
+        assert words in nothing.output
+    (logs / "good.json").write_bytes(SAMPLE.read_bytes())
+    some = runner.invoke(main, ["import", "tenhou", str(logs), "-o", str(output), "--max-log-size", "1MB"])
+    assert some.exit_code == 1 and "imported 1 game(s), 4 row(s)" in some.output and "3 file(s) not imported" in some.output
+    assert "Traceback" not in some.output
+    bad = runner.invoke(main, ["import", "tenhou", str(logs), "-o", str(output), "--max-log-size", "lots"])
+    assert bad.exit_code == 2 and "--max-log-size: not a size" in bad.output
