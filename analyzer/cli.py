@@ -396,8 +396,9 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
     A malformed or unsupported file (e.g. three-player, corrupt .gz, not a regular file, too large) is reported
-    and the others still import; exit status 1 when some file did not import. A game met again (the same
-    Tenhou log id or the same content as an earlier file) is imported once and the copy reported (exit 0).
+    and the others still import; exit status 1 when some file did not import. A copy of a game (the same
+    content as an earlier file) is imported once and the copy reported (exit 0); another version of a game
+    (the same Tenhou log id, other content) is reported and not imported (exit 1).
     """
     from analyzer.importers import read_tenhou
 
@@ -420,7 +421,7 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
         raise Failure(f"no game imported; {output} not written")
     with _friendly_errors(debug):
         write_table(hands, output)
-    copies = sum(1 for p in problems if p.same_as is not None)
+    copies = sum(1 for p in problems if p.same_as is not None and p.imported)
     out.print(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
         f" {len(failed)} file(s) not imported" + (f"; {copies} file(s) skipped as the same game as another" if copies else ""),

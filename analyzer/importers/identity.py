@@ -5,11 +5,13 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
 ``duplicate_row``). In order of preference:
 
 1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
-   ``2019050417gm-0029-0000-4f2a8622``;
+   ``2019050417gm-0029-0000-4f2a8622``; a ``ref`` of another shape is not taken (converters write
+   placeholders there, which would make different games one);
 2. the Tenhou log id the file is named after (how Tenhou's own downloads and most archives name them:
    ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
-3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's text (decompressed, without a byte order mark,
-   line ends as ``\\n``): the same content is the same game whatever the file is called.
+3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's content (decompressed, without a byte order
+   mark, surrounding whitespace or the CR of CRLF line ends): the same content is the same game whatever the
+   file is called.
 
 Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name):
 """
@@ -41,14 +43,16 @@ _DAN_INDEX = {name: i for i, name in enumerate(DAN_NAMES)} | {"天鳳位": 20}
 MAX_RATE = 10_000.0  # Tenhou's R starts at 1500; the best players reach about 2400
 # YYYYMMDDHH, "gm", the game type (GO type in hex), the lobby, a hash
 TENHOU_LOG_ID = re.compile(r"(\d{4})(\d\d)(\d\d)(\d\d)gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
-_REF = re.compile(r"[!-~]{1,80}")  # printable ASCII without spaces: what a log id can be
 ID_PREFIX = "log-"
 
 
-def content_digest(text: str) -> str:
-    """16 hex digits identifying a log's content (BOM and CR of CRLF line ends left out)."""
-    normal = text.lstrip("\ufeff").replace("\r\n", "\n").strip()
-    return hashlib.blake2b(normal.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+def content_digest(data: bytes) -> str:
+    """16 hex digits identifying a log's content (decompressed bytes; BOM, surrounding whitespace and the CR of
+    CRLF line ends left out)."""
+    data = data.removeprefix(b"\xef\xbb\xbf").strip()
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def played_at(log_id: str | None) -> datetime | None:
@@ -72,7 +76,7 @@ def log_id_from_name(path: str | Path) -> str | None:
 
 def game_id(ref: str | None, path: str | Path, digest: str) -> str:
     """The stable id of a game (see the module docstring)."""
-    if isinstance(ref, str) and _REF.fullmatch(ref):
+    if isinstance(ref, str) and TENHOU_LOG_ID.fullmatch(ref) and played_at(ref) is not None:
         return ref
     return log_id_from_name(path) or ID_PREFIX + digest
 

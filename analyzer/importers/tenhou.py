@@ -17,7 +17,7 @@ winner, adjacent, in turn order from the discarder; a (rare) double nagashi mang
 game_id                  stable (:mod:`.identity`): the Tenhou log id the log carries (JSON ``ref``, mjlog
                          SHUFFLE ``ref``), else the one the file is named after (``2010112714gm-00a9-0000-d497e395``),
                          else ``log-`` + 16 hex digits hashing the log's content; a game met again in the
-                         same import (same id or content) is imported once and the copy reported
+                         same import (same content, or same Tenhou id) is imported once, the copy reported
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
@@ -213,7 +213,7 @@ def parse_file(path: str | Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game
     else:
         raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
     check_magnitudes(game)
-    game.digest = content_digest(text)
+    game.digest = content_digest(data)
     return game
 
 
@@ -224,8 +224,9 @@ def read_tenhou(
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
     (malformed, three-player, special rules, not a regular file, larger than ``max_log_size`` bytes, also
-    once decompressed) and caveats about imported games (``imported=True``), among them a game met again
-    (the same log id or the same content as an earlier file): imported once, the later file skipped.
+    once decompressed, another version of a game imported from an earlier file: the same Tenhou log id with
+    other content) and caveats about imported games (``imported=True``), among them an exact copy of a game
+    (the same content as an earlier file): imported once, the later file skipped.
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order.
@@ -247,7 +248,8 @@ def read_tenhou(
             continue
         copy = _copy_of(gid, digest, first_file)
         if copy is not None:
-            problems.append(ImportProblem(str(f), copy[1], game_id=gid, imported=True, same_as=str(copy[0])))
+            earlier, reason, same_content = copy
+            problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
             continue
         first_file[("id", gid)] = first_file[("content", digest)] = f
         anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
@@ -282,13 +284,16 @@ def _read_file(f: Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[str, st
         return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
 
 
-def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str] | None:
-    """(the earlier file, the reason) when a game was met before in this import: by its id or its content."""
+def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str, bool] | None:
+    """(the earlier file, the reason, whether the content is the same) when a game was met before in this
+    import. The same content is a copy (nothing lost); the same Tenhou log id with other content (an edited or
+    partial log) is a conflict the user should look at: the file is not imported."""
     by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
     if by_content is not None:
-        return by_content, f"the same game as {by_content} (the same content), skipped: imported once"
+        return by_content, f"the same game as {by_content} (the same content), skipped: imported once", True
     if by_id is not None:
-        return by_id, f"the same game as {by_id} (log id {gid}, other content), skipped: imported once"
+        return by_id, (f"the same Tenhou log id {gid} as {by_id} but other content: not imported "
+                       "(the game is imported from the earlier file)"), False
     return None
 
 
