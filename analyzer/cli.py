@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 import polars as pl
+import polars.selectors as cs
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -419,6 +420,9 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
         console.print(f"[{colour}]{escape(str(problem.file))}[/]: {escape(problem.reason)}", highlight=False)
     if hands.height == 0:  # nothing to write: an existing output stays as it was
         raise Failure(f"no game imported; {output} not written")
+    if Path(output).suffix.lower() == ".csv":
+        # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
+        hands = hands.with_columns(cs.datetime().cast(pl.String))
     with _friendly_errors(debug):
         write_table(hands, output)
     copies = sum(1 for p in problems if p.same_as is not None and p.imported)

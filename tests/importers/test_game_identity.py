@@ -225,3 +225,15 @@ def test_importing_twice_then_scoring_both_rejects_the_copies_as_duplicate_row(t
     assert report.height == 8
     assert set(report["field"]) == {"duplicate_row"} and set(report["kind"]) == {"reject"}
     assert report["explanation"].str.starts_with("duplicate_row: ").all()
+
+
+def test_a_csv_and_a_parquet_import_of_the_same_logs_are_copies(tmp_path, logs):
+    runner = CliRunner()
+    csv, parquet = tmp_path / "hands.csv", tmp_path / "hands.parquet"
+    for out in (csv, parquet):
+        assert runner.invoke(main, ["import", "tenhou", str(logs), "-o", str(out)]).exit_code == 0
+    assert pl.read_csv(csv).filter(pl.col("game_id") == TENHOU_ID)["played_at"][0] == "2019-01-01 00:00:00.000000+09:00"
+    scored = runner.invoke(main, ["score", str(csv), str(parquet), "-o", str(tmp_path / "out")])
+    assert scored.exit_code == 1 and "rows read: 16 = scored 8 + rejected 8" in scored.output, scored.output
+    rejects = pl.read_parquet(tmp_path / "out" / "rejects.parquet")
+    assert rejects["reason"].str.starts_with("duplicate_row: ").all()
