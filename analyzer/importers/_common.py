@@ -37,8 +37,9 @@ class ImportProblem:
 
     ``file`` is the path as found; ``reason`` says what is wrong. ``game_id`` is set when the problem concerns
     one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
-    ``unknown:NAME``. ``same_as`` names the file a skipped copy of a game was imported from (``imported=True``
-    too: nothing is lost).
+    ``unknown:NAME``. ``same_as`` names the earlier file of a game met again: an exact copy is skipped with
+    ``imported=True`` (nothing is lost), another version (the same Tenhou log id, other content) with
+    ``imported=False``.
     """
 
     file: str

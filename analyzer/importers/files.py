@@ -33,7 +33,7 @@ def _kind(mode: int) -> str:
                        (stat.S_ISSOCK, "a socket")):
         if test(mode):
             return name
-    return "not a regular file"
+    return "another kind of file"
 
 
 def size_text(n: int) -> str:

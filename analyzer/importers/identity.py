@@ -13,7 +13,9 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
    mark, surrounding whitespace or the CR of CRLF line ends): the same content is the same game whatever the
    file is called.
 
-Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name):
+Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name, read back to
+the index by :func:`dan_index`): 0 新人 (new player), 1-9 ９級..１級 (9th to 1st kyu), 10-19 初段..十段 (1st to
+10th dan), 20 天鳳 (Tenhou-i, also written 天鳳位).
 """
 
 from __future__ import annotations
@@ -27,11 +29,10 @@ from pathlib import Path
 
 import polars as pl
 
-DAN_NAMES = [
+DAN_NAMES = [  # kyu digits as NFKC reads Tenhou's full-width ones (９級 -> 9級)
     "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
     "初段", "二段", "三段", "四段", "五段", "六段", "七段", "八段", "九段", "十段", "天鳳",
 ]  # fmt: skip
-__doc__ += "\n" + "\n".join(f"* {i:2d} {name}" for i, name in enumerate(DAN_NAMES)) + "\n"
 
 JAPAN = timezone(timedelta(hours=9), "JST")  # Tenhou's clock (Japan has no daylight saving time)
 IDENTITY_COLUMNS: dict[str, pl.DataType] = {
