@@ -334,6 +334,10 @@ class Replay:
     nagashi: list[int]  # seats eligible for nagashi mangan
     draws: int
     dora: list[int]
+    riichi_turn: list[int | None]  # per seat: its discard number of the riichi declaration (accepted or not)
+    calls: list[int]  # per seat: chi, pon, open kan and added kan made (a robbed added kan is not made)
+    opened: list[bool]  # per seat: the hand has an open meld at its end
+    turn: int  # the turn the hand ended on: the last acting seat's discard number (see :func:`replay`)
 
 
 FLAG_NAMES = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"]
@@ -347,7 +351,12 @@ def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
 
 
 def replay(k: Kyoku) -> Replay:
-    """Play the kyoku's events and derive what the outcome rows need."""
+    """Play the kyoku's events and derive what the outcome rows need.
+
+    Turns count a seat's own discards: its n-th discard is made on its turn n, and a draw starts its turn
+    (discards so far + 1). The hand ends on the turn of the seat that acted last: the discarder's turn for a
+    ron or an exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's for a
+    chankan."""
     seen = Counter(kind(t) for h in k.haipai for t in h)
     seen.update(kind(ev[2]) for ev in k.events if ev[0] == "draw")
     over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
@@ -372,6 +381,10 @@ def replay(k: Kyoku) -> Replay:
         events = events[:-1]
     last_draw: tuple | None = None  # (seat, rinshan, first draw, call before)
     last_discard: tuple | None = None  # (seat, tile, draws so far)
+    discards = [0] * 4
+    riichi_turn: list[int | None] = [None] * 4
+    calls = [0] * 4
+    turn = 0
     for ev in events:
         typ = ev[0]
         if typ == "draw":
@@ -381,11 +394,15 @@ def replay(k: Kyoku) -> Replay:
             last_draw = (s, rinshan, not drew[s], any_call, t)
             drew[s] = True
             last_discard = None
+            turn = discards[s] + 1
         elif typ == "discard":
             _, s, t, riichi = ev
             _remove(concealed[s], t, s, "discards")
             ippatsu[s] = False
+            discards[s] += 1
+            turn = discards[s]
             if riichi:
+                riichi_turn[s] = discards[s]
                 double[s] = not discarded[s] and not any_call
                 ippatsu[s] = True
             discarded[s] = True
@@ -397,6 +414,8 @@ def replay(k: Kyoku) -> Replay:
             _, s, mk, tiles, called, frm = ev
             any_call = True
             ippatsu = [False] * 4
+            if mk != "ankan":
+                calls[s] += 1
             if mk in ("chi", "pon", "minkan"):
                 if last_discard is None or last_discard[1] != called:
                     raise LogError(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
@@ -424,6 +443,8 @@ def replay(k: Kyoku) -> Replay:
         elif typ == "dora":
             dora.append(ev[1])
 
+    if robbed_kan is not None:
+        turn = discards[robbed_kan[1]] + 1
     flags: dict[int, dict[str, bool]] = {}
     win_tiles: dict[int, int] = {}
     for o in winners:
@@ -455,4 +476,5 @@ def replay(k: Kyoku) -> Replay:
             f["renhou"] = not drew[w] and not any_call
         flags[w] = f
     nagashi = [s for s in range(4) if nagashi_ok[s] and discarded[s]]
-    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora)
+    opened = [any(mk != "ankan" for mk, _ in m) for m in melds]
+    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora, riichi_turn, calls, opened, turn)

@@ -70,6 +70,16 @@ rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``te
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
+                         declaration, null without one; a declaration whose stick was not accepted (the
+                         declaring tile was ronned) still counts as declared
+calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
+                         call; an added kan robbed by chankan was not made)
+open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
+turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
+                         turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
+                         exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's
+                         for a chankan. Tenpai at a draw stays in one place: the ``tenpai`` list
 ======================== ==============================================================================
 """
 
@@ -138,6 +148,10 @@ COLUMNS: dict[str, pl.DataType] = {
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,
+    **{f"riichi_turn_{s}": pl.Int64 for s in range(4)},
+    **{f"calls_{s}": pl.Int64 for s in range(4)},
+    **{f"open_{s}": pl.Boolean for s in range(4)},
+    "turn": pl.Int64,
 }
 
 
@@ -355,7 +369,9 @@ def game_rows(game: Game) -> list[dict]:
 def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
     rp: Replay = replay(k)
     riichi = _seats(rp.riichi)
-    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi}
+    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi, "turn": rp.turn}
+    for s in range(4):
+        base |= {f"riichi_turn_{s}": rp.riichi_turn[s], f"calls_{s}": rp.calls[s], f"open_{s}": rp.opened[s]}
     rows: list[dict] = []
     outcomes = list(k.outcomes)
     if outcomes[0].result == "ron":
