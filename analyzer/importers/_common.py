@@ -68,28 +68,36 @@ def _suit(tile: int) -> str:
     return "mpsz"[kind(tile) // 9]
 
 
-def _sort_key(tile: int) -> tuple[int, int]:
-    return (kind(tile), 0 if is_red(tile) else 1)
+_TILES = [*range(34), *(RED + k for k in (4, 13, 22))]
+_DIGITS = {t: _digit(t) for t in _TILES}
+_SUITS = {t: _suit(t) for t in _TILES}
+_ORDER = {t: 2 * kind(t) + (0 if is_red(t) else 1) for t in _TILES}  # by kind, a red five first
+_STRS = {t: _DIGITS[t] + _SUITS[t] for t in _TILES}
 
 
 def tile_str(tile: int) -> str:
     """One tile in MPSZ, e.g. ``8p``; a red five is ``0p``."""
-    return _digit(tile) + _suit(tile)
+    return _STRS[tile]
 
 
 def tiles_str(tiles: list[int]) -> str:
     """Sorted and grouped MPSZ, e.g. ``123m406p789s1122z``."""
-    out: list[str] = []
-    for suit in "mpsz":
-        group = sorted((t for t in tiles if _suit(t) == suit), key=_sort_key)
-        if group:
-            out.append("".join(_digit(t) for t in group) + suit)
-    return "".join(out)
+    parts: list[str] = []
+    suit = ""
+    for t in sorted(tiles, key=_ORDER.__getitem__):
+        if _SUITS[t] != suit:
+            if suit:
+                parts.append(suit)
+            suit = _SUITS[t]
+        parts.append(_DIGITS[t])
+    if suit:
+        parts.append(suit)
+    return "".join(parts)
 
 
 def indicators_str(tiles: list[int]) -> str:
     """Dora indicators in their order, each with its own suit letter, e.g. ``3m7z1p``."""
-    return "".join(tile_str(t) for t in tiles)
+    return "".join([_STRS[t] for t in tiles])
 
 
 def meld_str(meld_kind: str, tiles: list[int]) -> str:
@@ -350,6 +358,16 @@ def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
         raise LogError(f"replay failed: seat {seat} {what} {tile_str(tile)} not in hand") from None
 
 
+def _four_at_most(tiles: list[int]) -> None:
+    seen = Counter(tiles)
+    if max(seen.values(), default=0) > 2:  # only then can a kind with its red five exceed four
+        for t in [t for t in seen if t >= RED]:
+            seen[t - RED] += seen.pop(t)
+        over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
+        if over:
+            raise LogError(f"more than four of {', '.join(over)} dealt and drawn")
+
+
 def replay(k: Kyoku) -> Replay:
     """Play the kyoku's events and derive what the outcome rows need.
 
@@ -357,11 +375,7 @@ def replay(k: Kyoku) -> Replay:
     (discards so far + 1). The hand ends on the turn of the seat that acted last: the discarder's turn for a
     ron or an exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's for a
     chankan."""
-    seen = Counter(kind(t) for h in k.haipai for t in h)
-    seen.update(kind(ev[2]) for ev in k.events if ev[0] == "draw")
-    over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
-    if over:
-        raise LogError(f"more than four of {', '.join(over)} dealt and drawn")
+    _four_at_most([t for h in k.haipai for t in h] + [ev[2] for ev in k.events if ev[0] == "draw"])
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
     draws = 0
@@ -397,7 +411,10 @@ def replay(k: Kyoku) -> Replay:
             turn = discards[s] + 1
         elif typ == "discard":
             _, s, t, riichi = ev
-            _remove(concealed[s], t, s, "discards")
+            try:
+                concealed[s].remove(t)
+            except ValueError:
+                _remove(concealed[s], t, s, "discards")
             ippatsu[s] = False
             discards[s] += 1
             turn = discards[s]
@@ -406,7 +423,7 @@ def replay(k: Kyoku) -> Replay:
                 double[s] = not discarded[s] and not any_call
                 ippatsu[s] = True
             discarded[s] = True
-            if kind(t) not in TERMINAL_HONOUR:
+            if t % RED not in TERMINAL_HONOUR:
                 nagashi_ok[s] = False
             last_discard = (s, t, draws)
             last_draw = None

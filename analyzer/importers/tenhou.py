@@ -91,6 +91,7 @@ import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 import polars as pl
 
@@ -217,43 +218,80 @@ def parse_file(path: str | Path) -> Game:
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
 
-def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
+def read_tenhou(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
     (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
-    pay for starting them); the result is the same in any case, rows in file order.
+    pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
+    files_total, games_done)`` is called as batches of files are done.
     """
     files, problems = expand_paths(paths)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
-    if workers > 1 and len(files) > 1:
+    batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+    if workers > 1 and len(batches) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parsed = list(pool.map(_read_file, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
-    else:
-        parsed = [_read_file(f) for f in files]
-    cols: dict[str, list] = {name: [] for name in COLUMNS}
-    used_ids: Counter[str] = Counter()
-    for f, (ref, rows, notes, error) in zip(files, parsed):
-        if error is not None:
-            problems.append(ImportProblem(str(f), error))
-            continue
-        gid = _game_id(ref, f, used_ids)
-        anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
-                     if rows and rows[0][f"player_{s}"].startswith(ANONYMOUS)}
-        for row in rows:
-            row["game_id"] = gid
-            row |= anonymous  # players without a name are different people in every game
-            for name in COLUMNS:
-                cols[name].append(row.get(name))
-        for note in notes:
-            problems.append(ImportProblem(str(f), note, game_id=gid, imported=True))
-    return pl.DataFrame(cols, schema=COLUMNS), problems
+            return _assemble(files, pool.map(_read_batch, batches), problems, progress)
+    return _assemble(files, map(_read_batch, batches), problems, progress)
 
 
 PARALLEL_FROM_FILES = 200
+BATCH_FILES = 32  # files per task: enough to pay for a task, small enough for an even load and a live progress bar
+
+
+def _read_batch(files: list[Path]) -> tuple[list[tuple[str | None, int, list[str], str | None]], dict[str, list]]:
+    """Per file (log reference, rows, notes, error), and the columns of the rows of every file that imports,
+    without game ids. Plain lists: the workers are forked and leave Polars, whose threads a fork does not
+    copy, to the parent."""
+    outcomes = []
+    columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
+    for f in files:
+        ref, rows, notes, error = _read_file(f)
+        outcomes.append((ref, len(rows), notes, error))
+        for name, values in columns.items():
+            values.extend([row.get(name) for row in rows])
+    return outcomes, columns
+
+
+ROW_COLUMNS = [name for name in COLUMNS if name != "game_id"]
+
+
+def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Game ids given in file order (unique within the import), anonymous players named after their game."""
+    used_ids: Counter[str] = Counter()
+    ids: list[str] = []
+    frames: list[pl.DataFrame] = []
+    done = games = 0
+    for outcomes, columns in batches:
+        for ref, n_rows, notes, error in outcomes:
+            f = files[done]
+            done += 1
+            if error is not None:
+                problems.append(ImportProblem(str(f), error))
+                continue
+            gid = _game_id(ref, f, used_ids)
+            games += 1
+            ids.extend([gid] * n_rows)
+            problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
+        frames.append(pl.DataFrame(columns, schema={name: COLUMNS[name] for name in ROW_COLUMNS}))
+        if progress is not None:
+            progress(done, len(files), games)
+    rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+    game_id = pl.col("game_id")
+    hands = rows.with_columns(pl.Series("game_id", ids, pl.String)).with_columns(
+        # players without a name are different people in every game
+        pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
+        .then(pl.lit(f"{ANONYMOUS}@") + game_id + pl.lit(f"#{s}"))
+        .otherwise(pl.col(f"player_{s}"))
+        .alias(f"player_{s}")
+        for s in range(4)
+    )
+    return hands.select(list(COLUMNS)), problems
 
 
 def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
