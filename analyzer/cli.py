@@ -265,6 +265,29 @@ def _progress_bar(label: str):
         yield update
 
 
+@contextmanager
+def _files_bar(label: str):
+    """A progress bar for log files (files done of all, games/s, ETA) on a terminal; nothing otherwise."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+               TextColumn("{task.fields[games]:,} games"), TextColumn("{task.fields[rate]}"),
+               TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=None, games=0, rate="")
+
+        def update(done: int, total: int, games: int) -> None:
+            elapsed = bar.tasks[0].elapsed or 0
+            rate = f"{games / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            bar.update(task, completed=done, total=total, games=games, rate=rate)
+
+        yield update
+
+
 def _print_standings(result, top: int) -> None:
     if top <= 0 or result.players.height == 0:
         return
@@ -399,8 +422,8 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
     with _friendly_errors(debug):
         if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
             raise Failure(f"{output}: use a .parquet or .csv file name")
-        with _progress(f"Reading {len(paths)} path(s)…"):
-            hands, problems = read_tenhou(list(paths), workers)
+        with _files_bar("Importing") as progress:
+            hands, problems = read_tenhou(list(paths), workers, progress=progress)
         if hands.height == 0 and not problems:
             raise Failure("no Tenhou logs found in " + ", ".join(paths))
     failed = [p for p in problems if not p.imported]

@@ -283,3 +283,13 @@ def test_mjlog_read_tag_by_tag_refuses_damage(tmp_path, sample):
     assert "not an mjlog file" in reasons["not_mjlog.mjlog"]
     differ = ["game_id", "lobby", "recorded_fu"]
     assert df.drop(differ).equals(sample.drop(differ))
+
+
+def test_progress_reports_files_and_games(tmp_path):
+    for n in range(3):
+        (tmp_path / f"g{n}.json").write_bytes(SAMPLE.read_bytes())
+    calls = []
+    df, problems = read_tenhou([tmp_path], progress=lambda done, total, games: calls.append((done, total, games)))
+    assert calls[-1][:2] == (3, 3)
+    assert calls[-1][2] == df["game_id"].n_unique()
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
