@@ -80,6 +80,7 @@ import gzip
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -98,12 +99,15 @@ from analyzer.importers._common import (
     tile_str,
     tiles_str,
 )
+from analyzer.importers.mjai import parse_mjai
 from analyzer.importers.mjlog import parse_mjlog
 from analyzer.importers.tenhou_json import parse_json
 
-__all__ = ["ImportProblem", "read_tenhou", "parse_file", "COLUMNS"]
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
+MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
 _STR_LIST = pl.List(pl.String)
 COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String,
@@ -142,7 +146,9 @@ COLUMNS: dict[str, pl.DataType] = {
 
 
 
-def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProblem]]:
+def expand_paths(
+    paths: list[str | Path], suffixes: tuple[str, ...] = LOG_SUFFIXES
+) -> tuple[list[Path], list[ImportProblem]]:
     """Files to read: given files as they are, directories recursively (log suffixes only, ``.gz`` too), globs."""
     files: list[Path] = []
     problems: list[ImportProblem] = []
@@ -152,7 +158,7 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
             dirs.sort()
             for n in sorted(names):
                 base = n[:-3] if n.endswith(".gz") else n
-                if base.lower().endswith(LOG_SUFFIXES):
+                if base.lower().endswith(suffixes):
                     files.append(Path(root) / n)
 
     for p in paths:
@@ -179,8 +185,10 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
     return unique, problems
 
 
-def parse_file(path: str | Path) -> Game:
-    """One log file into the shared game model (raises ``LogError`` with the problem's reason)."""
+def parse_file(path: str | Path, log_format: str = "tenhou") -> Game:
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason).
+
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content) or ``mjai`` (JSON lines)."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -195,12 +203,24 @@ def parse_file(path: str | Path) -> Game:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LogError("not UTF-8 text") from None
+    if log_format == "mjai":
+        return parse_mjai(text, str(path))
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, str(path))
     if head in "{[" and head:
-        return parse_json(text, str(path))
+        try:
+            return parse_json(text, str(path))
+        except LogError:
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            raise
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def _looks_like_mjai(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    return first.startswith("{") and '"type"' in first and '"log"' not in first
 
 
 def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
@@ -212,14 +232,31 @@ def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order.
     """
-    files, problems = expand_paths(paths)
+    return read_logs(paths, workers, "tenhou")
+
+
+def read_mjai(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read mjai logs (JSON lines, one whole game per file; see :mod:`analyzer.importers.mjai`) like
+    :func:`read_tenhou`: the same columns, flags derived the same way; what mjai does not carry is null.
+    Directories are searched for ``.json``, ``.jsonl`` and ``.mjson`` files (``.gz`` too)."""
+    return read_logs(paths, workers, "mjai")
+
+
+def read_logs(
+    paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou"
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read logs of ``log_format`` (``tenhou`` or ``mjai``) into hand records and problems."""
+    if log_format not in FORMATS:
+        raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    files, problems = expand_paths(paths, FORMATS[log_format])
+    read = partial(_read_file, log_format=log_format)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
     if workers > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parsed = list(pool.map(_read_file, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
+            parsed = list(pool.map(read, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
     else:
-        parsed = [_read_file(f) for f in files]
+        parsed = [read(f) for f in files]
     cols: dict[str, list] = {name: [] for name in COLUMNS}
     used_ids: Counter[str] = Counter()
     for f, (ref, rows, notes, error) in zip(files, parsed):
@@ -242,10 +279,10 @@ def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl
 PARALLEL_FROM_FILES = 200
 
 
-def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
+def _read_file(f: Path, log_format: str = "tenhou") -> tuple[str | None, list[dict], list[str], str | None]:
     """(log reference, rows, notes, None) for a file that imports, (None, [], [], reason) for one that does not."""
     try:
-        game = parse_file(f)
+        game = parse_file(f, log_format)
         return game.ref, game_rows(game), list(game.notes), None
     except LogError as exc:
         return None, [], [], str(exc)
@@ -348,7 +385,7 @@ def game_rows(game: Game) -> list[dict]:
     if rows and game.final_scores is not None:
         for s in range(4):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
-            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s]
+            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
     return rows
 
 
