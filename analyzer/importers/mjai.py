@@ -20,7 +20,9 @@ Read here:
 * ``hora``: ``actor``, ``target`` (== actor for tsumo), ``deltas`` (as Tenhou: honba and sticks collected
   included, riichi deposits excluded), ``ura_markers`` (Mortal) or ``uradora_markers`` (gimite), ``pao``;
   when the event lists its ``yakus`` (gimite's mjai) also ``fan``, ``fu``, ``hora_points``, ``pai`` and
-  ``hora_tehais`` (checked against the replay). Consecutive ``hora`` events are a multiple ron.
+  ``hora_tehais`` (checked against the replay); the limit (mangan...) is read off ``hora_points``: 2,000 base
+  points (a quarter of a non-dealer's, a sixth of a dealer's points) is mangan, 3,000 haneman, 4,000
+  baiman, 6,000 sanbaiman, multiples of 8,000 yakuman. Consecutive ``hora`` events are a multiple ron.
 * ``ryukyoku``: ``deltas``, ``reason`` when given (gimite names: fanpai, nagashimangan, kyushukyuhai,
   suchareach, sanchaho, sukaikan, sufonrenta), ``tenpais`` (list of booleans). Without a reason the kind
   comes from the play: a draw after the whole wall (70 draws) is exhaustive -- nagashi mangan when a seat

@@ -6,6 +6,9 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 * Tenhou JSON (the tenhou.net/6 viewer format): a whole game as one object, or JSON lines each holding some
   kyoku of the same game (the lines of one file are one game).
 
+The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
+columns; what mjai does not record is null there.
+
 Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
 above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
 import. ``read_tenhou`` has no side effects (it only reads the given paths).
