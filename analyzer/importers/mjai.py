@@ -124,10 +124,17 @@ def _ints(values, what: str) -> list[int]:
 
 
 def _events(text: str) -> list[tuple[int, dict]]:
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    try:  # one decoder call for the whole file; line by line only to say where it is broken
+        values = json.loads("[" + ",".join(line for _, line in numbered) + "]")
+    except json.JSONDecodeError:
+        values = None
+    if values is not None and len(values) == len(numbered) and numbered and all(
+        isinstance(v, dict) and isinstance(v.get("type"), str) for v in values
+    ):
+        return [(n, v) for (n, _), v in zip(numbered, values)]
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, line in numbered:
         try:
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
