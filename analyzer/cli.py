@@ -103,6 +103,7 @@ def main() -> None:
     \b
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
     analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
+    analyzer import mjai LOGS… -o hands.parquet    read mjai logs (Mortal, mjai-reviewer) likewise
     analyzer check hands.parquet -o report.html    recompute and report every disagreement
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
@@ -417,15 +418,37 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, debu
     A malformed or unsupported file (e.g. three-player) is reported and the others still import.
     Exit status 1 when some file did not import.
     """
-    from analyzer.importers import read_tenhou
+    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou")
+
+
+@import_group.command("mjai")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None,
+    help="Processes parsing files in parallel. [default: one per core from 200 files on]",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, debug: bool) -> None:
+    """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
+    files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
+
+    A malformed, truncated or one-player-view (hidden tiles) file is reported and the others still import.
+    Exit status 1 when some file did not import.
+    """
+    _import_logs(paths, output, workers, debug, "mjai", "mjai")
+
+
+def _import_logs(paths, output: str, workers: int | None, debug: bool, log_format: str, label: str) -> None:
+    from analyzer.importers.tenhou import read_logs
 
     with _friendly_errors(debug):
         if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
             raise Failure(f"{output}: use a .parquet or .csv file name")
         with _files_bar("Importing") as progress:
-            hands, problems = read_tenhou(list(paths), workers, progress=progress)
+            hands, problems = read_logs(list(paths), workers, log_format, progress=progress)
         if hands.height == 0 and not problems:
-            raise Failure("no Tenhou logs found in " + ", ".join(paths))
+            raise Failure(f"no {label} logs found in " + ", ".join(paths))
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"

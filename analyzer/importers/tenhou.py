@@ -6,6 +6,9 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 * Tenhou JSON (the tenhou.net/6 viewer format): a whole game as one object, or JSON lines each holding some
   kyoku of the same game (the lines of one file are one game).
 
+The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
+columns; what mjai does not record is null there.
+
 Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
 above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
 import. ``read_tenhou`` has no side effects (it only reads the given paths).
@@ -90,6 +93,7 @@ import gzip
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -109,12 +113,15 @@ from analyzer.importers._common import (
     tile_str,
     tiles_str,
 )
+from analyzer.importers.mjai import parse_mjai
 from analyzer.importers.mjlog import parse_mjlog
 from analyzer.importers.tenhou_json import parse_json
 
-__all__ = ["ImportProblem", "read_tenhou", "parse_file", "COLUMNS"]
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
+MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
 _STR_LIST = pl.List(pl.String)
 COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String,
@@ -157,7 +164,9 @@ COLUMNS: dict[str, pl.DataType] = {
 
 
 
-def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProblem]]:
+def expand_paths(
+    paths: list[str | Path], suffixes: tuple[str, ...] = LOG_SUFFIXES
+) -> tuple[list[Path], list[ImportProblem]]:
     """Files to read: given files as they are, directories recursively (log suffixes only, ``.gz`` too), globs."""
     files: list[Path] = []
     problems: list[ImportProblem] = []
@@ -167,7 +176,7 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
             dirs.sort()
             for n in sorted(names):
                 base = n[:-3] if n.endswith(".gz") else n
-                if base.lower().endswith(LOG_SUFFIXES):
+                if base.lower().endswith(suffixes):
                     files.append(Path(root) / n)
 
     for p in paths:
@@ -194,8 +203,10 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
     return unique, problems
 
 
-def parse_file(path: str | Path) -> Game:
-    """One log file into the shared game model (raises ``LogError`` with the problem's reason)."""
+def parse_file(path: str | Path, log_format: str = "tenhou") -> Game:
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason).
+
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content) or ``mjai`` (JSON lines)."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -210,12 +221,24 @@ def parse_file(path: str | Path) -> Game:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LogError("not UTF-8 text") from None
+    if log_format == "mjai":
+        return parse_mjai(text, str(path))
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, str(path))
     if head in "{[" and head:
-        return parse_json(text, str(path))
+        try:
+            return parse_json(text, str(path))
+        except LogError:
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            raise
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def _looks_like_mjai(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    return first.startswith("{") and '"type"' in first and '"log"' not in first
 
 
 def read_tenhou(
@@ -230,28 +253,50 @@ def read_tenhou(
     pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
     files_total, games_done)`` is called as batches of files are done.
     """
-    files, problems = expand_paths(paths)
+    return read_logs(paths, workers, "tenhou", progress)
+
+
+def read_mjai(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read mjai logs (JSON lines, one whole game per file; see :mod:`analyzer.importers.mjai`) like
+    :func:`read_tenhou`: the same columns, flags derived the same way; what mjai does not carry is null.
+    Directories are searched for ``.json``, ``.jsonl`` and ``.mjson`` files (``.gz`` too)."""
+    return read_logs(paths, workers, "mjai", progress)
+
+
+def read_logs(
+    paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
+    progress: Callable[[int, int, int], None] | None = None,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read logs of ``log_format`` (``tenhou`` or ``mjai``) into hand records and problems."""
+    if log_format not in FORMATS:
+        raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    files, problems = expand_paths(paths, FORMATS[log_format])
+    read = partial(_read_batch, log_format=log_format)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
     batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
     if workers > 1 and len(batches) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return _assemble(files, pool.map(_read_batch, batches), problems, progress)
-    return _assemble(files, map(_read_batch, batches), problems, progress)
+            return _assemble(files, pool.map(read, batches), problems, progress)
+    return _assemble(files, map(read, batches), problems, progress)
 
 
 PARALLEL_FROM_FILES = 200
 BATCH_FILES = 32  # files per task: enough to pay for a task, small enough for an even load and a live progress bar
 
 
-def _read_batch(files: list[Path]) -> tuple[list[tuple[str | None, int, list[str], str | None]], dict[str, list]]:
+def _read_batch(
+    files: list[Path], log_format: str = "tenhou",
+) -> tuple[list[tuple[str | None, int, list[str], str | None]], dict[str, list]]:
     """Per file (log reference, rows, notes, error), and the columns of the rows of every file that imports,
     without game ids. Plain lists: the workers are forked and leave Polars, whose threads a fork does not
     copy, to the parent."""
     outcomes = []
     columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
     for f in files:
-        ref, rows, notes, error = _read_file(f)
+        ref, rows, notes, error = _read_file(f, log_format)
         outcomes.append((ref, len(rows), notes, error))
         for name, values in columns.items():
             values.extend([row.get(name) for row in rows])
@@ -294,10 +339,10 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     return hands.select(list(COLUMNS)), problems
 
 
-def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
+def _read_file(f: Path, log_format: str = "tenhou") -> tuple[str | None, list[dict], list[str], str | None]:
     """(log reference, rows, notes, None) for a file that imports, (None, [], [], reason) for one that does not."""
     try:
-        game = parse_file(f)
+        game = parse_file(f, log_format)
         return game.ref, game_rows(game), list(game.notes), None
     except LogError as exc:
         return None, [], [], str(exc)
@@ -400,7 +445,7 @@ def game_rows(game: Game) -> list[dict]:
     if rows and game.final_scores is not None:
         for s in range(4):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
-            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s]
+            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
     return rows
 
 
