@@ -6,7 +6,7 @@
 """
 
 from analyzer.check import CheckResult, check
-from analyzer.importers import read_tenhou
+from analyzer.importers import read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.pipeline import RunSummary, ScoreResult, score, score_to
@@ -25,6 +25,7 @@ __all__ = [
     "load_rules",
     "preset",
     "preset_names",
+    "read_mjai",
     "read_tenhou",
     "score",
     "score_to",

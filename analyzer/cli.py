@@ -104,6 +104,7 @@ def main() -> None:
     \b
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
     analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
+    analyzer import mjai LOGS… -o hands.parquet    read mjai logs (Mortal, mjai-reviewer) likewise
     analyzer check hands.parquet -o report.html    recompute and report every disagreement
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
@@ -266,6 +267,29 @@ def _progress_bar(label: str):
         yield update
 
 
+@contextmanager
+def _files_bar(label: str):
+    """A progress bar for log files (files done of all, games/s, ETA) on a terminal; nothing otherwise."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+               TextColumn("{task.fields[games]:,} games"), TextColumn("{task.fields[rate]}"),
+               TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=None, games=0, rate="")
+
+        def update(done: int, total: int, games: int) -> None:
+            elapsed = bar.tasks[0].elapsed or 0
+            rate = f"{games / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            bar.update(task, completed=done, total=total, games=games, rate=rate)
+
+        yield update
+
+
 def _print_standings(result, top: int) -> None:
     if top <= 0 or result.players.height == 0:
         return
@@ -381,6 +405,9 @@ def import_group() -> None:
     """Turn recorded game logs into hand records."""
 
 
+MAX_LOG_SIZE_HELP = "Largest log file read, and largest content a .gz may decompress to; a larger one is reported."
+
+
 @import_group.command("tenhou")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
@@ -388,10 +415,7 @@ def import_group() -> None:
     "--workers", type=click.IntRange(min=1), default=None,
     help="Processes parsing files in parallel. [default: one per core from 200 files on]",
 )
-@click.option(
-    "--max-log-size", default="64MB", show_default=True, metavar="SIZE",
-    help="Largest log file read, and largest content a .gz may decompress to; a larger one is reported.",
-)
+@click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", help=MAX_LOG_SIZE_HELP)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: str, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
@@ -401,7 +425,32 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
     content as an earlier file) is imported once and the copy reported (exit 0); another version of a game
     (the same Tenhou log id, other content) is reported and not imported (exit 1).
     """
-    from analyzer.importers import read_tenhou
+    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size)
+
+
+@import_group.command("mjai")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None,
+    help="Processes parsing files in parallel. [default: one per core from 200 files on]",
+)
+@click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", help=MAX_LOG_SIZE_HELP)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: str, debug: bool) -> None:
+    """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
+    files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
+
+    A malformed, truncated or one-player-view (hidden tiles) file is reported and the others still import.
+    Exit status 1 when some file did not import.
+    """
+    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size)
+
+
+def _import_logs(
+    paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: str
+) -> None:
+    from analyzer.importers.tenhou import read_logs
 
     try:
         max_bytes = parse_size(max_log_size)
@@ -410,10 +459,10 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
     with _friendly_errors(debug):
         if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
             raise Failure(f"{output}: use a .parquet or .csv file name")
-        with _progress(f"Reading {len(paths)} path(s)…"):
-            hands, problems = read_tenhou(list(paths), workers, max_bytes)
+        with _files_bar("Importing") as progress:
+            hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_bytes)
         if hands.height == 0 and not problems:
-            raise Failure("no Tenhou logs found in " + ", ".join(paths))
+            raise Failure(f"no {label} logs found in " + ", ".join(paths))
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"

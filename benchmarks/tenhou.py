@@ -3,9 +3,9 @@
     .venv/bin/python -m benchmarks.tenhou [--games 10000] [--logs ../shared/data/logs] [--workers 0]
                                           [--out benchmarks/results]
 
-Copies (hard links) of every log file under ``--logs`` go into a temporary directory, as many rounds of copies
-as it takes to reach ``--games`` importable games; each copy is a distinct game to the importer. Then, in one
-process and one run:
+Copies of every log file under ``--logs`` go into a temporary directory, as many rounds of copies as it takes
+to reach ``--games`` importable games; each copy is a distinct game to the importer (its log id suffixed, its
+content marked, as the importer keeps one of identical games). Then, in one process and one run:
 
 * baseline: reading every file and parsing it (``ElementTree`` / ``json``), nothing else: the floor any
   importer pays;
@@ -25,7 +25,7 @@ import gzip
 import json
 import math
 import os
-import shutil
+import re
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -43,20 +43,51 @@ SHARED_LOGS = ROOT.parent / "shared" / "data" / "logs"
 
 
 def replicate(logs: Path, games: int, into: Path) -> tuple[int, int]:
-    """Hard-link (or copy) the log files ``copies`` times into ``into``; returns (files, copies)."""
+    """Write ``copies`` copies of every log file into ``into``, each copy a different game to the importer (its
+    log id, or its content where it has none, made distinct: the importer keeps one of identical games);
+    returns (files, copies)."""
     files, _ = expand_paths([logs])
     sample, problems = read_tenhou([logs], workers=1)
     per_copy = sample["game_id"].n_unique()
     copies = max(1, math.ceil(games / max(per_copy, 1)))
+    texts = [_text(f) for f in files]
     for c in range(copies):
-        for i, f in enumerate(files):
-            target = into / f"copy{c:04d}" / f"{i:03d}_{f.name}"
+        for i, (f, text) in enumerate(zip(files, texts)):
+            name = f.name[:-3] if f.name.endswith(".gz") else f.name
+            target = into / f"copy{c:04d}" / f"{i:03d}_{name}"
             target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(f, target)
-            except OSError:
-                shutil.copyfile(f, target)
+            target.write_text(_distinct(text, c), encoding="utf-8")
     return len(files) * copies, copies
+
+
+def _text(f: Path) -> str:
+    data = f.read_bytes()
+    if f.name.endswith(".gz") or data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def _distinct(text: str, copy: int) -> str:
+    """The same log as copy number ``copy``: its log id suffixed, and its content marked (a comment in the XML,
+    a key in each JSON object)."""
+    tag = f"bench{copy:04d}"
+    if text.lstrip().startswith("<"):
+        text = re.sub(r'(\bref=")([^"]*)"', lambda m: f'{m.group(1)}{m.group(2)}-{tag}"', text)
+        root_end = text.index(">") + 1
+        return text[:root_end] + f"<!--{tag}-->" + text[root_end:]
+
+    def mark(obj):
+        if isinstance(obj, dict):
+            if isinstance(obj.get("ref"), str):
+                obj["ref"] += f"-{tag}"
+            obj["bench_copy"] = copy
+        return obj
+
+    try:
+        return json.dumps(mark(json.loads(text)), ensure_ascii=False)
+    except json.JSONDecodeError:  # JSON lines: each line its own object
+        return "\n".join(json.dumps(mark(json.loads(line)), ensure_ascii=False) for line in text.splitlines()
+                         if line.strip())
 
 
 def parse_only(root: Path) -> int:

@@ -6,6 +6,9 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 * Tenhou JSON (the tenhou.net/6 viewer format): a whole game as one object, or JSON lines each holding some
   kyoku of the same game (the lines of one file are one game).
 
+The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
+columns; what mjai does not record is null there.
+
 Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
 above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
 import. ``read_tenhou`` has no side effects (it only reads the given paths).
@@ -78,6 +81,16 @@ dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the 
 rate_0..rate_3           Tenhou rating R of each seat at the time of the game (mjlog ``UN rate``, JSON ``rate``)
 played_at                Datetime (Asia/Tokyo): the hour the game started, from the Tenhou log id's leading
                          ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); null when the id is not Tenhou's
+riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
+                         declaration, null without one; a declaration whose stick was not accepted (the
+                         declaring tile was ronned) still counts as declared
+calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
+                         call; an added kan robbed by chankan was not made)
+open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
+turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
+                         turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
+                         exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's
+                         for a chankan. Tenpai at a draw stays in one place: the ``tenpai`` list
 ======================== ==============================================================================
 """
 
@@ -88,6 +101,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import Callable
 
 import polars as pl
 
@@ -107,12 +121,15 @@ from analyzer.importers._common import (
 )
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
 from analyzer.importers.identity import IDENTITY_COLUMNS, content_digest, game_id, identity_columns, played_at
+from analyzer.importers.mjai import parse_mjai
 from analyzer.importers.mjlog import parse_mjlog
 from analyzer.importers.tenhou_json import parse_json
 
-__all__ = ["ImportProblem", "read_tenhou", "parse_file", "COLUMNS"]
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
+MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
 _STR_LIST = pl.List(pl.String)
 COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String,
@@ -147,12 +164,18 @@ COLUMNS: dict[str, pl.DataType] = {
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,
+    **{f"riichi_turn_{s}": pl.Int64 for s in range(4)},
+    **{f"calls_{s}": pl.Int64 for s in range(4)},
+    **{f"open_{s}": pl.Boolean for s in range(4)},
+    "turn": pl.Int64,
     **IDENTITY_COLUMNS,
 }
 
 
 
-def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProblem]]:
+def expand_paths(
+    paths: list[str | Path], suffixes: tuple[str, ...] = LOG_SUFFIXES
+) -> tuple[list[Path], list[ImportProblem]]:
     """Files to read: given files as they are, directories recursively (log suffixes only, ``.gz`` too), globs."""
     files: list[Path] = []
     problems: list[ImportProblem] = []
@@ -165,7 +188,7 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
             dirs.sort()
             for n in sorted(names):
                 base = n[:-3] if n.endswith(".gz") else n
-                if base.lower().endswith(LOG_SUFFIXES):
+                if base.lower().endswith(suffixes):
                     files.append(Path(root) / n)
 
     for p in paths:
@@ -195,9 +218,10 @@ def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[ImportProble
     return unique, problems
 
 
-def parse_file(path: str | Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
+def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
     """One log file into the shared game model (raises ``LogError`` with the problem's reason).
 
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content) or ``mjai`` (JSON lines).
     Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
     path = Path(path)
     data = read_log_bytes(path, max_bytes)
@@ -205,20 +229,36 @@ def parse_file(path: str | Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LogError("not UTF-8 text") from None
-    head = text.lstrip()[:1]
-    if head == "<":
-        game = parse_mjlog(text, str(path))
-    elif head in "{[" and head:
-        game = parse_json(text, str(path))
-    else:
-        raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+    game = _parse_text(text, str(path), log_format)
     check_magnitudes(game)
     game.digest = content_digest(data)
     return game
 
 
+def _parse_text(text: str, path: str, log_format: str) -> Game:
+    if log_format == "mjai":
+        return parse_mjai(text, path)
+    head = text.lstrip()[:1]
+    if head == "<":
+        return parse_mjlog(text, path)
+    if head in "{[" and head:
+        try:
+            return parse_json(text, path)
+        except LogError:
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            raise
+    raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def _looks_like_mjai(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    return first.startswith("{") and '"type"' in first and '"log"' not in first
+
+
 def read_tenhou(
-    paths: list[str | Path], workers: int | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
@@ -229,59 +269,108 @@ def read_tenhou(
     (the same content as an earlier file): imported once, the later file skipped.
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
-    pay for starting them); the result is the same in any case, rows in file order.
+    pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
+    files_total, games_done)`` is called as batches of files are done.
     """
-    files, problems = expand_paths(paths)
+    return read_logs(paths, workers, "tenhou", progress, max_log_size)
+
+
+def read_mjai(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read mjai logs (JSON lines, one whole game per file; see :mod:`analyzer.importers.mjai`) like
+    :func:`read_tenhou`: the same columns, flags derived the same way; what mjai does not carry is null.
+    Directories are searched for ``.json``, ``.jsonl`` and ``.mjson`` files (``.gz`` too)."""
+    return read_logs(paths, workers, "mjai", progress, max_log_size)
+
+
+def read_logs(
+    paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
+    progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read logs of ``log_format`` (``tenhou`` or ``mjai``) into hand records and problems."""
+    if log_format not in FORMATS:
+        raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    files, problems = expand_paths(paths, FORMATS[log_format])
+    read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
-    read = partial(_read_file, max_bytes=max_log_size)
-    if workers > 1 and len(files) > 1:
+    batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+    if workers > 1 and len(batches) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parsed = list(pool.map(read, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
-    else:
-        parsed = [read(f) for f in files]
-    cols: dict[str, list] = {name: [] for name in COLUMNS}
-    first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
-    for f, (gid, digest, rows, notes, error) in zip(files, parsed):
-        if error is not None:
-            problems.append(ImportProblem(str(f), error))
-            continue
-        copy = _copy_of(gid, digest, first_file)
-        if copy is not None:
-            earlier, reason, same_content = copy
-            problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
-            continue
-        first_file[("id", gid)] = first_file[("content", digest)] = f
-        anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
-                     if rows and rows[0][f"player_{s}"].startswith(ANONYMOUS)}
-        game_columns = {"game_id": gid, "played_at": played_at(gid)}
-        for row in rows:
-            row |= game_columns
-            row |= anonymous  # players without a name are different people in every game
-            for name in COLUMNS:
-                cols[name].append(row.get(name))
-        for note in notes:
-            problems.append(ImportProblem(str(f), note, game_id=gid, imported=True))
-    return pl.DataFrame(cols, schema=COLUMNS), problems
+            return _assemble(files, pool.map(read, batches), problems, progress)
+    return _assemble(files, map(read, batches), problems, progress)
 
 
 PARALLEL_FROM_FILES = 200
+BATCH_FILES = 32  # files per task: enough to pay for a task, small enough for an even load and a live progress bar
 
 
-def _read_file(f: Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[str, str, list[dict], list[str], str | None]:
-    """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
-    that does not."""
-    try:
-        game = parse_file(f, max_bytes)
-        return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
-    except LogError as exc:
-        return "", "", [], [], str(exc)
-    except ValueError as exc:
-        if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
-            return "", "", [], [], "a number of thousands of digits in the log is not a real value"
-        return "", "", [], [], f"malformed log (ValueError: {str(exc)[:200]})"
-    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
-        return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+def _read_batch(
+    files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[list[tuple[str, str, int, list[str], str | None]], dict[str, list]]:
+    """Per file (game id, content digest, rows, notes, error), and the columns of the rows of every file that
+    imports, without the columns that depend on the game id. Plain lists: the workers are forked and leave
+    Polars, whose threads a fork does not copy, to the parent."""
+    outcomes = []
+    columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
+    for f in files:
+        gid, digest, rows, notes, error = _read_file(f, log_format, max_bytes)
+        outcomes.append((gid, digest, len(rows), notes, error))
+        for name, values in columns.items():
+            values.extend([row.get(name) for row in rows])
+    return outcomes, columns
+
+
+ID_COLUMNS = ("game_id", "played_at")  # given per game when the game ids are known
+ROW_COLUMNS = [name for name in COLUMNS if name not in ID_COLUMNS]
+
+
+def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Game ids and start times per game, a game met again (the same content or Tenhou log id as an earlier
+    file) kept once, anonymous players named after their game."""
+    first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
+    ids: list[str] = []
+    times: list = []
+    frames: list[pl.DataFrame] = []
+    done = games = 0
+    for outcomes, columns in batches:
+        keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
+        for gid, digest, n_rows, notes, error in outcomes:
+            f = files[done]
+            done += 1
+            if error is not None:
+                problems.append(ImportProblem(str(f), error))
+                continue
+            copy = _copy_of(gid, digest, first_file)
+            keep.extend([copy is None] * n_rows)
+            if copy is not None:
+                earlier, reason, same_content = copy
+                problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
+                continue
+            first_file[("id", gid)] = first_file[("content", digest)] = f
+            games += 1
+            ids.extend([gid] * n_rows)
+            times.extend([played_at(gid)] * n_rows)
+            problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
+        frame = pl.DataFrame(columns, schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+        frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
+        if progress is not None:
+            progress(done, len(files), games)
+    rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+    game_id = pl.col("game_id")
+    hands = rows.with_columns(
+        pl.Series("game_id", ids, pl.String), pl.Series("played_at", times, COLUMNS["played_at"])
+    ).with_columns(
+        # players without a name are different people in every game
+        pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
+        .then(pl.lit(f"{ANONYMOUS}@") + game_id + pl.lit(f"#{s}"))
+        .otherwise(pl.col(f"player_{s}"))
+        .alias(f"player_{s}")
+        for s in range(4)
+    )
+    return hands.select(list(COLUMNS)), problems
 
 
 def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str, bool] | None:
@@ -295,6 +384,24 @@ def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> 
         return by_id, (f"the same Tenhou log id {gid} as {by_id} but other content: not imported "
                        "(the game is imported from the earlier file)"), False
     return None
+
+
+def _read_file(
+    f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES
+) -> tuple[str, str, list[dict], list[str], str | None]:
+    """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
+    that does not."""
+    try:
+        game = parse_file(f, log_format, max_bytes)
+        return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
+    except LogError as exc:
+        return "", "", [], [], str(exc)
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+            return "", "", [], [], "a number of thousands of digits in the log is not a real value"
+        return "", "", [], [], f"malformed log (ValueError: {str(exc)[:200]})"
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 ANONYMOUS = "NoName"
@@ -377,14 +484,16 @@ def game_rows(game: Game) -> list[dict]:
     if rows and game.final_scores is not None:
         for s in range(4):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
-            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s]
+            rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
     return rows
 
 
 def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
     rp: Replay = replay(k)
     riichi = _seats(rp.riichi)
-    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi}
+    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi, "turn": rp.turn}
+    for s in range(4):
+        base |= {f"riichi_turn_{s}": rp.riichi_turn[s], f"calls_{s}": rp.calls[s], f"open_{s}": rp.opened[s]}
     rows: list[dict] = []
     outcomes = list(k.outcomes)
     if outcomes[0].result == "ron":

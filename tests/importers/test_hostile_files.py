@@ -145,12 +145,13 @@ def test_gzip_members_and_zero_padding_are_read():
         ("nan.json", _sample_json(sc=[34500, float("nan"), 24300, -16.0, 26000, 6.0, 15200, -35.0]), "nan"),
         ("digits.json", _sample_json().replace('"sc": [34500', '"sc": [' + "9" * 5000, 1), "thousands of digits"),
         ("seat.mjlog", MJLOG_HEAD + '<INIT seed="0,0,0,1,2,3" ten="250,250,250,250" oya="0" hai0="1" hai1="2" '
-         'hai2="3" hai3="4"/><N who="123456789012345678901234567890" m="1"/></mjloggm>', "malformed log"),
+         'hai2="3" hai3="4"/><N who="123456789012345678901234567890" m="1"/></mjloggm>', "bad seat"),
         ("xml.mjlog", MJLOG_HEAD + "<INIT", "not well-formed mjlog XML"),
+        ("entity.mjlog", MJLOG_HEAD.replace('n0="a"', 'n0="&a;"') + "</mjloggm>", "no hands"),
         ("entities.mjlog", '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
          + "".join(f'<!ENTITY {c} "&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};">'
                    for p, c in zip("abcdefgh", "bcdefghi"))
-         + "]><mjloggm>&i;</mjloggm>", "mjlog XML"),  # a billion laughs: expat refuses it
+         + "]><mjloggm>&i;</mjloggm>", "not an mjlog file"),  # a billion laughs: no DTD is read
         ("deep.json", "[" * 100_000 + "]" * 100_000, "malformed log"),
         ("binary.json", "\ufeff{\x00\x01", "not valid JSON"),
     ],
