@@ -375,7 +375,6 @@ def replay(k: Kyoku) -> Replay:
     (discards so far + 1). The hand ends on the turn of the seat that acted last: the discarder's turn for a
     ron or an exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's for a
     chankan."""
-    _four_at_most([t for h in k.haipai for t in h] + [ev[2] for ev in k.events if ev[0] == "draw"])
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
     draws = 0
@@ -399,12 +398,14 @@ def replay(k: Kyoku) -> Replay:
     riichi_turn: list[int | None] = [None] * 4
     calls = [0] * 4
     turn = 0
+    drawn: list[int] = []
     for ev in events:
         typ = ev[0]
         if typ == "draw":
             _, s, t, rinshan = ev
             draws += 1
             concealed[s].append(t)
+            drawn.append(t)
             last_draw = (s, rinshan, not drew[s], any_call, t)
             drew[s] = True
             last_discard = None
@@ -460,6 +461,7 @@ def replay(k: Kyoku) -> Replay:
         elif typ == "dora":
             dora.append(ev[1])
 
+    _four_at_most([t for h in k.haipai for t in h] + drawn)  # after the play: a replay error is reported first
     if robbed_kan is not None:
         turn = discards[robbed_kan[1]] + 1
     flags: dict[int, dict[str, bool]] = {}

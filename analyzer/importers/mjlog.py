@@ -87,35 +87,32 @@ def parse_mjlog(text: str, file: str) -> Game:
     pending_riichi: set[int] = set()
     rinshan = [False] * 4
     started = False
-    tile_of = _TILE_RED if aka else _TILE_PLAIN
+    plays = _PLAYS_RED if aka else _PLAYS_PLAIN
     for text in tags:
-        if text[-1:] != ">":
+        ev = plays.get(text)
+        if ev is None and text[-1:] != ">":
             text = text.rstrip()
+            ev = plays.get(text)
+        if ev is None and not text[-2:] == "/>":
             if text[-1:] != ">":
                 raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
-        number = text[1:-2]
-        if not number.isdigit() or text[-2] != "/":
+        elif ev is None and text[0] in _SEAT and text[1:2].isdigit():  # <T12 />, or a tile id out of range
             play = _SPACED_PLAY.fullmatch(text)
-            if play:
-                text = play.group(1) + play.group(2) + "/>"
-                number = play.group(2)
-        if number.isdigit() and text[-2] == "/" and text[0] in _SEAT:  # a draw or a discard: most of a log
-            letter = text[0]
+            if play is None or int(play.group(2)) > 135:
+                raise LogError(f"bad tile id {text[1:-2].strip()} in <{text}")
+            ev = plays[play.group(1) + play.group(2) + "/>"]
+        if ev is not None:  # a draw or a discard: most of a log, a precomputed event
             if kyoku is None:
-                raise LogError(f"<{letter}{number}> before any <INIT>")
-            s = _SEAT[letter]
-            try:
-                t = tile_of[int(number)]
-            except IndexError:
-                raise LogError(f"bad tile id {number} in <{letter}{number}>") from None
-            if letter > "S":  # T U V W: draws
-                events.append(("draw", s, t, rinshan[s]))
-                rinshan[s] = False
+                raise LogError(f"<{text[:-2].strip()}> before any <INIT>")
+            s = ev[1]
+            if ev[0] == "draw":
+                if rinshan[s]:
+                    ev = ("draw", s, ev[2], True)
+                    rinshan[s] = False
             elif s in pending_riichi:
                 pending_riichi.discard(s)
-                events.append(("discard", s, t, True))
-            else:
-                events.append(("discard", s, t, False))
+                ev = ("discard", s, ev[2], True)
+            events.append(ev)
             continue
         if text[0] in "/?!":  # a closing tag, the XML declaration, a comment
             continue
@@ -136,7 +133,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                     f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
                 )
             aka = not t & 0x02
-            tile_of = _TILE_RED if aka else _TILE_PLAIN
+            plays = _PLAYS_RED if aka else _PLAYS_PLAIN
             game.aka = aka
             game.kuitan = not t & 0x04
             game.game_length = "hanchan" if t & 0x08 else "tonpuu"
@@ -214,6 +211,12 @@ _PLAY_TAGS = frozenset({"TAIKYOKU", "BYE"})
 _SEAT = {**_DRAW, **_DISCARD}
 _TILE_PLAIN = [tid >> 2 for tid in range(136)]
 _TILE_RED = [RED + (tid >> 2) if tid in (16, 52, 88) else tid >> 2 for tid in range(136)]
+# every draw and discard tag there can be (8 letters x 136 tile ids), with its event: one lookup per tag
+_PLAYS_PLAIN, _PLAYS_RED = (
+    {f"{letter}{tid}/>": ("draw" if letter in _DRAW else "discard", seat, tiles[tid], False)
+     for letter, seat in _SEAT.items() for tid in range(136)}
+    for tiles in (_TILE_PLAIN, _TILE_RED)
+)
 
 
 def _int(text: str | None, what: str) -> int:

@@ -98,6 +98,7 @@ from pathlib import Path
 from typing import Callable
 
 import polars as pl
+import pyarrow as pa
 
 from analyzer.importers._common import (
     FLAG_NAMES,
@@ -306,6 +307,15 @@ def _read_batch(
 ROW_COLUMNS = [name for name in COLUMNS if name != "game_id"]
 
 
+def _frame(columns: dict[str, list]) -> pl.DataFrame:
+    """Python lists into a frame through Arrow: its converter builds the list columns ~20x faster than Polars'."""
+    table = pa.table({name: pa.array(columns[name], type=_ARROW_TYPES[name]) for name in ROW_COLUMNS})
+    return pl.from_arrow(table)
+
+
+_ARROW_TYPES = {name: pl.Series(dtype=COLUMNS[name]).to_arrow().type for name in ROW_COLUMNS}
+
+
 def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Game ids given in file order (unique within the import), anonymous players named after their game."""
     used_ids: Counter[str] = Counter()
@@ -323,7 +333,7 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             games += 1
             ids.extend([gid] * n_rows)
             problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
-        frames.append(pl.DataFrame(columns, schema={name: COLUMNS[name] for name in ROW_COLUMNS}))
+        frames.append(_frame(columns))
         if progress is not None:
             progress(done, len(files), games)
     rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
