@@ -68,28 +68,36 @@ def _suit(tile: int) -> str:
     return "mpsz"[kind(tile) // 9]
 
 
-def _sort_key(tile: int) -> tuple[int, int]:
-    return (kind(tile), 0 if is_red(tile) else 1)
+_TILES = [*range(34), *(RED + k for k in (4, 13, 22))]
+_DIGITS = {t: _digit(t) for t in _TILES}
+_SUITS = {t: _suit(t) for t in _TILES}
+_ORDER = {t: 2 * kind(t) + (0 if is_red(t) else 1) for t in _TILES}  # by kind, a red five first
+_STRS = {t: _DIGITS[t] + _SUITS[t] for t in _TILES}
 
 
 def tile_str(tile: int) -> str:
     """One tile in MPSZ, e.g. ``8p``; a red five is ``0p``."""
-    return _digit(tile) + _suit(tile)
+    return _STRS[tile]
 
 
 def tiles_str(tiles: list[int]) -> str:
     """Sorted and grouped MPSZ, e.g. ``123m406p789s1122z``."""
-    out: list[str] = []
-    for suit in "mpsz":
-        group = sorted((t for t in tiles if _suit(t) == suit), key=_sort_key)
-        if group:
-            out.append("".join(_digit(t) for t in group) + suit)
-    return "".join(out)
+    parts: list[str] = []
+    suit = ""
+    for t in sorted(tiles, key=_ORDER.__getitem__):
+        if _SUITS[t] != suit:
+            if suit:
+                parts.append(suit)
+            suit = _SUITS[t]
+        parts.append(_DIGITS[t])
+    if suit:
+        parts.append(suit)
+    return "".join(parts)
 
 
 def indicators_str(tiles: list[int]) -> str:
     """Dora indicators in their order, each with its own suit letter, e.g. ``3m7z1p``."""
-    return "".join(tile_str(t) for t in tiles)
+    return "".join([_STRS[t] for t in tiles])
 
 
 def meld_str(meld_kind: str, tiles: list[int]) -> str:
@@ -334,6 +342,10 @@ class Replay:
     nagashi: list[int]  # seats eligible for nagashi mangan
     draws: int
     dora: list[int]
+    riichi_turn: list[int | None]  # per seat: its discard number of the riichi declaration (accepted or not)
+    calls: list[int]  # per seat: chi, pon, open kan and added kan made (a robbed added kan is not made)
+    opened: list[bool]  # per seat: the hand has an open meld at its end
+    turn: int  # the turn the hand ended on: the last acting seat's discard number (see :func:`replay`)
 
 
 FLAG_NAMES = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"]
@@ -346,13 +358,24 @@ def _remove(hand: list[int], tile: int, seat: int, what: str) -> None:
         raise LogError(f"replay failed: seat {seat} {what} {tile_str(tile)} not in hand") from None
 
 
+def _four_at_most(tiles: list[int]) -> None:
+    seen = Counter(tiles)
+    if max(seen.values(), default=0) > 2:  # only then can a kind with its red five exceed four
+        for t in [t for t in seen if t >= RED]:
+            seen[t - RED] += seen.pop(t)
+        over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
+        if over:
+            raise LogError(f"more than four of {', '.join(over)} dealt and drawn")
+
+
 def replay(k: Kyoku) -> Replay:
-    """Play the kyoku's events and derive what the outcome rows need."""
-    seen = Counter(kind(t) for h in k.haipai for t in h)
-    seen.update(kind(ev[2]) for ev in k.events if ev[0] == "draw")
-    over = sorted(tile_str(t) for t, n in seen.items() if n > 4)
-    if over:
-        raise LogError(f"more than four of {', '.join(over)} dealt and drawn")
+    """Play the kyoku's events and derive what the outcome rows need.
+
+    Turns count a seat's own discards: its n-th discard is made on its turn n, and a draw starts its turn
+    (discards so far + 1). The hand ends on the turn of the seat that acted last: the discarder's turn for a
+    ron or an exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's for a
+    chankan."""
+    _four_at_most([t for h in k.haipai for t in h] + [ev[2] for ev in k.events if ev[0] == "draw"])
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
     draws = 0
@@ -372,6 +395,10 @@ def replay(k: Kyoku) -> Replay:
         events = events[:-1]
     last_draw: tuple | None = None  # (seat, rinshan, first draw, call before)
     last_discard: tuple | None = None  # (seat, tile, draws so far)
+    discards = [0] * 4
+    riichi_turn: list[int | None] = [None] * 4
+    calls = [0] * 4
+    turn = 0
     for ev in events:
         typ = ev[0]
         if typ == "draw":
@@ -381,15 +408,22 @@ def replay(k: Kyoku) -> Replay:
             last_draw = (s, rinshan, not drew[s], any_call, t)
             drew[s] = True
             last_discard = None
+            turn = discards[s] + 1
         elif typ == "discard":
             _, s, t, riichi = ev
-            _remove(concealed[s], t, s, "discards")
+            try:
+                concealed[s].remove(t)
+            except ValueError:
+                _remove(concealed[s], t, s, "discards")
             ippatsu[s] = False
+            discards[s] += 1
+            turn = discards[s]
             if riichi:
+                riichi_turn[s] = discards[s]
                 double[s] = not discarded[s] and not any_call
                 ippatsu[s] = True
             discarded[s] = True
-            if kind(t) not in TERMINAL_HONOUR:
+            if t % RED not in TERMINAL_HONOUR:
                 nagashi_ok[s] = False
             last_discard = (s, t, draws)
             last_draw = None
@@ -397,6 +431,8 @@ def replay(k: Kyoku) -> Replay:
             _, s, mk, tiles, called, frm = ev
             any_call = True
             ippatsu = [False] * 4
+            if mk != "ankan":
+                calls[s] += 1
             if mk in ("chi", "pon", "minkan"):
                 if last_discard is None or last_discard[1] != called:
                     raise LogError(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
@@ -424,6 +460,8 @@ def replay(k: Kyoku) -> Replay:
         elif typ == "dora":
             dora.append(ev[1])
 
+    if robbed_kan is not None:
+        turn = discards[robbed_kan[1]] + 1
     flags: dict[int, dict[str, bool]] = {}
     win_tiles: dict[int, int] = {}
     for o in winners:
@@ -455,4 +493,5 @@ def replay(k: Kyoku) -> Replay:
             f["renhou"] = not drew[w] and not any_call
         flags[w] = f
     nagashi = [s for s in range(4) if nagashi_ok[s] and discarded[s]]
-    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora)
+    opened = [any(mk != "ankan" for mk, _ in m) for m in melds]
+    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora, riichi_turn, calls, opened, turn)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import re
-import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
 
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
-_PLAY_TAG = re.compile(r"^([TUVWDEFG])(\d+)$")
 _ABORTS = {"yao9", "reach4", "ron3", "kan4", "kaze4"}
 # GO type bits: 0x01 vs humans, 0x02 no red fives, 0x04 no open tanyao, 0x08 hanchan, 0x10 three players,
 # 0x20 tokujou, 0x40 fast, 0x80 joukyuu. Higher bits (0x100 and up) are special lobbies (custom, chip, ratio...).
@@ -49,45 +48,86 @@ def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
     return "minkan", tiles, tile, frm
 
 
-def parse_mjlog(text: str, file: str) -> Game:
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise LogError(f"not well-formed mjlog XML: {exc}") from None
-    if root.tag != "mjloggm":
-        raise LogError(f"not an mjlog file: root element <{root.tag}>")
+_NAME = re.compile(r"([A-Za-z]+)(?=[\s/>])")
+_SPACED_PLAY = re.compile(r"([TUVWDEFG])(\d+)\s*/>")
+_ATTR = re.compile(r'([\w:.-]+)\s*=\s*"([^"]*)"')
 
+
+def _attrs(text: str) -> dict[str, str]:
+    a = dict(_ATTR.findall(text))
+    if "&" in text:  # XML character references (names are %-encoded, so this is rare)
+        a = {k: html.unescape(v) for k, v in a.items()}
+    return a
+
+
+def _tags(text: str) -> list[str]:
+    """The text of every tag (``T12/>``, ``INIT seed=... />``, ``/mjloggm>``), in order: a split on ``<``, far
+    cheaper than a parser or a regex over the whole log; a tag that cannot be read is an error, not skipped."""
+    body = text.strip()
+    if not body.startswith("<mjloggm") or not _NAME.match(body, 1):
+        name = _NAME.match(body, 1) if body.startswith("<") else None
+        raise LogError(f"not an mjlog file: root element <{name.group(1) if name else '?'}>")
+    if not body.endswith("</mjloggm>"):
+        raise LogError("not well-formed mjlog XML: the log is cut short (no closing </mjloggm>)")
+    return body.split("<")[1:]
+
+
+def parse_mjlog(text: str, file: str) -> Game:
+    tags = _tags(text)
     game = Game(file=file, ref=None, names=[])
     aka = True
+    reds = (16, 52, 88)
 
     def tile(tid: int) -> int:
-        k = tid // 4
-        return k + RED if aka and tid in (16, 52, 88) else k
+        k = tid >> 2
+        return k + RED if aka and tid in reds else k
 
     kyoku: Kyoku | None = None
+    events: list[tuple] = []
     pending_riichi: set[int] = set()
     rinshan = [False] * 4
     started = False
-    for el in root:
-        tag, a = el.tag, el.attrib
-        m = _PLAY_TAG.match(tag)
-        if m:
+    tile_of = _TILE_RED if aka else _TILE_PLAIN
+    for text in tags:
+        if text[-1:] != ">":
+            text = text.rstrip()
+            if text[-1:] != ">":
+                raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
+        number = text[1:-2]
+        if not number.isdigit() or text[-2] != "/":
+            play = _SPACED_PLAY.fullmatch(text)
+            if play:
+                text = play.group(1) + play.group(2) + "/>"
+                number = play.group(2)
+        if number.isdigit() and text[-2] == "/" and text[0] in _SEAT:  # a draw or a discard: most of a log
+            letter = text[0]
             if kyoku is None:
-                raise LogError(f"<{tag}> before any <INIT>")
-            letter, tid = m.group(1), int(m.group(2))
-            if letter in _DRAW:
-                s = _DRAW[letter]
-                kyoku.events.append(("draw", s, tile(tid), rinshan[s]))
+                raise LogError(f"<{letter}{number}> before any <INIT>")
+            s = _SEAT[letter]
+            try:
+                t = tile_of[int(number)]
+            except IndexError:
+                raise LogError(f"bad tile id {number} in <{letter}{number}>") from None
+            if letter > "S":  # T U V W: draws
+                events.append(("draw", s, t, rinshan[s]))
                 rinshan[s] = False
-            else:
-                s = _DISCARD[letter]
-                kyoku.events.append(("discard", s, tile(tid), s in pending_riichi))
+            elif s in pending_riichi:
                 pending_riichi.discard(s)
+                events.append(("discard", s, t, True))
+            else:
+                events.append(("discard", s, t, False))
             continue
+        if text[0] in "/?!":  # a closing tag, the XML declaration, a comment
+            continue
+        name = _NAME.match(text)
+        if name is None:
+            raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
+        tag, attr_text = name.group(1), text[name.end() :]
+        a = _attrs(attr_text)
         if tag == "SHUFFLE":
             game.ref = a.get("ref") or None
         elif tag == "GO":
-            t = int(a.get("type", "169"))
+            t = _int(a.get("type", "169"), "GO type")
             if t & 0x10:
                 raise LogError("three-player game (GO type bit 0x10) is not supported")
             if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
@@ -96,6 +136,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                     f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
                 )
             aka = not t & 0x02
+            tile_of = _TILE_RED if aka else _TILE_PLAIN
             game.aka = aka
             game.kuitan = not t & 0x04
             game.game_length = "hanchan" if t & 0x08 else "tonpuu"
@@ -114,6 +155,9 @@ def parse_mjlog(text: str, file: str) -> Game:
             hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
             if not hands[3]:
                 raise LogError("three-player game (no fourth hand) is not supported")
+            if any(not 0 <= x <= 135 for h in hands for x in h) or not 0 <= seed[5] <= 135:
+                raise LogError("malformed <INIT>: a tile id outside 0-135")
+            events = []
             kyoku = Kyoku(
                 kyoku=seed[0],
                 honba=seed[1],
@@ -121,6 +165,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 scores=[x * 100 for x in ten],
                 haipai=[[tile(t) for t in h] for h in hands],
                 dora=[tile(seed[5])],
+                events=events,
             )
             if int(a.get("oya", seed[0] % 4)) != seed[0] % 4:
                 raise LogError(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
@@ -130,23 +175,23 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "N":
             if kyoku is None:
                 raise LogError("<N> before any <INIT>")
-            who = int(a["who"])
-            mk, tids, called, frm = _meld(int(a["m"]), who)
-            kyoku.events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
+            who = _seat(a.get("who"))
+            mk, tids, called, frm = _meld(_int(a.get("m"), "meld code"), who)
+            events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
             if mk in ("minkan", "kakan", "ankan"):
                 rinshan[who] = True
         elif tag == "REACH":
             if kyoku is None:
                 raise LogError("<REACH> before any <INIT>")
-            who, step = int(a["who"]), a.get("step")
+            who, step = _seat(a.get("who")), a.get("step")
             if step == "1":
                 pending_riichi.add(who)
             elif step == "2":
-                kyoku.events.append(("reach", who))
+                events.append(("reach", who))
         elif tag == "DORA":
             if kyoku is None:
                 raise LogError("<DORA> before any <INIT>")
-            kyoku.events.append(("dora", tile(int(a["hai"]))))
+            events.append(("dora", tile(_int(a.get("hai"), "dora tile"))))
         elif tag == "AGARI":
             if kyoku is None:
                 raise LogError("<AGARI> before any <INIT>")
@@ -163,6 +208,25 @@ def parse_mjlog(text: str, file: str) -> Game:
     if len(game.names) != 4:
         game.names = ["", "", "", ""]
     return game
+
+
+_PLAY_TAGS = frozenset({"TAIKYOKU", "BYE"})
+_SEAT = {**_DRAW, **_DISCARD}
+_TILE_PLAIN = [tid >> 2 for tid in range(136)]
+_TILE_RED = [RED + (tid >> 2) if tid in (16, 52, 88) else tid >> 2 for tid in range(136)]
+
+
+def _int(text: str | None, what: str) -> int:
+    if text is None:
+        raise LogError(f"missing {what}")
+    return int(text)
+
+
+def _seat(text: str | None) -> int:
+    seat = _int(text, "seat")
+    if not 0 <= seat <= 3:
+        raise LogError(f"bad seat {text}")
+    return seat
 
 
 def _deltas(a: dict) -> list[int]:

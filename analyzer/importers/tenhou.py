@@ -70,6 +70,16 @@ rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``te
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
+                         declaration, null without one; a declaration whose stick was not accepted (the
+                         declaring tile was ronned) still counts as declared
+calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
+                         call; an added kan robbed by chankan was not made)
+open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
+turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
+                         turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
+                         exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's
+                         for a chankan. Tenpai at a draw stays in one place: the ``tenpai`` list
 ======================== ==============================================================================
 """
 
@@ -81,6 +91,7 @@ import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 import polars as pl
 
@@ -138,6 +149,10 @@ COLUMNS: dict[str, pl.DataType] = {
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,
+    **{f"riichi_turn_{s}": pl.Int64 for s in range(4)},
+    **{f"calls_{s}": pl.Int64 for s in range(4)},
+    **{f"open_{s}": pl.Boolean for s in range(4)},
+    "turn": pl.Int64,
 }
 
 
@@ -203,43 +218,80 @@ def parse_file(path: str | Path) -> Game:
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
 
-def read_tenhou(paths: list[str | Path], workers: int | None = None) -> tuple[pl.DataFrame, list[ImportProblem]]:
+def read_tenhou(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
     (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
-    pay for starting them); the result is the same in any case, rows in file order.
+    pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
+    files_total, games_done)`` is called as batches of files are done.
     """
     files, problems = expand_paths(paths)
     if workers is None:
         workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
-    if workers > 1 and len(files) > 1:
+    batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+    if workers > 1 and len(batches) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parsed = list(pool.map(_read_file, files, chunksize=max(1, min(64, len(files) // (workers * 8)))))
-    else:
-        parsed = [_read_file(f) for f in files]
-    cols: dict[str, list] = {name: [] for name in COLUMNS}
-    used_ids: Counter[str] = Counter()
-    for f, (ref, rows, notes, error) in zip(files, parsed):
-        if error is not None:
-            problems.append(ImportProblem(str(f), error))
-            continue
-        gid = _game_id(ref, f, used_ids)
-        anonymous = {f"player_{s}": f"NoName@{gid}#{s}" for s in range(4)
-                     if rows and rows[0][f"player_{s}"].startswith(ANONYMOUS)}
-        for row in rows:
-            row["game_id"] = gid
-            row |= anonymous  # players without a name are different people in every game
-            for name in COLUMNS:
-                cols[name].append(row.get(name))
-        for note in notes:
-            problems.append(ImportProblem(str(f), note, game_id=gid, imported=True))
-    return pl.DataFrame(cols, schema=COLUMNS), problems
+            return _assemble(files, pool.map(_read_batch, batches), problems, progress)
+    return _assemble(files, map(_read_batch, batches), problems, progress)
 
 
 PARALLEL_FROM_FILES = 200
+BATCH_FILES = 32  # files per task: enough to pay for a task, small enough for an even load and a live progress bar
+
+
+def _read_batch(files: list[Path]) -> tuple[list[tuple[str | None, int, list[str], str | None]], dict[str, list]]:
+    """Per file (log reference, rows, notes, error), and the columns of the rows of every file that imports,
+    without game ids. Plain lists: the workers are forked and leave Polars, whose threads a fork does not
+    copy, to the parent."""
+    outcomes = []
+    columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
+    for f in files:
+        ref, rows, notes, error = _read_file(f)
+        outcomes.append((ref, len(rows), notes, error))
+        for name, values in columns.items():
+            values.extend([row.get(name) for row in rows])
+    return outcomes, columns
+
+
+ROW_COLUMNS = [name for name in COLUMNS if name != "game_id"]
+
+
+def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Game ids given in file order (unique within the import), anonymous players named after their game."""
+    used_ids: Counter[str] = Counter()
+    ids: list[str] = []
+    frames: list[pl.DataFrame] = []
+    done = games = 0
+    for outcomes, columns in batches:
+        for ref, n_rows, notes, error in outcomes:
+            f = files[done]
+            done += 1
+            if error is not None:
+                problems.append(ImportProblem(str(f), error))
+                continue
+            gid = _game_id(ref, f, used_ids)
+            games += 1
+            ids.extend([gid] * n_rows)
+            problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
+        frames.append(pl.DataFrame(columns, schema={name: COLUMNS[name] for name in ROW_COLUMNS}))
+        if progress is not None:
+            progress(done, len(files), games)
+    rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+    game_id = pl.col("game_id")
+    hands = rows.with_columns(pl.Series("game_id", ids, pl.String)).with_columns(
+        # players without a name are different people in every game
+        pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
+        .then(pl.lit(f"{ANONYMOUS}@") + game_id + pl.lit(f"#{s}"))
+        .otherwise(pl.col(f"player_{s}"))
+        .alias(f"player_{s}")
+        for s in range(4)
+    )
+    return hands.select(list(COLUMNS)), problems
 
 
 def _read_file(f: Path) -> tuple[str | None, list[dict], list[str], str | None]:
@@ -355,7 +407,9 @@ def game_rows(game: Game) -> list[dict]:
 def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
     rp: Replay = replay(k)
     riichi = _seats(rp.riichi)
-    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi}
+    base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi, "turn": rp.turn}
+    for s in range(4):
+        base |= {f"riichi_turn_{s}": rp.riichi_turn[s], f"calls_{s}": rp.calls[s], f"open_{s}": rp.opened[s]}
     rows: list[dict] = []
     outcomes = list(k.outcomes)
     if outcomes[0].result == "ron":

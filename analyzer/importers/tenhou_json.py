@@ -21,9 +21,7 @@ _VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<
 _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
 
 
-def _tile(code) -> int:
-    if not isinstance(code, int) or isinstance(code, bool):
-        raise LogError(f"bad tile {code!r}")
+def _tile_of(code: int) -> int | None:
     if code in (51, 52, 53):
         return RED + (code - 51) * 9 + 4
     suit, num = divmod(code, 10)
@@ -31,7 +29,20 @@ def _tile(code) -> int:
         return (suit - 1) * 9 + num - 1
     if suit == 4 and 1 <= num <= 7:
         return 27 + num - 1
-    raise LogError(f"bad tile {code!r}")
+    return None
+
+
+_TILE_CODES = {code: t for code in range(60) if (t := _tile_of(code)) is not None}
+
+
+def _tile(code) -> int:
+    try:
+        t = _TILE_CODES[code]
+    except (KeyError, TypeError):
+        raise LogError(f"bad tile {code!r}") from None
+    if code.__class__ is not int:  # 11.0 finds 11's entry
+        raise LogError(f"bad tile {code!r}")
+    return t
 
 
 def _call(text: str) -> tuple[str, list[int], int, int]:
@@ -135,9 +146,22 @@ class _Ambiguous(LogError):
         self.choices = choices
 
 
+TSUMOGIRI = -1  # discard code 60: the tile just drawn
+KAN_GAP = -2  # discard code 0: the place of a discard skipped after an open kan
+
+
+def _discard_code(x) -> int | str:
+    if x.__class__ is str:
+        return x
+    return TSUMOGIRI if x == 60 and x.__class__ is int else KAN_GAP if x == 0 and x.__class__ is int else _tile(x)
+
+
 def _replay_order(k: Kyoku, takes: list[list], discards: list[list]) -> list[tuple]:
     """Events in play order. When a seat discards the same tile again before a caller could draw, the format
     does not say which of the two discards was called: try the first, and on failure back-track (the later)."""
+    # tile codes read once: draws as tiles, discards as tiles or TSUMOGIRI/KAN_GAP; calls and riichi stay text
+    takes = [[x if x.__class__ is str else _tile(x) for x in seat] for seat in takes]
+    discards = [[_discard_code(x) for x in seat] for seat in discards]
     stack: list[frozenset] = [frozenset()]
     seen: set[frozenset] = set()
     first_error: LogError | None = None
@@ -163,6 +187,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
     last_drawn: list[int | None] = [None] * 4
     events: list[tuple] = []
     choices: list[tuple[int, int]] = []  # (seat, discard index) whose call could belong to a later discard
+    calls_left = sum(1 for seat in takes for x in seat if x.__class__ is str)  # no calls: no caller to look for
 
     def fail(message: str):
         raise _Ambiguous(f"replay failed: {message}", choices)
@@ -180,12 +205,12 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
             if ti[s] >= len(takes[s]):
                 break
             t = takes[s][ti[s]]
-            if isinstance(t, str):
+            if t.__class__ is str:
                 fail(f"seat {s}: call {t!r} where a draw was expected")
             ti[s] += 1
-            last_drawn[s] = _tile(t)
-            hands[s].append(last_drawn[s])
-            events.append(("draw", s, last_drawn[s], rinshan))
+            last_drawn[s] = t
+            hands[s].append(t)
+            events.append(("draw", s, t, rinshan))
             rinshan = False
         if di[s] >= len(discards[s]):
             break
@@ -193,9 +218,9 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
         at = di[s]
         di[s] += 1
         riichi = False
-        if isinstance(d, str):
+        if d.__class__ is str:
             if d.startswith("r"):
-                riichi, d = True, int(d[1:])
+                riichi, d = True, _discard_code(int(d[1:]))
             else:
                 letter, tiles, called, _ = _call(d)
                 if letter == "a":
@@ -219,20 +244,25 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
                     fail(f"seat {s}: unexpected {d!r} among discards")
                 need_draw, rinshan = True, True
                 continue
-        if d == 60:
+        if d == TSUMOGIRI:
             if last_drawn[s] is None:
                 fail(f"seat {s}: tsumogiri without a drawn tile")
             tile = last_drawn[s]
+        elif d == KAN_GAP:
+            raise LogError("bad tile 0")
         else:
-            tile = _tile(d)
+            tile = d
         last_drawn[s] = None
-        remove(s, tile, "discards")
+        try:
+            hands[s].remove(tile)
+        except ValueError:
+            fail(f"seat {s} discards a tile it does not hold")
         events.append(("discard", s, tile, riichi))
         caller = None
-        if (s, at) not in skip:
+        if calls_left and (s, at) not in skip:
             for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
                 nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
-                if isinstance(nxt, str):
+                if nxt.__class__ is str:
                     letter, tiles, called, pos = _call(nxt)
                     if letter in "pm" and _from_seat(o, letter, pos) == s and called == tile:
                         caller = (o, letter, tiles, called)
@@ -240,12 +270,12 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
             if caller is None:
                 o = (s + 1) % 4
                 nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
-                if isinstance(nxt, str):
+                if nxt.__class__ is str:
                     letter, tiles, called, pos = _call(nxt)
                     if letter == "c" and called == tile:
                         caller = (o, letter, tiles, called)
             if caller is not None and any(
-                x == 60 or x == d or (isinstance(x, str) and x.startswith("r"))
+                x == TSUMOGIRI or x == d or (x.__class__ is str and x.startswith("r"))
                 for x in discards[s][di[s] :]
             ):
                 choices.append((s, at))
@@ -258,6 +288,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
             continue
         o, letter, tiles, called = caller
         ti[o] += 1
+        calls_left -= 1
         mk = {"c": "chi", "p": "pon", "m": "minkan"}[letter]
         rest = list(tiles)
         rest.remove(called)
@@ -266,7 +297,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
         events.append(("call", o, mk, tiles, tile, s))
         turn = o
         if mk == "minkan":
-            if di[o] < len(discards[o]) and discards[o][di[o]] == 0:
+            if di[o] < len(discards[o]) and discards[o][di[o]] == KAN_GAP:
                 di[o] += 1
             need_draw, rinshan = True, True
         else:

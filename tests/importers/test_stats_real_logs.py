@@ -35,7 +35,8 @@ EXPECTED = {
         1: {"wins": 2, "tsumo_rate": 0.5, "avg_win_value": (11700 + 18000) / 2, "dealer_hands": 2,
             "dealer_keep_rate": 1.0, "max_renchan": 1, "wins_haneman": 1, "riichi": 0, "riichi_win_rate": None},
         2: {"deal_ins": 2, "avg_deal_in_cost": (7700 + 18000) / 2, "busts": 1, "bust_rate": 1.0, "tsumo_paid": 3900},
-        3: {"wins": 1, "wins_below_mangan": 1, "avg_win_value": 7700, "call_rate": None, "avg_riichi_turn": None},
+        3: {"wins": 1, "wins_below_mangan": 1, "avg_win_value": 7700, "call_rate": 2 / 3, "avg_calls": 1.5,
+            "avg_riichi_turn": None},  # opened in E1 (two pons) and E2-1 (a chi) of 3 hands; no riichi
     },
 }
 

@@ -257,3 +257,29 @@ def test_rules_spec_takes_start_points_and_tenths_from_the_log(tmp_path):
     spec = df["rules"][0]
     assert "start_points=30000" in spec and "game_points_rounding=tenth" in spec
     assert from_spec(spec).start_points == 30000
+
+
+def test_mjlog_read_tag_by_tag_refuses_damage(tmp_path, sample):
+    """The mjlog reader splits the text on '<' instead of parsing XML: every tag must still be read, and
+    damage is a problem for that file, never a game quietly missing a draw."""
+    text = _as_mjlog(game_type=0x01)
+    first_draw = text.index("<T", text.index("<INIT"))
+    cases = {
+        "cut.mjlog": text[: len(text) // 2],  # no closing </mjloggm>
+        "garbled.mjlog": text[:first_draw] + "<T%%/>" + text[first_draw:],
+        "bad_tile.mjlog": text[:first_draw] + "<T136/>" + text[first_draw:],
+        "not_mjlog.mjlog": text.replace("mjloggm", "other"),
+    }
+    for name, body in cases.items():
+        (tmp_path / name).write_text(body)
+    # whitespace between tags and inside a play tag, as a pretty-printer writes them, reads the same
+    (tmp_path / "spaced.mjlog").write_text(text.replace("/><", "/>\n  <").replace("/>", " />"))
+    df, problems = read_tenhou([tmp_path])
+    reasons = {Path(p.file).name: p.reason for p in problems}
+    assert set(reasons) == set(cases)
+    assert "cut short" in reasons["cut.mjlog"]
+    assert "cannot be read" in reasons["garbled.mjlog"]
+    assert "bad tile id 136" in reasons["bad_tile.mjlog"]
+    assert "not an mjlog file" in reasons["not_mjlog.mjlog"]
+    differ = ["game_id", "lobby", "recorded_fu"]
+    assert df.drop(differ).equals(sample.drop(differ))
