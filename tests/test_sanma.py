@@ -176,3 +176,11 @@ def test_tiles_refuse_what_three_players_cannot_hold(tiles, problem):
     # with a han/fu given the row is scored from it, the problem kept as a code
     given = analyzer.score(pl.DataFrame([row | {"han": "1", "fu": "40"}]), rules="tenhou_sanma")
     assert problem in given.hands["problems"].item()
+
+
+def test_report_of_three_player_games():
+    from analyzer.report.html import build_report
+
+    page = build_report(analyzer.score(SHEET, rules="tenhou_sanma"))
+    assert "Scores in S" in page and "Scores in T" in page
+    assert page.count('class="key"') >= 6  # three players in each game's legend, no empty seat 3
