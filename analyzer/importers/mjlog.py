@@ -6,7 +6,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
+from analyzer.importers._common import LIMITS, NORTH, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
 
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
@@ -39,8 +39,8 @@ def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
         if m & 0x8:
             return "pon", pon, pon[called], frm
         return "kakan", pon + [base * 4 + unused], base * 4 + unused, frm
-    if m & 0x20:
-        raise LogError("three-player game (nukidora) is not supported")
+    if m & 0x20:  # nukidora: a north set aside (three players), handled by the callers
+        return "kita", [m >> 8], m >> 8, who
     tile = m >> 8
     tiles = [(tile // 4) * 4 + i for i in range(4)]
     if m & 3 == 0:
@@ -125,8 +125,7 @@ def parse_mjlog(text: str, file: str) -> Game:
             game.ref = a.get("ref") or None
         elif tag == "GO":
             t = _int(a.get("type", "169"), "GO type")
-            if t & 0x10:
-                raise LogError("three-player game (GO type bit 0x10) is not supported")
+            game.players = 3 if t & 0x10 else 4
             if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
                 raise LogError(
                     f"unsupported special-rule lobby (GO type={t}"
@@ -141,8 +140,8 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "UN":
             if "n0" in a and not game.names:
                 game.names = [unquote(a.get(f"n{i}", "")) for i in range(4)]
-                if not game.names[3]:
-                    raise LogError("three-player game (no fourth player) is not supported")
+                if not game.names[3] and game.players == 4:
+                    raise LogError("a fourth player is missing in a four-player game (GO type without bit 0x10)")
         elif tag == "INIT":
             started = True
             seed = _ints(a.get("seed"))
@@ -150,8 +149,9 @@ def parse_mjlog(text: str, file: str) -> Game:
             if len(seed) < 6 or len(ten) != 4:
                 raise LogError("malformed <INIT>: seed/ten")
             hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
-            if not hands[3]:
-                raise LogError("three-player game (no fourth hand) is not supported")
+            if (not hands[3]) != (game.players == 3):
+                raise LogError(f"<INIT> deals {'no' if not hands[3] else 'a'} fourth hand in a "
+                               f"{game.players}-player game")
             if any(not 0 <= x <= 135 for h in hands for x in h) or not 0 <= seed[5] <= 135:
                 raise LogError("malformed <INIT>: a tile id outside 0-135")
             events = []
@@ -163,6 +163,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 haipai=[[tile(t) for t in h] for h in hands],
                 dora=[tile(seed[5])],
                 events=events,
+                players=game.players,
             )
             if int(a.get("oya", seed[0] % 4)) != seed[0] % 4:
                 raise LogError(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
@@ -174,6 +175,12 @@ def parse_mjlog(text: str, file: str) -> Game:
                 raise LogError("<N> before any <INIT>")
             who = _seat(a.get("who"))
             mk, tids, called, frm = _meld(_int(a.get("m"), "meld code"), who)
+            if mk == "kita":
+                if game.players != 3 or tile(called) != NORTH:
+                    raise LogError("a north set aside (nukidora) outside a three-player game, or not a north")
+                events.append(("kita", who, tile(called)))
+                rinshan[who] = True  # the replacement comes from the dead wall
+                continue
             events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
             if mk in ("minkan", "kakan", "ankan"):
                 rinshan[who] = True
@@ -250,6 +257,7 @@ def _owari(game: Game, a: dict) -> None:
 
 def _agari(a: dict, tile) -> Outcome:
     who, frm = int(a["who"]), int(a["fromWho"])
+    melds = [_meld(m, who) for m in _ints(a.get("m"))]
     ten = _ints(a.get("ten"))
     o = Outcome(
         result="tsumo" if who == frm else "ron",
@@ -264,7 +272,8 @@ def _agari(a: dict, tile) -> Outcome:
         ura_indicators=[tile(t) for t in _ints(a.get("doraHaiUra"))] if "doraHaiUra" in a else None,
         hand=[tile(t) for t in _ints(a.get("hai"))],
         win_tile=tile(int(a["machi"])),
-        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in (_meld(m, who) for m in _ints(a.get("m")))],
+        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in melds if mk != "kita"],
+        kita=sum(mk == "kita" for mk, _, _, _ in melds),
     )
     if "yakuman" in a:
         for yid in _ints(a["yakuman"]):
