@@ -35,7 +35,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.game_end import dealer_stays, hand_ends, round_name
+from analyzer.game_end import dealer_stays, hand_ends, next_round, round_name
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
@@ -391,7 +391,7 @@ def _round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     stays = dealer_stays()
     # windows over the hand's rows first (a multiple ron has several), then one row per hand
     first = hands.with_columns(stays.alias("_stays")).filter(pl.col("_first")).sort("_seq").with_columns(
-        (pl.col("_round_idx") + pl.when(pl.col("_stays")).then(0).otherwise(1)).alias("_expected_round"),
+        next_round(pl.col("_round_idx"), pl.col("_stays"), rules.players).alias("_expected_round"),
     )
     nxt = first.with_columns(
         pl.col("_round_idx").shift(-1).over("game_id", order_by="_seq").alias("_next_round"),
@@ -428,7 +428,7 @@ def _problem_findings(hands: pl.LazyFrame) -> pl.LazyFrame:
 
 def _money_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) -> list[pl.LazyFrame]:
     """Recorded score changes of a hand add up to the sticks taken from the table minus those put on it."""
-    recorded = [f"recorded_delta_{s}" for s in SEATS]
+    recorded = [f"recorded_delta_{s}" for s in rules.seats]
     if not all(c in names for c in recorded):
         return []
     per_hand = hands.group_by("_hand").agg(
@@ -468,7 +468,7 @@ def _plausibility_findings(hands: pl.LazyFrame, names: list[str], rules: Rules) 
     ]
     if "recorded_points" in names:
         value = hand_points(base_points(han, fu, yakuman, rules), pl.col("_winner") == pl.col("dealer"),
-                            pl.col("result") == "tsumo")
+                            pl.col("result") == "tsumo", rules)
         out.append(
             _finding(hands, WIN & _int("recorded_points").is_not_null() & (han.is_not_null() | (yakuman > 0))
                      & impossible.is_null() & (value != _int("recorded_points")), "points_from_han_fu",

@@ -26,7 +26,7 @@ import polars as pl
 
 from analyzer import segments as seg
 from analyzer.rules import Rules
-from analyzer.schema import SCORE_COLUMNS, SEATS
+from analyzer.schema import SCORE_COLUMNS
 from analyzer.text import format_text
 
 ROUND_NAMES = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
@@ -44,6 +44,18 @@ def _dealer_tenpai() -> pl.Expr:
 HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
 
 
+def next_round(round_idx: pl.Expr, stays: pl.Expr, players: int) -> pl.Expr:
+    """The round index (``wind * 4 + number - 1``) of the next hand: the same when the dealer stays, else the
+    next dealer's round, the next wind's first round after the last seat (E3 -> S1 with three players)."""
+    passed = pl.when(round_idx % 4 == players - 1).then((round_idx // 4 + 1) * 4).otherwise(round_idx + 1)
+    return pl.when(stays).then(round_idx).otherwise(passed)
+
+
+def last_round(rules: Rules) -> int:
+    """The round index of the rules' last round: E4 / S4, or E3 / S3 with three players."""
+    return (0 if rules.game_length == "east" else 4) + rules.players - 1
+
+
 def dealer_won() -> pl.Expr:
     """A paid winner of the hand is its dealer (on every row of the hand; rows in replay order)."""
     return seg.any_((pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).fill_null(False), HAND_START, HAND_END)
@@ -59,30 +71,30 @@ def dealer_stays() -> pl.Expr:
 
 
 def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    last_round = 3 if rules.game_length == "east" else 7
+    last = last_round(rules)
     # rows in replay order (analyzer.replay): hands and games are runs of rows, windows are segment passes
     per_hand = hands.with_columns(
         dealer_stays().alias("_stays"),
         dealer_won().alias("_dealer_won"),
-        *[seg.last(pl.col(c), HAND_END).alias(f"_after_{s}") for s, c in enumerate(SCORE_COLUMNS)],
+        *[seg.last(pl.col(SCORE_COLUMNS[s]), HAND_END).alias(f"_after_{s}") for s in rules.seats],
     ).filter(pl.col("_first") & (pl.col("result") != "chombo"))
-    after = [pl.col(f"_after_{s}") for s in SEATS]
+    after = [pl.col(f"_after_{s}") for s in rules.seats]
     low, top = pl.min_horizontal(after), pl.max_horizontal(after)
-    dealer_score = pl.coalesce(pl.when(pl.col("dealer") == s).then(after[s]) for s in SEATS)
+    dealer_score = pl.coalesce(pl.when(pl.col("dealer") == s).then(after[s]) for s in rules.seats)
     others_at_least = pl.sum_horizontal(
-        ((after[s] >= dealer_score) & (pl.col("dealer") != s)).cast(pl.Int64) for s in SEATS
+        ((after[s] >= dealer_score) & (pl.col("dealer") != s)).cast(pl.Int64) for s in rules.seats
     )
     reached = top >= rules.return_points
-    next_round = pl.col("_round_idx") + pl.when(pl.col("_stays")).then(0).otherwise(1)
+    following = next_round(pl.col("_round_idx"), pl.col("_stays"), rules.players)
     bust = {"off": pl.lit(False), "below_zero": low < 0, "zero_or_below": low <= 0}[rules.tobi]
-    if rules.west_extension:
-        over = (next_round > last_round) & (reached | (next_round > last_round + 4))
-        sudden_death = (pl.col("_round_idx") > last_round) & reached
+    if rules.west_extension:  # at most one more wind: its last round is ``last + 4`` in round indexes
+        over = (following > last) & (reached | (following > last + 4))
+        sudden_death = (pl.col("_round_idx") > last) & reached
     else:
-        over, sudden_death = next_round > last_round, pl.lit(False)
+        over, sudden_death = following > last, pl.lit(False)
     stop_on = {"none": pl.lit(False), "agari": pl.col("_dealer_won"),
                "agari_tenpai": pl.col("_dealer_won") | (pl.col("result").is_in(EXHAUSTIVE) & _dealer_tenpai())}
-    stop = ((pl.col("_round_idx") == last_round) & (others_at_least == 0) & (dealer_score >= rules.return_points)
+    stop = ((pl.col("_round_idx") == last) & (others_at_least == 0) & (dealer_score >= rules.return_points)
             & stop_on[rules.last_dealer_stop].fill_null(False))
     end_reason = (
         pl.when(bust).then(format_text("a score is below{} zero ({}): the game ends at once (tobi)",
@@ -91,15 +103,15 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .when(stop).then(pl.lit("the all-last dealer is tenpai and top (tenpai-yame)"))
         .when(sudden_death).then(format_text("someone has {} or more in the extension (sudden death)",
                                              pl.lit(rules.return_points)))
-        .when(over).then(format_text("the last round ({}) is over", pl.lit(ROUND_NAMES[last_round])))
+        .when(over).then(format_text("the last round ({}) is over", pl.lit(ROUND_NAMES[last])))
     )
     goes_on = (
         pl.when(end_reason.is_not_null()).then(pl.lit(None, pl.String))
-        .when(next_round <= last_round).then(
-            format_text("the game goes on to {} ({} is the last round)", round_name(next_round),
-                        pl.lit(ROUND_NAMES[last_round])))
+        .when(following <= last).then(
+            format_text("the game goes on to {} ({} is the last round)", round_name(following),
+                        pl.lit(ROUND_NAMES[last])))
         .otherwise(format_text("nobody has {} yet: the game goes on into {} (West extension)",
-                               pl.lit(rules.return_points), round_name(next_round)))
+                               pl.lit(rules.return_points), round_name(following)))
     )
     return per_hand.with_columns(
         (bust | over | sudden_death).alias("_must_end"),

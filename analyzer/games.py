@@ -52,13 +52,14 @@ def tenhou_place_points(final_score: pl.Expr, uma: pl.Expr, penalty: pl.Expr, ru
     return thousands - rules.return_points / 1000 + uma - penalty
 
 
-def _ordinals() -> list[pl.Expr]:
-    """``_ordinal_s``: the seat's rank by score, then seat (1-4)."""
-    raw = [pl.col(SCORE_COLUMNS[s]) for s in SEATS]
+def _ordinals(rules: Rules) -> list[pl.Expr]:
+    """``_ordinal_s``: the seat's rank by score, then seat (1-4, or 1-3 with three players)."""
+    seats = rules.seats
+    raw = [pl.col(SCORE_COLUMNS[s]) for s in seats]
     return [
-        (1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in SEATS)
-         + _sum((raw[t] == raw[s]).cast(pl.Int64) for t in SEATS if t < s)).alias(f"_ordinal_{s}")
-        for s in SEATS
+        (1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in seats)
+         + _sum((raw[t] == raw[s]).cast(pl.Int64) for t in seats if t < s)).alias(f"_ordinal_{s}")
+        for s in seats
     ]
 
 
@@ -66,20 +67,24 @@ def _places(rules: Rules) -> list[pl.Expr]:
     """Per seat, on the game's row: ``_ordinal_s`` (score, then seat), ``place_s``, ``uma_s``, ``oka_s``,
     ``leftover_s``, ``final_s``, ``penalty_s``, ``points_s``. Four seats are four columns: no window over a
     game key, no sort."""
-    raw = [pl.col(SCORE_COLUMNS[s]) for s in SEATS]
-    ordinal = [pl.col(f"_ordinal_{s}") for s in SEATS]
+    seats = rules.seats
+    raw = [pl.col(SCORE_COLUMNS[s]) for s in seats]
+    ordinal = [pl.col(f"_ordinal_{s}") for s in seats]
     uma_of = [pl.lit(u, pl.Float64) for u in rules.uma]
 
     def uma_at(k: pl.Expr) -> pl.Expr:
-        return pl.when(k == 1).then(uma_of[0]).when(k == 2).then(uma_of[1]).when(k == 3).then(uma_of[2]).otherwise(uma_of[3])
+        expr = pl.when(k == 1).then(uma_of[0])
+        for place in range(2, len(uma_of)):
+            expr = expr.when(k == place).then(uma_of[place - 1])
+        return expr.otherwise(uma_of[-1])
 
     exprs = []
-    for s in SEATS:
+    for s in seats:
         if rules.tie_rule == "split":
-            tied = [raw[t] == raw[s] for t in SEATS]
+            tied = [raw[t] == raw[s] for t in seats]
             n_tied = _sum(c.cast(pl.Int64) for c in tied)
-            place = 1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in SEATS)
-            uma = _sum(pl.when(tied[t]).then(uma_at(ordinal[t])).otherwise(0.0) for t in SEATS) / n_tied
+            place = 1 + _sum((raw[t] > raw[s]).cast(pl.Int64) for t in seats)
+            uma = _sum(pl.when(tied[t]).then(uma_at(ordinal[t])).otherwise(0.0) for t in seats) / n_tied
             oka = pl.when(place == 1).then(pl.lit(rules.oka) / n_tied).otherwise(0.0)
         else:
             place, uma = ordinal[s], uma_at(ordinal[s])
@@ -90,10 +95,10 @@ def _places(rules: Rules) -> list[pl.Expr]:
 
 
 def _results(rules: Rules) -> list[pl.Expr]:
-    place = [pl.col(f"_place_{s}") for s in SEATS]
-    n_first = _sum((p == 1).cast(pl.Int64) for p in place)
+    place = {s: pl.col(f"_place_{s}") for s in rules.seats}
+    n_first = _sum((p == 1).cast(pl.Int64) for p in place.values())
     exprs = []
-    for s in SEATS:
+    for s in rules.seats:
         if rules.leftover_sticks == "first":
             share = (pl.col("_leftover") * rules.riichi_deposit // n_first) // 100 * 100
             leftover = pl.when(place[s] == 1).then(share).otherwise(0)
@@ -105,24 +110,26 @@ def _results(rules: Rules) -> list[pl.Expr]:
 
 
 def _game_points(rules: Rules) -> list[pl.Expr]:
-    final = [pl.col(SCORE_COLUMNS[s]).cast(pl.Int64) + pl.col(f"_leftover_{s}") for s in SEATS]
-    uma, oka, penalty = ([pl.col(f"_{k}_{s}") for s in SEATS] for k in ("uma", "oka", "penalty"))
-    exact = [(final[s] - rules.return_points) / 1000 + uma[s] + oka[s] - penalty[s] for s in SEATS]
+    seats = rules.seats
+    final = [pl.col(SCORE_COLUMNS[s]).cast(pl.Int64) + pl.col(f"_leftover_{s}") for s in seats]
+    uma, oka, penalty = ([pl.col(f"_{k}_{s}") for s in seats] for k in ("uma", "oka", "penalty"))
+    exact = [(final[s] - rules.return_points) / 1000 + uma[s] + oka[s] - penalty[s] for s in seats]
     if rules.game_points_rounding == "exact":
         points = exact
     elif rules.game_points_rounding == "tenth":
         points = [e.round(1) for e in exact]
     else:  # first place takes minus the sum of the others, so the table sums to zero
-        others = [tenhou_place_points(final[s], uma[s], penalty[s], rules) for s in SEATS]
-        top = [pl.col(f"_ordinal_{s}") == 1 for s in SEATS]
-        rest = _sum(pl.when(top[s]).then(0.0).otherwise(others[s]) for s in SEATS)
-        points = [pl.when(top[s]).then(-rest - penalty[s]).otherwise(others[s]) for s in SEATS]
+        others = [tenhou_place_points(final[s], uma[s], penalty[s], rules) for s in seats]
+        top = [pl.col(f"_ordinal_{s}") == 1 for s in seats]
+        rest = _sum(pl.when(top[s]).then(0.0).otherwise(others[s]) for s in seats)
+        points = [pl.when(top[s]).then(-rest - penalty[s]).otherwise(others[s]) for s in seats]
     return [*[f.alias(f"_final_{s}") for s, f in enumerate(final)],
             *[p.cast(pl.Float64).alias(f"_points_{s}") for s, p in enumerate(points)]]
 
 
-def _by_place(wide: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per game and seat, in order of game, place and seat (the seat's ordinal)."""
+def _by_place(wide: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    """One row per game and seat (seats 0-2 with three players), in order of game, place and seat (the seat's
+    ordinal)."""
     game = pl.int_range(pl.len(), dtype=pl.Int64)
     per_seat = [
         wide.select(
@@ -140,7 +147,7 @@ def _by_place(wide: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("_complete").alias("complete"),
             (game * 4 + pl.col(f"_ordinal_{s}") - 1).alias("_position"),
         )
-        for s in SEATS
+        for s in rules.seats
     ]
     return pl.concat(per_seat).sort("_position").drop("_position")
 
@@ -148,7 +155,7 @@ def _by_place(wide: pl.LazyFrame) -> pl.LazyFrame:
 def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     wide = (
         _last_rows(hands)
-        .with_columns(_ordinals())
+        .with_columns(_ordinals(rules))
         .with_columns(_places(rules))
         .with_columns(_results(rules))
         .with_columns(_game_points(rules))
@@ -156,4 +163,4 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     wide = wide.join(game_end_ok(hands, rules), on=GAME, how="left", maintain_order="left").with_columns(
         (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
     )
-    return _by_place(wide).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete")
+    return _by_place(wide, rules).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete")

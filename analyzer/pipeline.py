@@ -22,8 +22,9 @@ from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, p
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 from analyzer.problems import flag_problems
 from analyzer.replay import derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
-from analyzer.rules import Rules, RulesError, from_spec, load_rules
+from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
+from analyzer.scoring.checks import seat_checks, value_checks
 from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, rejects_of, when
@@ -136,20 +137,32 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
 
     With ``rules`` given every game uses it. Without, a game uses the ruleset named in its ``rules`` column
     (a spec such as ``tenhou;aka_dora=false``, as the Tenhou importer writes; the game's first row decides),
-    and games without one use the default preset. Rows of a game whose spec is not a valid ruleset are
-    rejected with the reason.
+    and games without one use the default preset (a three-player game — a ``players`` column of 3, or no
+    ``player_3`` on any of its rows — the default's three-player preset, ``tenhou_sanma`` for ``tenhou``).
+    Rows of a game whose spec is not a valid ruleset are rejected with the reason.
     """
     raw = _prepare_input(raw)
-    per_game = rules is None and RULES_COLUMN in raw.collect_schema().names()
+    names = raw.collect_schema().names()
     default = load_rules(rules)
     validated = validate(raw).pipe(game_keys)
+    three_player = _three_player_game(validated.collect_schema().names())
+    per_game = rules is None and RULES_COLUMN in names
+    if rules is None and not per_game:  # a seat 3 left empty somewhere: maybe three-player games
+        validated = validated.collect().lazy()
+        maybe = (pl.col("player_3").is_null() | (pl.col("player_3") == "")).any()
+        if "players" in names:
+            maybe = maybe | (pl.col("players").cast(pl.String).str.strip_chars() == "3").any()
+        per_game = validated.select(maybe).collect().item() and validated.select(
+            three_player.over("game_id").any()).collect().item()
     if not per_game:
         return [_score_part(validated, default, offset=0)]
-    game_spec = (
+    spec = (
         pl.col(RULES_COLUMN).str.strip_chars().replace("", None).sort_by(INPUT_POSITION).drop_nulls().first()
-        .over("game_id").fill_null(default.name)
+        .over("game_id") if RULES_COLUMN in names else pl.lit(None, pl.String)
     )
-    validated = validated.with_columns(game_spec.alias("_rules_spec")).collect()
+    sanma_default = f"{default.name}_sanma" if f"{default.name}_sanma" in preset_names() else default.name
+    fallback = pl.when(three_player.over("game_id")).then(pl.lit(sanma_default)).otherwise(pl.lit(default.name))
+    validated = validated.with_columns(spec.fill_null(fallback).alias("_rules_spec")).collect()
     by_name: dict[str, tuple[Rules, list[str]]] = {}
     bad_specs: dict[str, str] = {}
     for spec in sorted(validated["_rules_spec"].unique().to_list()):
@@ -172,12 +185,27 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     return parts
 
 
+def _three_player_game(names: list[str]) -> pl.Expr:
+    """Per row, whether its game is a three-player record (an aggregate: use it ``.over("game_id")`` or with
+    ``.any()``): its first ``players`` value is 3, or without one no row names a ``player_3``."""
+    seat3_empty = (
+        (pl.col("player_3").is_null() | (pl.col("player_3") == "")).all() if "player_3" in names else pl.lit(True)
+    )
+    if "players" not in names:
+        return seat3_empty
+    stated = pl.col("players").cast(pl.String).str.strip_chars().replace("", None).drop_nulls().first()
+    return pl.when(stated.is_not_null()).then(stated == "3").otherwise(seat3_empty)
+
+
 def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPart:
     # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
     # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
     # costs more than it saves.
     # The tile scorer joins its frame with parts of itself: validate first, or every join would validate again.
-    checked = validated.collect().lazy().pipe(apply_tiles, rules).collect()
+    checked = (
+        validated.collect().lazy().pipe(seat_checks, rules).pipe(apply_tiles, rules).pipe(value_checks, rules)
+        .collect()
+    )
     # Filtering or sorting a wide frame copies every column: skip both when there is nothing to do.
     valid = checked.filter(is_clean()) if (checked[REJECT] != 0).any() else checked
     valid, checked = _drop_copies(sort_for_replay(valid), checked)

@@ -300,6 +300,7 @@ def _per_seat_sums(facts: pl.LazyFrame, inputs: set[str], packed: bool = True) -
     summed = [f"_word{i}" for i in range(len(WORDS))] + AMOUNT_SUMS if packed else ROW_SUMS
     per_seat = [
         facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *columns(s))
+        .filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
         .group_by("player").agg(pl.col(c).sum() for c in summed)
         for s in SEATS
     ]
@@ -363,7 +364,7 @@ def _yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame:
     yaku = _yaku_names(hands.collect_schema())
     empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     if yaku is None:
-        players = pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique()
+        players = pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique().drop_nulls()
         return hands.select(players.alias("player"), empty.alias("_yaku"))
     wins = hands.filter(pl.col("_paid")).select(
         _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"), yaku.alias("yaku"),

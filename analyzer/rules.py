@@ -30,14 +30,32 @@ class Rules:
 
     name: str = _opt("custom", "Name shown in reports.")
 
+    # --- Players -------------------------------------------------------------------------------------
+    players: int = _opt(
+        4,
+        "Players at the table: 4, or 3 (sanma: seats 0-2, rounds E1-E3, S1-S3, ..., no seat 3, the 2-8 of "
+        "characters removed, no chi, north tiles set aside as dora).",
+        (3, 4),
+    )
+    tsumo_loss: str = _opt(
+        "lost",
+        "Three players, a tsumo: the share the missing fourth player would pay is 'lost' (tsumo-zon: each of the "
+        "two payers pays what they would at a four-player table) or 'split' (north-bisection: the missing "
+        "non-dealer share, base points x1 for a non-dealer winner or x2 for the dealer, is halved, rounded up to "
+        "100 and added to each payer's share). Four players: not used.",
+        ("lost", "split"),
+    )
+
     # --- Points and game result -------------------------------------------------------------------
     start_points: int = _opt(25000, "Points each player starts with.")
     return_points: int = _opt(
         30000,
         "Target ('return') points: game points are (final - return)/1000; the difference to start_points, "
-        "times 4, is the oka paid to first place.",
+        "times the number of players, is the oka paid to first place.",
     )
-    uma: tuple[float, float, float, float] = _opt((20.0, 10.0, -10.0, -20.0), "Uma for places 1-4, in game points.")
+    uma: tuple[float, ...] = _opt(
+        (20.0, 10.0, -10.0, -20.0), "Uma for places 1-4 (1-3 with three players), in game points."
+    )
     tie_rule: str = _opt(
         "seat",
         "Equal final scores: 'seat' ranks by initial seat (East-1 dealer first); 'split' shares the place "
@@ -81,6 +99,20 @@ class Rules:
     )
 
     # --- Hand value --------------------------------------------------------------------------------
+    limits: str = _opt(
+        "standard",
+        "'standard': base points fu x 2^(2+han) capped at mangan (2000), then the han limits; 'aotenjou': no cap "
+        "and no limit names, base points fu x 2^(2+han) for every hand, each yakuman counted as 13 han on top of "
+        "the hand's other han (riichi.wiki 'Aotenjou'; the English source 003: 'Yakuman are scored as 13-han "
+        "yaku'); kiriage, kazoe and the yakuman options do not apply.",
+        ("standard", "aotenjou"),
+    )
+    payment_rounding: int = _opt(
+        100,
+        "Each payment is rounded up to a multiple of this: 100 as usual; 1 pays base points x 1, 2, 4 or 6 "
+        "exactly, as the aotenjou sources quote their examples (5 han 30 fu ron: 15,360).",
+        (1, 100),
+    )
     kiriage: bool = _opt(False, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan.")
     kazoe: str = _opt(
         "yakuman",
@@ -93,7 +125,10 @@ class Rules:
         False,
         "Kokushi 13-wait, suuankou tanki, junsei chuuren and daisuushii count as two yakuman.",
     )
-    honba_value: int = _opt(300, "Honba per counter on a ron; on a tsumo each payer pays a third of it.")
+    honba_value: int = _opt(
+        300, "Honba per counter on a ron; on a tsumo each payer pays an equal part of it (a third with four "
+        "players, a half with three)."
+    )
     riichi_deposit: int = _opt(1000, "Value of one riichi stick.")
     noten_total: int = _opt(3000, "Noten payments at an exhaustive draw, split between tenpai and noten players.")
 
@@ -172,8 +207,10 @@ class Rules:
             value = getattr(self, f.name)
             if choices is not None and value not in choices:
                 raise RulesError(f"rule {f.name!r} must be one of {', '.join(map(str, choices))}; got {value!r}")
-        if len(self.uma) != 4:
-            raise RulesError(f"rule 'uma' needs 4 values (places 1-4); got {list(self.uma)!r}")
+        if len(self.uma) != self.players:
+            raise RulesError(
+                f"rule 'uma' needs {self.players} values (places 1-{self.players}); got {list(self.uma)!r}"
+            )
         if self.yakuman_max < 1:
             raise RulesError("rule 'yakuman_max' must be at least 1")
 
@@ -181,7 +218,12 @@ class Rules:
     @property
     def oka(self) -> float:
         """Oka paid to first place, in game points."""
-        return 4 * (self.return_points - self.start_points) / 1000
+        return self.players * (self.return_points - self.start_points) / 1000
+
+    @property
+    def seats(self) -> range:
+        """The seats at the table: 0-3, or 0-2 with three players."""
+        return range(self.players)
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some options changed (unknown names raise :class:`RulesError`)."""
@@ -221,9 +263,12 @@ def _build(options: dict[str, Any], where: str) -> Rules:
         try:
             values["uma"] = tuple(float(v) for v in uma)
         except (TypeError, ValueError):
-            raise RulesError(f"{where}: uma must be four numbers such as [20, 10, -10, -20]; got {uma!r}") from None
-        if len(values["uma"]) != 4:
-            raise RulesError(f"{where}: uma needs four numbers (places 1-4); got {len(values['uma'])}")
+            raise RulesError(f"{where}: uma must be numbers such as [20, 10, -10, -20]; got {uma!r}") from None
+        players = values.get("players", _FIELDS["players"].default)
+        if len(values["uma"]) != players:
+            raise RulesError(
+                f"{where}: uma needs {players} numbers (places 1-{players}); got {len(values['uma'])}"
+            )
     for key, value in values.items():
         expected = type(_FIELDS[key].default)
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
@@ -259,7 +304,13 @@ def _read_preset(name: str) -> dict[str, Any]:
     if name not in preset_names():  # only the packaged files, whatever the name holds ('../x', '[/]')
         raise RulesError(f"unknown ruleset {name!r}; presets are: {', '.join(preset_names())}")
     path = resources.files("analyzer.presets") / f"{name}.toml"
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    base = data.pop("preset", None)  # a preset may start from another one (aotenjou from tenhou)
+    if base is not None:
+        if base == name or not isinstance(base, str):
+            raise RulesError(f"preset {name}: 'preset' must name another preset")
+        data = _read_preset(base) | data
+    return data
 
 
 def preset(name: str) -> Rules:

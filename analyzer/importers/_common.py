@@ -24,6 +24,12 @@ from dataclasses import dataclass, field
 
 RED = 100
 WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
+WALL_DRAWS_3P = 55  # three players: 108 tiles (no 2m-8m) - 14 dead - 39 dealt; kita replacements count as rinshan
+NORTH = 30  # tile kind of the north wind (set aside as nukidora with three players)
+
+
+def wall_draws(players: int) -> int:
+    return WALL_DRAWS if players == 4 else WALL_DRAWS_3P
 TERMINAL_HONOUR = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
 
 
@@ -284,6 +290,7 @@ class Outcome:
     tenpai: list[int] | None = None  # recorded tenpai seats (mjlog RYUUKYOKU hai0..3)
     all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
     has_value: bool = True  # False when the log omits the value (a shortened result)
+    kita: int = 0  # three players: north tiles the winner set aside (nukidora), as recorded with the win
 
     def add_recorded_yaku(self, name: str, han: int) -> None:
         """Record one yaku of the log: dora, ura and aka go to their counts, the rest to ``yaku``."""
@@ -307,6 +314,7 @@ class Kyoku:
     dora: list[int]  # indicators at the start
     events: list[tuple] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
+    players: int = 4
 
     @property
     def dealer(self) -> int:
@@ -329,6 +337,7 @@ class Game:
     kyokus: list[Kyoku] = field(default_factory=list)
     final_scores: list[int] | None = None
     final_points: list[float] | None = None
+    players: int = 4  # 3: a three-player (sanma) game, seat 3 empty
     notes: list[str] = field(default_factory=list)  # non-fatal caveats (imported anyway)
     dan: list | None = None  # per seat as recorded (mjlog index text, JSON name); read by identity.dan_index
     rate: list | None = None  # per seat as recorded (text or number); read by identity.rate
@@ -352,6 +361,7 @@ class Replay:
     calls: list[int]  # per seat: chi, pon, open kan and added kan made (a robbed added kan is not made)
     opened: list[bool]  # per seat: the hand has an open meld at its end
     turn: int  # the turn the hand ended on: the last acting seat's discard number (see :func:`replay`)
+    kita: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat: north tiles set aside (sanma)
 
 
 FLAG_NAMES = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"]
@@ -381,7 +391,6 @@ def replay(k: Kyoku) -> Replay:
     (discards so far + 1). The hand ends on the turn of the seat that acted last: the discarder's turn for a
     ron or an exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's for a
     chankan."""
-    _four_at_most([t for h in k.haipai for t in h] + [ev[2] for ev in k.events if ev[0] == "draw"])
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
     draws = 0
@@ -396,21 +405,24 @@ def replay(k: Kyoku) -> Replay:
     winners = [o for o in k.outcomes if o.result in ("ron", "tsumo")]
     events = k.events
     robbed_kan = None
-    if winners and winners[0].result == "ron" and events and events[-1][0] == "call":
+    if winners and winners[0].result == "ron" and events and events[-1][0] in ("call", "kita"):
         robbed_kan = events[-1]
         events = events[:-1]
+    kita = [0] * 4
     last_draw: tuple | None = None  # (seat, rinshan, first draw, call before)
     last_discard: tuple | None = None  # (seat, tile, draws so far)
     discards = [0] * 4
     riichi_turn: list[int | None] = [None] * 4
     calls = [0] * 4
     turn = 0
+    drawn: list[int] = []
     for ev in events:
         typ = ev[0]
         if typ == "draw":
             _, s, t, rinshan = ev
             draws += 1
             concealed[s].append(t)
+            drawn.append(t)
             last_draw = (s, rinshan, not drew[s], any_call, t)
             drew[s] = True
             last_discard = None
@@ -461,11 +473,19 @@ def replay(k: Kyoku) -> Replay:
                     _remove(concealed[s], t, s, "ankan uses")
                 melds[s].append(("ankan", list(tiles)))
             last_discard = None
+        elif typ == "kita":  # a north tile set aside: like a call for ippatsu and first-turn wins, not opening
+            _, s, t = ev
+            _remove(concealed[s], t, s, "sets aside")
+            kita[s] += 1
+            any_call = True
+            ippatsu = [False] * 4
+            last_discard = None
         elif typ == "reach":
             accepted.append(ev[1])
         elif typ == "dora":
             dora.append(ev[1])
 
+    _four_at_most([t for h in k.haipai for t in h] + drawn)  # after the play: a replay error is reported first
     if robbed_kan is not None:
         turn = discards[robbed_kan[1]] + 1
     flags: dict[int, dict[str, bool]] = {}
@@ -480,12 +500,16 @@ def replay(k: Kyoku) -> Replay:
                 raise LogError(f"replay failed: tsumo by seat {w} but the last action is not its draw")
             _, rinshan, first, call_before, t = last_draw
             f["rinshan"] = rinshan
-            f["haitei"] = not rinshan and draws == WALL_DRAWS
+            f["haitei"] = not rinshan and draws == wall_draws(k.players)
             f["tenhou"] = first and not call_before and w == k.dealer
             f["chiihou"] = first and not call_before and w != k.dealer
             win_tiles[w] = t
         else:
-            if robbed_kan is not None:
+            if robbed_kan is not None and robbed_kan[0] == "kita":  # a ron on a north set aside: no chankan
+                if robbed_kan[1] != o.loser:
+                    raise LogError(f"replay failed: ron by seat {w} on a north set aside by seat {robbed_kan[1]}")
+                win_tiles[w] = robbed_kan[2]
+            elif robbed_kan is not None:
                 _, s, mk, tiles, called, _ = robbed_kan
                 if s != o.loser or mk not in ("kakan", "ankan"):
                     raise LogError(f"replay failed: ron by seat {w} after a {mk} by seat {s}")
@@ -494,10 +518,11 @@ def replay(k: Kyoku) -> Replay:
             else:
                 if last_discard is None or last_discard[0] != o.loser:
                     raise LogError(f"replay failed: ron by seat {w} but the last discard is not seat {o.loser}'s")
-                f["houtei"] = last_discard[2] == WALL_DRAWS
+                f["houtei"] = last_discard[2] == wall_draws(k.players)
                 win_tiles[w] = last_discard[1]
             f["renhou"] = not drew[w] and not any_call
         flags[w] = f
     nagashi = [s for s in range(4) if nagashi_ok[s] and discarded[s]]
     opened = [any(mk != "ankan" for mk, _ in m) for m in melds]
-    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora, riichi_turn, calls, opened, turn)
+    return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora, riichi_turn, calls, opened, turn,
+                  kita)

@@ -112,14 +112,15 @@ def rate(value) -> float | None:
     return None
 
 
-def identity_columns(dans, rates, notes: list[str]) -> dict:
+def identity_columns(dans, rates, notes: list[str], players: int = 4) -> dict:
     """``dan_0..3`` and ``rate_0..3`` of a game from what its log recorded (lists of four, or None when the log
-    has none); a value that is recorded but not readable is left null and said in ``notes``."""
+    has none); a value that is recorded but not readable is left null and said in ``notes``. The empty seat 3
+    of a three-player game is null whatever the log writes there (Tenhou: dan 0, rate 1500)."""
     row: dict = {}
     for name, values, read in (("dan", dans, dan_index), ("rate", rates, rate)):
         values = values if isinstance(values, (list, tuple)) and len(values) == 4 else None
         for s in range(4):
-            raw = None if values is None else values[s]
+            raw = None if values is None or s >= players else values[s]
             row[f"{name}_{s}"] = value = None if raw is None or raw == "" else read(raw)
             if value is None and raw not in (None, ""):
                 notes.append(f"{name} of seat {s} ({str(raw)[:40]!r}) is not a Tenhou {name}: {name}_{s} left empty")

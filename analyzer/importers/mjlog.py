@@ -6,7 +6,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from analyzer.importers._common import LIMITS, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
+from analyzer.importers._common import LIMITS, NORTH, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
 
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
@@ -39,8 +39,8 @@ def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
         if m & 0x8:
             return "pon", pon, pon[called], frm
         return "kakan", pon + [base * 4 + unused], base * 4 + unused, frm
-    if m & 0x20:
-        raise LogError("three-player game (nukidora) is not supported")
+    if m & 0x20:  # nukidora: a north set aside (three players), handled by the callers
+        return "kita", [m >> 8], m >> 8, who
     tile = m >> 8
     tiles = [(tile // 4) * 4 + i for i in range(4)]
     if m & 3 == 0:
@@ -87,35 +87,32 @@ def parse_mjlog(text: str, file: str) -> Game:
     pending_riichi: set[int] = set()
     rinshan = [False] * 4
     started = False
-    tile_of = _TILE_RED if aka else _TILE_PLAIN
+    plays = _PLAYS_RED if aka else _PLAYS_PLAIN
     for text in tags:
-        if text[-1:] != ">":
+        ev = plays.get(text)
+        if ev is None and text[-1:] != ">":
             text = text.rstrip()
+            ev = plays.get(text)
+        if ev is None and not text[-2:] == "/>":
             if text[-1:] != ">":
                 raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
-        number = text[1:-2]
-        if not number.isdigit() or text[-2] != "/":
+        elif ev is None and text[0] in _SEAT and text[1:2].isdigit():  # <T12 />, or a tile id out of range
             play = _SPACED_PLAY.fullmatch(text)
-            if play:
-                text = play.group(1) + play.group(2) + "/>"
-                number = play.group(2)
-        if number.isdigit() and text[-2] == "/" and text[0] in _SEAT:  # a draw or a discard: most of a log
-            letter = text[0]
+            if play is None or int(play.group(2)) > 135:
+                raise LogError(f"bad tile id {text[1:-2].strip()} in <{text}")
+            ev = plays[play.group(1) + play.group(2) + "/>"]
+        if ev is not None:  # a draw or a discard: most of a log, a precomputed event
             if kyoku is None:
-                raise LogError(f"<{letter}{number}> before any <INIT>")
-            s = _SEAT[letter]
-            try:
-                t = tile_of[int(number)]
-            except IndexError:
-                raise LogError(f"bad tile id {number} in <{letter}{number}>") from None
-            if letter > "S":  # T U V W: draws
-                events.append(("draw", s, t, rinshan[s]))
-                rinshan[s] = False
+                raise LogError(f"<{text[:-2].strip()}> before any <INIT>")
+            s = ev[1]
+            if ev[0] == "draw":
+                if rinshan[s]:
+                    ev = ("draw", s, ev[2], True)
+                    rinshan[s] = False
             elif s in pending_riichi:
                 pending_riichi.discard(s)
-                events.append(("discard", s, t, True))
-            else:
-                events.append(("discard", s, t, False))
+                ev = ("discard", s, ev[2], True)
+            events.append(ev)
             continue
         if text[0] in "/?!":  # a closing tag, the XML declaration, a comment
             continue
@@ -128,15 +125,14 @@ def parse_mjlog(text: str, file: str) -> Game:
             game.ref = a.get("ref") or None
         elif tag == "GO":
             t = _int(a.get("type", "169"), "GO type")
-            if t & 0x10:
-                raise LogError("three-player game (GO type bit 0x10) is not supported")
+            game.players = 3 if t & 0x10 else 4
             if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
                 raise LogError(
                     f"unsupported special-rule lobby (GO type={t}"
                     f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
                 )
             aka = not t & 0x02
-            tile_of = _TILE_RED if aka else _TILE_PLAIN
+            plays = _PLAYS_RED if aka else _PLAYS_PLAIN
             game.aka = aka
             game.kuitan = not t & 0x04
             game.game_length = "hanchan" if t & 0x08 else "tonpuu"
@@ -146,8 +142,8 @@ def parse_mjlog(text: str, file: str) -> Game:
                 game.names = [unquote(a.get(f"n{i}", "")) for i in range(4)]
                 game.dan = a["dan"].split(",") if "dan" in a else None
                 game.rate = a["rate"].split(",") if "rate" in a else None
-                if not game.names[3]:
-                    raise LogError("three-player game (no fourth player) is not supported")
+                if not game.names[3] and game.players == 4:
+                    raise LogError("a fourth player is missing in a four-player game (GO type without bit 0x10)")
         elif tag == "INIT":
             started = True
             seed = _ints(a.get("seed"))
@@ -155,8 +151,9 @@ def parse_mjlog(text: str, file: str) -> Game:
             if len(seed) < 6 or len(ten) != 4:
                 raise LogError("malformed <INIT>: seed/ten")
             hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
-            if not hands[3]:
-                raise LogError("three-player game (no fourth hand) is not supported")
+            if (not hands[3]) != (game.players == 3):
+                raise LogError(f"<INIT> deals {'no' if not hands[3] else 'a'} fourth hand in a "
+                               f"{game.players}-player game")
             if any(not 0 <= x <= 135 for h in hands for x in h) or not 0 <= seed[5] <= 135:
                 raise LogError("malformed <INIT>: a tile id outside 0-135")
             events = []
@@ -168,6 +165,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 haipai=[[tile(t) for t in h] for h in hands],
                 dora=[tile(seed[5])],
                 events=events,
+                players=game.players,
             )
             if int(a.get("oya", seed[0] % 4)) != seed[0] % 4:
                 raise LogError(f"<INIT> dealer {a.get('oya')} does not match kyoku {seed[0]}")
@@ -179,6 +177,12 @@ def parse_mjlog(text: str, file: str) -> Game:
                 raise LogError("<N> before any <INIT>")
             who = _seat(a.get("who"))
             mk, tids, called, frm = _meld(_int(a.get("m"), "meld code"), who)
+            if mk == "kita":
+                if game.players != 3 or tile(called) != NORTH:
+                    raise LogError("a north set aside (nukidora) outside a three-player game, or not a north")
+                events.append(("kita", who, tile(called)))
+                rinshan[who] = True  # the replacement comes from the dead wall
+                continue
             events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
             if mk in ("minkan", "kakan", "ankan"):
                 rinshan[who] = True
@@ -216,6 +220,12 @@ _PLAY_TAGS = frozenset({"TAIKYOKU", "BYE"})
 _SEAT = {**_DRAW, **_DISCARD}
 _TILE_PLAIN = [tid >> 2 for tid in range(136)]
 _TILE_RED = [RED + (tid >> 2) if tid in (16, 52, 88) else tid >> 2 for tid in range(136)]
+# every draw and discard tag there can be (8 letters x 136 tile ids), with its event: one lookup per tag
+_PLAYS_PLAIN, _PLAYS_RED = (
+    {f"{letter}{tid}/>": ("draw" if letter in _DRAW else "discard", seat, tiles[tid], False)
+     for letter, seat in _SEAT.items() for tid in range(136)}
+    for tiles in (_TILE_PLAIN, _TILE_RED)
+)
 
 
 def _int(text: str | None, what: str) -> int:
@@ -249,6 +259,7 @@ def _owari(game: Game, a: dict) -> None:
 
 def _agari(a: dict, tile) -> Outcome:
     who, frm = int(a["who"]), int(a["fromWho"])
+    melds = [_meld(m, who) for m in _ints(a.get("m"))]
     ten = _ints(a.get("ten"))
     o = Outcome(
         result="tsumo" if who == frm else "ron",
@@ -263,7 +274,8 @@ def _agari(a: dict, tile) -> Outcome:
         ura_indicators=[tile(t) for t in _ints(a.get("doraHaiUra"))] if "doraHaiUra" in a else None,
         hand=[tile(t) for t in _ints(a.get("hai"))],
         win_tile=tile(int(a["machi"])),
-        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in (_meld(m, who) for m in _ints(a.get("m")))],
+        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in melds if mk != "kita"],
+        kita=sum(mk == "kita" for mk, _, _, _ in melds),
     )
     if "yakuman" in a:
         for yid in _ints(a["yakuman"]):

@@ -334,7 +334,8 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
     if not res or not isinstance(res[0], str):
         raise LogError("missing result")
     kind = res[0]
-    riichi_last = next((ev[1] for ev in k.events if ev[0] == "riichi_last"), None)
+    # a riichi whose stick is in question is on the hand's last discard: the last event
+    riichi_last = k.events[-1][1] if k.events and k.events[-1][0] == "riichi_last" else None
     if kind == "和了":
         outs = []
         for deltas, info in zip(res[1::2], res[2::2]):
@@ -392,4 +393,8 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
 
 def _resolve_last_riichi(k: Kyoku, accept: bool) -> None:
     """A riichi on the hand's last discard is accepted unless that discard was ronned."""
-    k.events = [("reach", ev[1]) if ev[0] == "riichi_last" else ev for ev in k.events if accept or ev[0] != "riichi_last"]
+    if k.events and k.events[-1][0] == "riichi_last":  # only ever the last event (see _replay_once)
+        if accept:
+            k.events[-1] = ("reach", k.events[-1][1])
+        else:
+            k.events.pop()

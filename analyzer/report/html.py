@@ -187,7 +187,8 @@ def _hand_outcomes(hands: pl.DataFrame) -> pl.DataFrame:
 
 def _game_section(game: dict, seats: list[dict], complete: bool | None) -> str:
     gid = game["game_id"]
-    names = [game[f"player_{s}"] for s in range(4)]
+    # seat 3 of a three-player game has no player and no scores
+    names = [game[f"player_{s}"] for s in range(4) if game[f"player_{s}"] is not None]
     series = {n: [game.get("start")] + game[f"score_{s}"] for s, n in enumerate(names)}
     chart = line_chart(series, x_labels=["start"] + [o.split(" ")[0] for o in game["outcome"]],
                        title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=game["start"])

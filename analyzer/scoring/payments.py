@@ -6,7 +6,8 @@ valued as a mangan tsumo).
 
 ``deltas`` needs the columns of :mod:`analyzer.replay` and adds ``delta_0``..``delta_3``: each seat's score
 change from the row, everything included (hand, honba, riichi sticks put out and collected, noten
-payments, nagashi, chombo). Riichi sticks put out in a hand are charged on its first row.
+payments, nagashi, chombo). Riichi sticks put out in a hand are charged on its first row. With three players
+(``rules.players == 3``) only seats 0-2 pay and are paid; ``delta_3`` is null.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from analyzer.scoring.points import (
     MANGAN,
     YAKUMAN,
     base_points,
-    ceil100,
     hand_points,
     limit_name,
     paid_yakuman,
     ron_payment,
+    tsumo_shares,
 )
 
 WINNER = pl.col("_winner")
@@ -51,20 +52,19 @@ def hand_value(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .when(nagashi)
         .then(pl.lit("mangan"))
         .alias("limit"),
-        hand_points(pl.col("base_points"), winner_is_dealer, RESULT != "ron").alias("points"),
+        hand_points(pl.col("base_points"), winner_is_dealer, RESULT != "ron", rules).alias("points"),
     )
 
 
-def _tsumo_shares(payee: pl.Expr, base: pl.Expr) -> list[pl.Expr]:
+def _tsumo_shares(payee: pl.Expr, base: pl.Expr, rules: Rules) -> list[pl.Expr]:
     """What each seat pays when ``payee`` wins by tsumo with ``base``: 0 for the payee itself."""
-    from_dealer = ceil100(2 * base)
-    from_other = pl.when(payee == DEALER).then(from_dealer).otherwise(ceil100(base))
-    return _shares_by_seat(payee, from_dealer, from_other)
+    from_dealer, from_other = tsumo_shares(base, payee == DEALER, rules)
+    return _shares_by_seat(payee, from_dealer, from_other, rules)
 
 
-def _shares_by_seat(payee: pl.Expr, from_dealer: pl.Expr, from_other: pl.Expr) -> list[pl.Expr]:
+def _shares_by_seat(payee: pl.Expr, from_dealer: pl.Expr, from_other: pl.Expr, rules: Rules) -> list[pl.Expr]:
     return [
-        pl.when(payee == s).then(0).when(DEALER == s).then(from_dealer).otherwise(from_other) for s in SEATS
+        pl.when(payee == s).then(0).when(DEALER == s).then(from_dealer).otherwise(from_other) for s in rules.seats
     ]
 
 
@@ -83,9 +83,13 @@ def _liability(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         )
         covered = pl.min_horizontal(given.fill_null(1), n_yakuman)
     covered = pl.when(pao_on).then(covered).otherwise(0)
+    # the base points the liability covers: its yakuman, or under aotenjou (no yakuman price) the whole hand
+    covered_base = (
+        pl.when(pao_on).then(pl.col("base_points")).otherwise(0) if rules.limits == "aotenjou" else covered * YAKUMAN
+    )
     return lf.with_columns(
-        (covered * YAKUMAN * pl.when(WINNER == DEALER).then(6).otherwise(4)).alias("_liable_value"),
-        (pl.col("base_points") - covered * YAKUMAN).alias("_base_rest"),
+        (covered_base * pl.when(WINNER == DEALER).then(6).otherwise(4)).alias("_liable_value"),
+        (pl.col("base_points") - covered_base).alias("_base_rest"),
         (pao_on & pl.lit(rules.pao_honba_payer == "liable")).fill_null(False).alias("_liable_honba"),
     )
 
@@ -96,9 +100,10 @@ def _win_payments(rules: Rules) -> list[pl.Expr]:
     liable_value, liable_honba = pl.col("_liable_value"), pl.col("_liable_honba")
     honba = pl.col("_honba_paid") * rules.honba_value
     ron = RESULT == "ron"
-    shares = _shares_by_seat(WINNER, pl.col("_share_dealer"), pl.col("_share_other"))
+    shares = _shares_by_seat(WINNER, pl.col("_share_dealer"), pl.col("_share_other"), rules)
+    payers = rules.players - 1
     payments = []
-    for s in SEATS:
+    for s in rules.seats:
         seat = pl.lit(s)
         is_loser, is_pao, is_winner = LOSER == seat, (pao == seat).fill_null(False), WINNER == seat
         ron_pays = (
@@ -111,7 +116,7 @@ def _win_payments(rules: Rules) -> list[pl.Expr]:
             + pl.when(is_pao).then(liable_value).otherwise(0)
             + pl.when(liable_honba)
             .then(pl.when(is_pao).then(honba).otherwise(0))
-            .otherwise(pl.when(is_winner).then(0).otherwise(honba // 3))
+            .otherwise(pl.when(is_winner).then(0).otherwise(honba // payers))
         )
         payments.append(pl.when(ron).then(ron_pays).otherwise(tsumo_pays))
     return payments
@@ -119,7 +124,7 @@ def _win_payments(rules: Rules) -> list[pl.Expr]:
 
 def _as_deltas(payee: pl.Expr, payments: list[pl.Expr]) -> list[pl.Expr]:
     total = pl.sum_horizontal(payments)
-    return [pl.when(payee == s).then(total).otherwise(0) - payments[s] for s in SEATS]
+    return [pl.when(payee == s).then(total).otherwise(0) - payments[s] for s in range(len(payments))]
 
 
 PAY = [f"_pay_{s}" for s in SEATS]
@@ -128,14 +133,14 @@ PAY = [f"_pay_{s}" for s in SEATS]
 def _noten_deltas(rules: Rules) -> list[pl.Expr]:
     tenpai = pl.col("_tenpai_mask")
     n_tenpai = tenpai.bitwise_count_ones().cast(pl.Int64)
-    some = n_tenpai.is_between(1, 3)
+    some = n_tenpai.is_between(1, rules.players - 1)
     return [
         pl.when(~some)
         .then(0)
         .when((tenpai // (1 << s)) % 2 == 1)
         .then(rules.noten_total // n_tenpai)
-        .otherwise(-(rules.noten_total // (4 - n_tenpai)))
-        for s in SEATS
+        .otherwise(-(rules.noten_total // (rules.players - n_tenpai)))
+        for s in rules.seats
     ]
 
 
@@ -158,31 +163,31 @@ def _stick_deltas(rules: Rules) -> list[pl.Expr]:
             - pl.when(put_out & ((riichi // (1 << s)) % 2 == 1)).then(1).otherwise(0)
         )
         * rules.riichi_deposit
-        for s in SEATS
+        for s in rules.seats
     ]
 
 
 def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     honba_to_this_row = pl.col("_paid") & (pl.col("_nearest") | pl.lit(rules.multi_ron_honba == "each"))
     lf = lf.with_columns(pl.when(honba_to_this_row).then(pl.col("replayed_honba")).otherwise(0).alias("_honba_paid"))
+    share_dealer, share_other = tsumo_shares(pl.col("_base_rest"), WINNER == DEALER, rules)
     lf = lf.pipe(_liability, rules).with_columns(
-        ron_payment(pl.col("_base_rest"), WINNER == DEALER).alias("_ron_rest"),
-        ceil100(2 * pl.col("_base_rest")).alias("_share_dealer"),
-        ceil100(pl.col("_base_rest")).alias("_share_base"),
-    ).with_columns(
-        pl.when(WINNER == DEALER).then(pl.col("_share_dealer")).otherwise(pl.col("_share_base")).alias("_share_other"),
+        ron_payment(pl.col("_base_rest"), WINNER == DEALER, rules).alias("_ron_rest"),
+        share_dealer.alias("_share_dealer"),
+        share_other.alias("_share_other"),
     )
+    pay = PAY[: rules.players]
     # Each seat's payment as a column first: the deltas read every payment twice.
     lf = lf.with_columns(pl.when(pl.col("_paid")).then(p).otherwise(0).alias(name)
-                         for p, name in zip(_win_payments(rules), PAY))
-    win = _as_deltas(WINNER, [pl.col(c) for c in PAY])
-    nagashi = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN)))
-    chombo = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN)))]
+                         for p, name in zip(_win_payments(rules), pay))
+    win = _as_deltas(WINNER, [pl.col(c) for c in pay])
+    nagashi = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN), rules))
+    chombo = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN), rules))]
     noten = _noten_deltas(rules)
     sticks = _stick_deltas(rules)
     is_draw = (RESULT == "draw") | ((RESULT == "nagashi") & pl.lit(not rules.nagashi))
     columns = []
-    for s in SEATS:
+    for s in rules.seats:
         hand_part = (
             pl.when(pl.col("_paid"))
             .then(win[s])
@@ -195,6 +200,7 @@ def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             .otherwise(0)
         )
         columns.append((hand_part + sticks[s]).cast(pl.Int64).alias(DELTA_COLUMNS[s]))
+    columns += [pl.lit(None, pl.Int64).alias(DELTA_COLUMNS[s]) for s in SEATS if s not in rules.seats]
     return lf.with_columns(columns).drop(
-        "_liable_value", "_base_rest", "_liable_honba", "_ron_rest", "_share_dealer", "_share_base", "_share_other", *PAY
+        "_liable_value", "_base_rest", "_liable_honba", "_ron_rest", "_share_dealer", "_share_other", *pay
     )

@@ -87,7 +87,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         *[_flag(name, schema).alias(name) for name in SITUATION_FLAGS],
         (pl.col("result") == "tsumo").alias("_is_tsumo"),
         ((pl.col("_riichi_mask").and_(winner_bit) != 0) | double_riichi).alias("_is_riichi"),
-        ((pl.col("_winner") - pl.col("dealer")) % 4).alias("_seat_wind"),
+        ((pl.col("_winner") - pl.col("dealer")) % rules.players).alias("_seat_wind"),
         (pl.col("_round_idx") // 4).alias("_round_wind"),
         (pl.col("_winner") == pl.col("dealer")).alias("_winner_is_dealer"),
         pl.col("han").alias("given_han"),
@@ -117,6 +117,13 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             given = pl.col(recorded).cast(pl.Int64, strict=False)
             checks.append(mismatch(given, pl.col(computed), f"{recorded}_mismatch"))
     unscorable = present & pl.col("tile_problem").is_not_null() & ~given_value
+    if rules.limits == "aotenjou":
+        # aotenjou prices yakuman from fu too: kokushi has no groups to count, riichi.wiki's "Aotenjou" scores it
+        # at 30 fu by tsumo and 40 by ron (20 + menzen ron 10 or tsumo 2 + single wait 2, rounded up)
+        kokushi_fu = pl.when(pl.col("_is_tsumo")).then(30).otherwise(40)
+        scored = scored.with_columns(
+            pl.when((pl.col("yakuman") > 0) & (pl.col("fu") == 0)).then(kokushi_fu).otherwise(pl.col("fu")).alias("fu")
+        )
     return (
         scored.rename({"han": "_tile_han", "fu": "_tile_fu", "yakuman": "_tile_yakuman"})
         .with_columns(

@@ -9,7 +9,7 @@ from analyzer.tiles.tables import lut
 P = "__tt_"  # prefix of the scratch columns
 # tile_problem codes in the order they are checked; carried as an index into this list (0 = none)
 PROBLEMS = ["", "bad_notation", "bad_meld", "tile_count", "fifth_copy", "win_tile_not_in_hand", "not_complete",
-            "no_yaku"]
+            "no_yaku", "removed_in_three_player", "chi_in_three_player"]
 
 
 def C(name: str) -> pl.Expr:

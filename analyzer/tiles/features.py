@@ -56,7 +56,22 @@ def _inputs(schema: pl.Schema) -> list[pl.Expr]:
         *[pl.col(c).cast(pl.Int64, strict=False).alias(P + "in_" + c) for c in CODE_COLUMNS],
         *[flag(c).alias(P + "in_" + c) for c in FLAGS],
         *[pl.col(c).cast(pl.Int64).fill_null(0).alias(P + "in_" + c) for c in ("_seat_wind", "_round_wind")],
+        (pl.col("_kita").cast(pl.Int64).fill_null(0) if "_kita" in schema else pl.lit(0, pl.Int64)).alias(P + "in__kita"),
     ]
+
+
+# Three players: 2m-8m are not in the game, so a 1m indicator shows 9m (and 9m shows 1m, as with four).
+IND_1M, IND_8M, IND_WEST = 1, 8, 30  # indicator fields hold 1 + tile id (1m = 0, 8m = 7, West = 29)
+
+
+def _indicator_fields(code: pl.Expr) -> list[pl.Expr]:
+    return [(code // 2 ** (INDICATOR_BITS * i)) & 63 for i in range(MAX_INDICATORS)]
+
+
+def three_player_indicators(code: pl.Expr) -> pl.Expr:
+    """Packed indicators (``tc_dora`` / ``tc_ura``) with every 1m shown as 8m: the dora the next tile, 9m."""
+    return sum(pl.when(f == IND_1M).then(IND_8M).otherwise(f) * 2 ** (INDICATOR_BITS * i)
+               for i, f in enumerate(_indicator_fields(code)))
 
 
 def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
@@ -113,8 +128,11 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     full = [C(f"f32_{s}") for s in range(4)]
     riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
     cols = {}
-    for name, code in (("dora", I("tc_dora").fill_null(0)),
-                       ("ura", pl.when(riichi_declared).then(I("tc_ura").fill_null(0)).otherwise(0))):
+    indicators = {"dora": I("tc_dora").fill_null(0),
+                  "ura": pl.when(riichi_declared).then(I("tc_ura").fill_null(0)).otherwise(0)}
+    if rules.players == 3:
+        indicators = {name: three_player_indicators(code) for name, code in indicators.items()}
+    for name, code in indicators.items():
         cols[f"{name}_ind0"] = code & 63
         for j in range(2):
             cols[f"{name}_kan{j}"] = (code // 2 ** (INDICATOR_BITS * (1 + 2 * j))) & 4095
@@ -126,6 +144,11 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         if rules.kan_dora:
             count = count + sum(count_in_suit(full[s], lut(f"DORA2_{s}", kan[0]) + lut(f"DORA2_{s}", kan[1]))
                                 for s in range(4))
+        if rules.players == 3:
+            # nukidora: each north tile set aside is a dora, and one more per indicator showing north (West)
+            shown = _indicator_fields(indicators[name])
+            west = sum((f == IND_WEST).cast(pl.Int64) for f in (shown if rules.kan_dora else shown[:1]))
+            count = count + I("_kita") * (west + (1 if name == "dora" else 0))
         cols[f"{name}_n"] = count
         cols[f"{name}_n_ok"] = (C(f"{name}_ind0") <= 34) & (lut("IND2_BAD", kan[0]) + lut("IND2_BAD", kan[1]) == 0)
     if not rules.ura_dora:
@@ -161,6 +184,11 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         & (C("c32_3") < 32**7)  # no 8z / 9z
     )
     code = PROBLEMS.index
+    # three players: any of 2m-8m in the hand, its melds or an indicator
+    removed = (((C("f32_0") // 32) & (2**35 - 1)) != 0) | _any(
+        [(f >= IND_1M + 1) & (f <= IND_8M) for code_ in (I("tc_dora"), I("tc_ura"))
+         for f in _indicator_fields(code_.fill_null(0))]
+    )
     tot, yao = [C(f"tot{s}") for s in range(4)], [C(f"yao{s}") for s in range(3)]
     # all tiles (concealed and called) less one per kan: 14 for a complete hand with its melds
     tiles_as_14 = tot[0] + tot[1] + tot[2] + tot[3] - C("n_kan")
@@ -174,6 +202,8 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .when(tiles_as_14 != 14).then(code("tile_count"))
         .when(C("fifth")).then(code("fifth_copy"))
         .when(C("win_count") == 0).then(code("win_tile_not_in_hand"))
+        .when(pl.lit(rules.players == 3) & removed).then(code("removed_in_three_player"))
+        .when(pl.lit(rules.players == 3) & (C("m_chi") != 0)).then(code("chi_in_three_player"))
         .otherwise(0)
         .cast(pl.Int32)
     )

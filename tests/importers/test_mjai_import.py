@@ -142,7 +142,9 @@ def _converted(shared_logs: Path, tmp: Path, style: str) -> tuple[pl.DataFrame, 
         try:
             game = parse_file(f)
         except Exception:
-            continue  # three-player and special-rule logs: not imported from Tenhou either
+            continue  # special-rule logs: not imported from Tenhou either
+        if game.players != 4:
+            continue  # the mjai import is four-player only
         tenhou_files.append(f)
         (tmp / f"{n:03d}.jsonl").write_text(to_mjai(game, style), encoding="utf-8")
     tenhou, problems = read_tenhou(tenhou_files)

@@ -124,19 +124,21 @@ def test_malformed_files_are_problems_and_others_still_import(tmp_path):
     assert all(isinstance(p, ImportProblem) and not p.imported for p in problems)
 
 
-def test_three_player_games_are_unsupported(tmp_path):
+def test_three_player_json_is_unsupported_and_mjlog_checks_its_seats(tmp_path):
     game = json.loads(SAMPLE.read_text(encoding="utf-8"))
     game["name"] = game["name"][:3]
     game["rule"]["disp"] = "三般東喰赤"
     (tmp_path / "sanma.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    # GO type bit 0x10 says three players, but a fourth hand is dealt
     (tmp_path / "sanma.mjlog").write_text(
         '<mjloggm ver="2.3"><GO type="185" lobby="0"/><UN n0="a" n1="b" n2="c" n3=""/><TAIKYOKU oya="0"/>'
-        '<INIT seed="0,0,0,1,2,3" ten="350,350,350,0" oya="0" hai0="1" hai1="2" hai2="3" hai3=""/></mjloggm>'
+        '<INIT seed="0,0,0,1,2,3" ten="350,350,350,0" oya="0" hai0="1" hai1="2" hai2="3" hai3="4"/></mjloggm>'
     )
     df, problems = read_tenhou([tmp_path])
     assert df.height == 0
-    assert len(problems) == 2
-    assert all("three-player" in p.reason for p in problems)
+    reasons = {Path(p.file).name: p.reason for p in problems}
+    assert "three-player" in reasons["sanma.json"]
+    assert "fourth hand in a 3-player game" in reasons["sanma.mjlog"]
 
 
 def test_names_made_unique_and_rules_from_log(tmp_path):

@@ -19,9 +19,8 @@ from analyzer.rules import from_spec
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "logs"
 pytestmark = pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS}")
 
-# Not standard four-player Tenhou games: reported as problems, by design.
+# Not standard Tenhou games: reported as problems, by design (sanma2.xml, a three-player game, imports).
 UNSUPPORTED = {
-    "sanma2.xml": "three-player",
     "sanma.xml": "special-rule lobby",  # GO type 2113 (bit 0x800), scores of 1000: a 'ratio' lobby game
     "ratio.xml": "special-rule lobby",
     "newattr2023.xml": "custom rules",  # GO csrule: start 30000, its own uma, tie split
@@ -36,9 +35,12 @@ def imported():
     return read_tenhou([LOGS])
 
 
+THREE_PLAYER = {"sanma2.xml"}  # checked in test_sanma_import.py; the tests here are about four-player games
+
+
 @pytest.fixture(scope="module")
 def df(imported) -> pl.DataFrame:
-    return imported[0]
+    return imported[0].filter(pl.col("player_3").is_not_null())
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def games():
     files, _ = expand_paths([LOGS])
     out = []
     for f in files:
-        if f.name not in UNSUPPORTED:
+        if f.name not in UNSUPPORTED and f.name not in THREE_PLAYER:
             out.append((f, parse_file(f)))
     return out
 
@@ -81,8 +83,8 @@ def test_every_standard_log_imports_without_problem(imported):
     for name, words in UNSUPPORTED.items():
         assert words in reasons[name]
     assert not any(p.imported for p in problems)
-    assert df["game_id"].n_unique() == 101
-    assert df.height == 843
+    assert df["game_id"].n_unique() == 102  # 101 four-player games and the three-player sanma2.xml
+    assert df.height == 849
 
 
 def test_mjx_counts_match_sources(df):
@@ -352,3 +354,9 @@ def test_ids_ranks_ratings_and_times_from_the_logs(df, stems):
         assert first[stem]["played_at"] == datetime.strptime(stem[:10], "%Y%m%d%H").replace(tzinfo=japan)
     assert sum(r["played_at"] is not None for r in first.values()) == 33  # and suukantsu_1's ref
     assert sum(r["dan_0"] is not None for r in first.values()) == 52  # every mjlog, and the ranked JSON game
+
+
+def test_the_empty_seat_of_a_three_player_game_has_no_rank(imported):
+    sanma = imported[0].filter(pl.col("player_3").is_null())  # sanma2.xml: <UN n3="" dan="17,16,18,0"
+    assert sanma.height > 0                                   #   rate="2245.92,2143.98,2284.34,1500.00">
+    assert sanma.select("dan_0", "dan_1", "dan_2", "dan_3", "rate_3").unique().rows() == [(17, 16, 18, None, None)]
