@@ -28,9 +28,11 @@ WALL_DRAWS_3P = 55  # three players: 108 tiles (no 2m-8m) - 14 dead - 39 dealt; 
 NORTH = 30  # tile kind of the north wind (set aside as nukidora with three players)
 
 
+TERMINAL_HONOUR = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
+
+
 def wall_draws(players: int) -> int:
     return WALL_DRAWS if players == 4 else WALL_DRAWS_3P
-TERMINAL_HONOUR = frozenset([0, 8, 9, 17, 18, 26, *range(27, 34)])
 
 
 class LogError(Exception):
