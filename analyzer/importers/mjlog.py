@@ -258,7 +258,7 @@ def _owari(game: Game, a: dict) -> None:
 
 
 def _agari(a: dict, tile) -> Outcome:
-    who, frm = int(a["who"]), int(a["fromWho"])
+    who, frm = _seat(a.get("who")), _seat(a.get("fromWho"))
     melds = [_meld(m, who) for m in _ints(a.get("m"))]
     ten = _ints(a.get("ten"))
     o = Outcome(
@@ -266,7 +266,7 @@ def _agari(a: dict, tile) -> Outcome:
         deltas=_deltas(a),
         winner=who,
         loser=None if who == frm else frm,
-        pao=int(a["paoWho"]) if "paoWho" in a else None,
+        pao=_seat(a["paoWho"]) if "paoWho" in a else None,
         fu=ten[0],
         points=ten[1],
         limit=LIMITS.get(ten[2]) if len(ten) > 2 else None,

@@ -304,3 +304,20 @@ def test_progress_reports_files_and_games(tmp_path):
     assert calls[-1][:2] == (3, 3)
     assert calls[-1][2] == df["game_id"].n_unique()
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+
+
+@pytest.mark.parametrize("attribute", ['who="-1"', 'fromWho="7"', 'paoWho="-2"'])
+def test_mjlog_win_with_a_seat_outside_the_table_is_a_problem(tmp_path, attribute):
+    text = _as_mjlog(game_type=0x01)
+    name = attribute.split("=")[0]
+    start = text.index("<AGARI")
+    end = text.index("/>", start)
+    tag = text[start:end]
+    if f"{name}=" in tag:
+        tag = tag.replace(tag[tag.index(f"{name}="):].split(" ")[0], attribute)
+    else:
+        tag += f" {attribute}"
+    (tmp_path / "g.mjlog").write_text(text[:start] + tag + text[end:])
+    df, problems = read_tenhou([tmp_path / "g.mjlog"])
+    assert df.height == 0
+    assert "bad seat" in problems[0].reason
