@@ -9,9 +9,10 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
 columns; what mjai does not record is null there.
 
-Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
-above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
-import. ``read_tenhou`` has no side effects (it only reads the given paths).
+Standard Tenhou games are imported, four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
+empty or left out, see :mod:`analyzer.importers.tenhou_json`: seat 3 is then null in every per-seat column and the
+rules spec is ``tenhou_sanma``); a special-rule lobby (GO type bits above 0xFF, custom ``csrule``) or a malformed
+file becomes an :class:`ImportProblem` and the other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
 
 Output: one row per outcome, in play order (files in sorted path order). A multiple ron is one row per
 winner, adjacent, in turn order from the discarder; a (rare) double nagashi mangan is one row per winner.
@@ -38,6 +39,8 @@ hand                     ron / tsumo: concealed tiles including the winning tile
                          (``123m406p789s1122z``, ``0`` = red five, honours 1-7z = E S W N white green red)
 melds                    ron / tsumo: List[String] of the winner's melds in call order: ``chi:345p``,
                          ``pon:777z``, ``minkan:9999s``, ``kakan:5555p``, ``ankan:1111z`` (red five ``0``)
+kita                     three-player ron / tsumo: north tiles the winner set aside (nukidora) in the hand, from
+                         the replay (mjlog meld bit 0x20, JSON ``"f44"``); null with four players
 win_tile                 ron / tsumo: the winning tile (``8p``; ``0p`` for the red five)
 dora                     dora indicators in order (main indicator, then kan dora), each tile written with its
                          suit (``3m7z``); win rows: as recorded with the win, other rows: revealed by then
@@ -250,7 +253,7 @@ def read_tenhou(
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
-    (malformed, three-player, special rules) and caveats about imported games (``imported=True``).
+    (malformed, special rules) and caveats about imported games (``imported=True``).
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
