@@ -71,7 +71,8 @@ recorded_delta_0..3      score change of each seat in this row as recorded, INCL
                          + the sum of its rows' deltas = the next hand's start scores
 recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
-rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou``, plus
+rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
+                         ``tenhou_sanma``), plus
                          ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
