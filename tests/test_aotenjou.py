@@ -97,14 +97,84 @@ def test_tiles_under_aotenjou():
     hand = analyzer.score(pl.DataFrame([row]), rules=ROUNDED).hands.row(0, named=True)
     assert hand["fu"] == 40
     assert hand["points"] == 61_500  # 40 x 2^8 x 6 = 61,440, rounded up to 100
-    # a yakuman from tiles: kokushi 13-wait tsumo by a non-dealer, 13 han at 30 fu (riichi.wiki: 30 by tsumo,
-    # 40 by ron): base 30 x 2^15 = 983,040; the dealer pays 1,966,080, the others 983,040 each
+    # a yakuman from tiles: kokushi 13-wait tsumo by a non-dealer, 13 han + menzen tsumo 1 = 14 han at 30 fu
+    # (riichi.wiki "Aotenjou": kokushi "14 han 30 fu (tsumo, counting mentsumo)"; 30 fu by tsumo, 40 by ron):
+    # base 30 x 2^16 = 1,966,080; the dealer pays 3,932,160 -> 3,932,200, the others 1,966,080 -> 1,966,100
     kokushi = row | {"round": "E1", "result": "tsumo", "winner": "1", "loser": None, "hand": "19m19p19s1234567z1m",
                      "melds": None, "win_tile": "1m", "dora": "1p"}
     hand = analyzer.score(pl.DataFrame([kokushi]), rules=ROUNDED).hands.row(0, named=True)
-    assert (hand["yakuman"], hand["fu"]) == (1, 30)
-    assert hand["points"] == 1_966_100 + 2 * 983_100
-    assert hand["delta_0"] == -1_966_100
+    assert (hand["yakuman"], hand["han"], hand["fu"]) == (1, 1, 30)
+    assert hand["points"] == 3_932_200 + 2 * 1_966_100
+    assert hand["delta_0"] == -3_932_200
+
+
+_TILE_ROW = {"game_id": "T", "round": "E1", "honba": "0", "player_0": "P0", "player_1": "P1", "player_2": "P2",
+             "player_3": "P3"}
+# A yakuman hand from tiles under aotenjou: 13 han per yakuman on top of its other yaku and dora, the yaku its
+# completion implies left out (riichi.wiki "Aotenjou": "a suuankou hand does not score sanankou or toitoi").
+# (row, other han, fu, yakuman, dora, yaku listed, points, why) -- worked out by hand:
+YAKUMAN_TILE_CASES = [
+    ({"result": "ron", "winner": "1", "loser": "2", "hand": "222p99p666777z", "melds": "pon:555z",
+      "win_tile": "2p", "dora": "8p"},
+     6, 50, 1, 2, ["honitsu", "toitoi", "daisangen"], 419_430_400,
+     "daisangen + honitsu (open) 2 + toitoi 2 + dora 9p x2 = 6 han, the three dragon yakuhai implied; fu 20 + "
+     "open 555z 4 + 222p by ron (open simple) 2 + closed 666z 8 + 777z 8 = 42 -> 50; 19 han: 50 x 2^21 = "
+     "104,857,600 x 4 = 419,430,400"),
+    ({"result": "tsumo", "winner": "1", "hand": "111m999p333s777s55s", "win_tile": "3s", "dora": "2s",
+      "riichi": "1"},
+     4, 50, 1, 3, ["riichi", "suuankou"], 104_857_600,
+     "suuankou + riichi 1 + dora 3s x3 = 4 han (menzen tsumo, toitoi and sanankou implied); fu 20 + tsumo 2 + "
+     "111m 8 + 999p 8 + 333s 4 + 777s 4 = 46 -> 50; 17 han: base 50 x 2^19 = 26,214,400: the dealer pays "
+     "52,428,800, the other 26,214,400 each: 104,857,600"),
+    ({"result": "ron", "winner": "0", "loser": "2", "hand": "19m19p19s1234567z1p", "win_tile": "1p", "dora": "1p",
+      "riichi": "0"},
+     1, 40, 1, 0, ["riichi", "kokushi_13"], 15_728_700,
+     "dealer kokushi (13-sided, one yakuman under Tenhou's rules) + riichi = 14 han at 40 fu by ron: 40 x 2^16 x 6 "
+     "= 15,728,640 -> 15,728,700"),
+    ({"result": "tsumo", "winner": "1", "hand": "1112345678999p5p", "win_tile": "5p", "dora": "4p"},
+     3, 40, 1, 2, ["menzen_tsumo", "junsei_chuuren"], 41_943_200,
+     "junsei chuuren by tsumo (one yakuman under Tenhou's rules; chinitsu implied, tsumo not): menzen tsumo 1 + "
+     "dora 5p x2 = 3 han; the only reading 111 234 55 678 999p waits tanki: fu 20 + tsumo 2 + tanki 2 + 111p 8 "
+     "+ 999p 8 = 40; 16 han: base 40 x 2^18 = 10,485,760: the dealer pays 20,971,520 -> 20,971,600, the other "
+     "10,485,760 -> 10,485,800 each"),
+    ({"result": "tsumo", "winner": "1", "hand": "111222333p55777z", "win_tile": "3p", "dora": "1m"},
+     4, 50, 1, 0, ["chun", "honitsu", "suuankou"], 104_857_600,
+     "several readings (triplets, or 123p x3): suuankou + chun 1 + honitsu 3 = 4 han beats the sequences "
+     "(menzen tsumo, iipeikou, chun, honitsu: 6 han 40 fu); fu 20 + tsumo 2 + haku pair 2 + 111p 8 + 222p 4 + "
+     "333p 4 + 777z 8 = 48 -> 50; 17 han: base 50 x 2^19 = 26,214,400: 52,428,800 + 2 x 26,214,400"),
+]
+
+
+@pytest.mark.parametrize("row, han, fu, yakuman, dora, yaku, points, why", YAKUMAN_TILE_CASES,
+                         ids=[c[5][-1] + "+" + "+".join(c[5][:-1]) for c in YAKUMAN_TILE_CASES])
+def test_yakuman_from_tiles_carries_its_other_yaku_and_dora(row, han, fu, yakuman, dora, yaku, points, why):
+    data = pl.DataFrame([_TILE_ROW | row])
+    result = analyzer.score(data, rules=ROUNDED)
+    assert result.rejects.height == 0, result.rejects
+    hand = result.hands.row(0, named=True)
+    assert (hand["han"], hand["fu"], hand["yakuman"], hand["dora_count"]) == (han, fu, yakuman, dora), why
+    assert [y["name"] for y in hand["yaku"]] == yaku, why
+    assert sum(y["han"] for y in hand["yaku"]) + dora == han + 13 * yakuman, why  # the list adds up
+    assert hand["points"] == points, why
+    # the same rows under the standard limits: a yakuman is only the yakuman (no other han, no dora)
+    standard = analyzer.score(data, rules="tenhou").hands.row(0, named=True)
+    assert (standard["han"], standard["dora_count"], standard["yakuman"]) == (0, 0, yakuman)
+    assert [y["name"] for y in standard["yaku"]] == yaku[-1:]
+
+
+def test_yakuman_from_tiles_with_three_players_counts_the_norths_too():
+    """Sanma (tenhou_sanma with limits = aotenjou): the daisangen ron above with one north set aside: honitsu 2 +
+    toitoi 2 + dora 9p x2 + kita 1 = 7 han, 20 with daisangen, 50 fu: 50 x 2^22 = 209,715,200 x 4 = 838,860,800;
+    under tenhou_sanma itself it stays a yakuman ron, 32,000."""
+    row = {"game_id": "S", "round": "E1", "honba": "0", "player_0": "P0", "player_1": "P1", "player_2": "P2",
+           "result": "ron", "winner": "1", "loser": "2", "hand": "222p99p666777z", "melds": "pon:555z",
+           "win_tile": "2p", "dora": "8p", "kita": 1}
+    hand = analyzer.score(pl.DataFrame([row]), rules=preset("tenhou_sanma").replace(limits="aotenjou")).hands.row(
+        0, named=True)
+    assert (hand["han"], hand["fu"], hand["dora_count"], hand["points"]) == (7, 50, 3, 838_860_800)
+    assert (hand["delta_1"], hand["delta_2"]) == (838_860_800, -838_860_800)
+    standard = analyzer.score(pl.DataFrame([row]), rules="tenhou_sanma").hands.row(0, named=True)
+    assert (standard["han"], standard["dora_count"], standard["points"]) == (0, 0, 32_000)
 
 
 def test_option_is_validated_and_off_in_every_other_preset():

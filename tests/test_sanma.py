@@ -123,6 +123,41 @@ def test_four_player_rules_refuse_kita_and_three_player_counts():
     assert analyzer.score(pl.DataFrame([row | {"kita": "0"}]), rules="tenhou").rejects.height == 0
 
 
+def test_a_three_player_game_under_a_four_player_ruleset_is_told_so(tmp_path):
+    """With ``--rules tenhou`` (or majsoul) a game with no player_3 on any row is rejected as a three-player game
+    under a four-player ruleset, naming the three-player preset to use, not as a missing player name; a
+    four-player game missing player_3 on one row keeps "missing player name"."""
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    sheet = tmp_path / "sanma.csv"
+    sheet.write_text(
+        "game_id,round,honba,player_0,player_1,player_2,result,winner,loser,han,fu\n"
+        "g,E1,0,A,B,C,ron,B,A,3,40\n"
+        "g,E2,0,A,B,C,tsumo,B,,1,30\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["score", str(sheet), "--rules", "tenhou", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "rows read: 2 = scored 0 + rejected 2" in result.output
+    rejects = pl.read_parquet(tmp_path / "out" / "rejects.parquet")
+    expected = ("the game has three players (no player_3 on any of its rows) but the ruleset tenhou is for four "
+                "players: use a three-player ruleset such as tenhou_sanma")
+    assert rejects.select("column", "reason").rows() == [("player_3", expected)] * 2
+    majsoul = analyzer.score(sheet, rules="majsoul").rejects["reason"].unique().to_list()
+    assert majsoul == [expected.replace("tenhou", "majsoul")]
+    # without --rules the same game is scored under tenhou_sanma
+    assert analyzer.score(sheet).rejects.height == 0
+    # a four-player game that lacks player_3 on one row only: that row is missing a player
+    four = pl.DataFrame([
+        {"game_id": "h", "round": "E1", "honba": "0", "player_0": "A", "player_1": "B", "player_2": "C",
+         "player_3": d, "result": "ron", "winner": "1", "loser": "0", "han": "3", "fu": "40"} for d in ("D", "")
+    ])
+    assert analyzer.score(four, rules="tenhou").rejects.select("column", "reason").rows() == [
+        ("player_3", "missing player name")]
+
+
 def test_uma_needs_one_value_per_player():
     with pytest.raises(RulesError, match="uma needs 3 numbers"):
         preset("tenhou").replace(players=3)

@@ -9,9 +9,10 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
 columns; what mjai does not record is null there.
 
-Only standard four-player Tenhou games are imported; a three-player game, a special-rule lobby (GO type bits
-above 0xFF, custom ``csrule``) or a malformed file becomes an :class:`ImportProblem` and the other files still
-import. ``read_tenhou`` has no side effects (it only reads the given paths).
+Standard Tenhou games are imported, four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
+empty or left out, see :mod:`analyzer.importers.tenhou_json`: seat 3 is then null in every per-seat column and the
+rules spec is ``tenhou_sanma``); a special-rule lobby (GO type bits above 0xFF, custom ``csrule``) or a malformed
+file becomes an :class:`ImportProblem` and the other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
 
 Output: one row per outcome, in play order (files in sorted path order). A multiple ron is one row per
 winner, adjacent, in turn order from the discarder; a (rare) double nagashi mangan is one row per winner.
@@ -40,6 +41,8 @@ hand                     ron / tsumo: concealed tiles including the winning tile
                          (``123m406p789s1122z``, ``0`` = red five, honours 1-7z = E S W N white green red)
 melds                    ron / tsumo: List[String] of the winner's melds in call order: ``chi:345p``,
                          ``pon:777z``, ``minkan:9999s``, ``kakan:5555p``, ``ankan:1111z`` (red five ``0``)
+kita                     three-player ron / tsumo: north tiles the winner set aside (nukidora) in the hand, from
+                         the replay (mjlog meld bit 0x20, JSON ``"f44"``); null with four players
 win_tile                 ron / tsumo: the winning tile (``8p``; ``0p`` for the red five)
 dora                     dora indicators in order (main indicator, then kan dora), each tile written with its
                          suit (``3m7z``); win rows: as recorded with the win, other rows: revealed by then
@@ -70,7 +73,8 @@ recorded_delta_0..3      score change of each seat in this row as recorded, INCL
                          + the sum of its rows' deltas = the next hand's start scores
 recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
-rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou``, plus
+rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
+                         ``tenhou_sanma``), plus
                          ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
@@ -266,7 +270,7 @@ def read_tenhou(
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns in the module docstring) and the problems: files that did not import
-    (malformed, three-player, special rules, not a regular file, larger than ``max_log_size`` bytes, also
+    (malformed, special rules, not a regular file, larger than ``max_log_size`` bytes, also
     once decompressed, another version of a game imported from an earlier file: the same Tenhou log id with
     other content) and caveats about imported games (``imported=True``), among them an exact copy of a game
     (the same content as an earlier file): imported once, the later file skipped.

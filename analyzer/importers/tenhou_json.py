@@ -4,6 +4,31 @@ Accepts a whole game as one JSON object, or JSON lines each holding some kyoku o
 layout: one kyoku per line). Draws, discards and calls are kept per seat in the format; the replay below puts
 them back in play order: after each discard, a pon/kan string naming the discarder at the head of another
 seat's draw list (or a chi string at the head of the next seat's list) is a call, otherwise the next seat draws.
+
+Three-player (sanma) games, as tenhou.net/6 JSON writes them. Sources: Equim-chan/tensoul ``convert.js``
+(Mahjong Soul to tenhou.net/6, written to Tenhou's layout: "tenhou doesn't mark its kita based on when they were
+drawn") and its Python port ssttkkl/tensoul-py (``parser.py``, ``model.py``, ``downloader.py``):
+
+* ``name`` has four entries with the fourth ``""`` (tensoul), or three (tensoul-py); ``sc`` has eight values
+  with seat 3's ``0, 0`` (tensoul), or six (tensoul-py);
+* each kyoku's scores have four entries with seat 3's ``0``; seat 3's haipai, draws and discards are empty
+  lists (17 entries in all; tensoul), or left out (14 entries; tensoul-py); round numbers count four hands a
+  wind as with four players (E3 is 2, S1 is 4), the dealer is ``kyoku % 4``;
+* a north set aside (kita, nukidora) is the string ``"f44"`` in that seat's discards, never a tsumogiri mark;
+  its replacement tile is the seat's next draw (we count it among the 55 draws, as a rinshan draw, like the
+  mjlog reader);
+* calls name the seat they took from by the four-seat position of their letter, seat 3 being the empty one
+  (tensoul's ``relativeseating`` is ``(seat0 - seat1 + 4 - 1) % 4``): the four-player reading holds;
+* result deltas have four entries with seat 3's ``0``; a tsumo value string names each payer's share as with
+  four players (``"700-1300点"``, a dealer's ``"2000点∀"``): the tsumo's total is non-dealer share + dealer share
+  (dealer: twice the share), the share of the missing seat is not paid (tsumo-zon; tensoul computes the deltas
+  with ``nplayers - 2`` non-dealer payers);
+* ``rule.disp`` starts with ``三`` (tensoul ``RUNES.sanma``; Tenhou's lobby names such as ``三鳳南喰赤``);
+* Mahjong Soul's separate yaku for the norths, ``抜きドラ`` (English ``Kita``; tensoul ``data.json`` fan 34),
+  is counted in ``recorded_dora``, where Tenhou's mjlog counts them (its dora yaku includes them).
+
+What the JSON does not carry and the mjlog does: the fu of a limit hand (the value string says ``満貫``), and the
+number of norths the winner set aside as recorded with the win (the ``kita`` column comes from the replay).
 """
 
 from __future__ import annotations
@@ -11,7 +36,7 @@ from __future__ import annotations
 import json
 import re
 
-from analyzer.importers._common import RED, Game, LogError, Kyoku, Outcome, yaku_name
+from analyzer.importers._common import NORTH, RED, Game, LogError, Kyoku, Outcome, yaku_name
 
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
 _DRAWS = {"流局", "全員聴牌", "全員不聴"}
@@ -19,6 +44,7 @@ _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍�
                 ("満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
 _VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
 _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
+_NUKIDORA = {"抜きドラ", "Kita"}  # Mahjong Soul's yaku for the norths set aside (tensoul data.json fan 34)
 
 
 def _tile_of(code: int) -> int | None:
@@ -82,14 +108,18 @@ def parse_json(text: str, file: str) -> Game:
         raise LogError("'name' is not a list")
     rule = first.get("rule") or {}
     disp = str(rule.get("disp", ""))
-    if len(names) == 3 or "三" in disp or "3-Player" in disp or "Sanma" in disp:
-        raise LogError("three-player game is not supported")
-    if len(names) != 4:
-        raise LogError(f"expected 4 player names, got {len(names)}")
+    if len(names) not in (3, 4):
+        raise LogError(f"expected 4 player names (3 in a three-player game), got {len(names)}")
     for o in objs[1:]:
         if (o.get("name") or names) != names:
             raise LogError("lines of one file name different players (one file must be one game)")
-    game = Game(file=file, ref=first.get("ref") or None, names=[str(n) for n in names])
+    players = _players(objs)
+    if players == 4 and (len(names) == 3 or disp.startswith("三")):
+        raise LogError("the log names a three-player game (3 names or a 三 room) but deals four hands")
+    if players == 3 and len(names) == 4 and str(names[3]):
+        raise LogError(f"a three-player game names a fourth player {names[3]!r}")
+    game = Game(file=file, ref=first.get("ref") or None, names=[str(n) for n in names] + [""] * (4 - len(names)),
+                players=players)
     if "aka" in rule or any(k.startswith("aka5") for k in rule):
         game.aka = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
     elif disp:
@@ -106,24 +136,44 @@ def parse_json(text: str, file: str) -> Game:
     for o in objs:
         for n, raw in enumerate(o["log"]):
             try:
-                game.kyokus.append(_kyoku(raw, game.aka))
+                game.kyokus.append(_kyoku(raw, game.aka, players))
             except LogError as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
     sc = objs[-1].get("sc")
-    if isinstance(sc, list) and len(sc) == 8:
+    if isinstance(sc, list) and (len(sc) == 8 or (players == 3 and len(sc) == 6)):
+        sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
     return game
 
 
-def _kyoku(raw: list, aka: bool) -> Kyoku:
+def _players(objs: list[dict]) -> int:
+    """3 when the first kyoku deals no fourth hand (empty seat-3 lists, or only three seats written), else 4."""
+    for o in objs:
+        for raw in o["log"]:
+            if isinstance(raw, list) and (len(raw) == 14 or (len(raw) == 17 and raw[13] == [] and raw[14] == []
+                                                               and raw[15] == [])):
+                return 3
+            return 4
+    return 4
+
+
+def _kyoku(raw: list, aka: bool, players: int = 4) -> Kyoku:
+    if players == 3 and len(raw) == 14:  # seat 3 left out (tensoul-py)
+        raw = [*raw[:13], [], [], [], raw[13]]
     if len(raw) != 17:
         raise LogError(f"expected 17 entries, got {len(raw)}")
     (kyoku, honba, sticks), scores, dora, ura = raw[0], raw[1], raw[2], raw[3]
-    if len(scores) != 4 or any(not raw[4 + 3 * s] for s in range(4)):
-        raise LogError("three-player game is not supported")
+    if players == 4:
+        if len(scores) != 4 or any(not raw[4 + 3 * s] for s in range(4)):
+            raise LogError("a seat is dealt no hand in a four-player game (a three-player game deals none to "
+                           "seat 3 in every hand)")
+    else:
+        if any(raw[4 + 3 * 3 + i] for i in range(3)) or len(scores) not in (3, 4) or (len(scores) == 4 and scores[3]):
+            raise LogError("seat 3 plays in a hand of a three-player game")
+        scores = [*scores[:3], 0]
     k = Kyoku(
         kyoku=int(kyoku),
         honba=int(honba),
@@ -131,8 +181,9 @@ def _kyoku(raw: list, aka: bool) -> Kyoku:
         scores=[int(x) for x in scores],
         haipai=[[_tile(t) for t in raw[4 + 3 * s]] for s in range(4)],
         dora=[_tile(t) for t in dora],
+        players=players,
     )
-    if any(len(h) != 13 for h in k.haipai):
+    if any(len(h) != 13 for h in k.haipai[:players]):
         raise LogError("a starting hand does not have 13 tiles")
     k.events = _replay_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
     k.outcomes = _result(raw[16], [_tile(t) for t in ura], k)
@@ -189,6 +240,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
     events: list[tuple] = []
     choices: list[tuple[int, int]] = []  # (seat, discard index) whose call could belong to a later discard
     calls_left = sum(1 for seat in takes for x in seat if x.__class__ is str)  # no calls: no caller to look for
+    n = k.players  # turns go round the seats that play (seat 3 is empty with three players)
 
     def fail(message: str):
         raise _Ambiguous(f"replay failed: {message}", choices)
@@ -222,6 +274,13 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
         if d.__class__ is str:
             if d.startswith("r"):
                 riichi, d = True, _discard_code(int(d[1:]))
+            elif d.startswith("f"):  # a north set aside (kita), then a replacement draw
+                if n != 3 or not d[1:].isdigit() or _tile(int(d[1:])) != NORTH:
+                    raise LogError(f"seat {s}: {d!r} among discards (a north set aside is 'f44', three players only)")
+                remove(s, NORTH, "sets aside")
+                events.append(("kita", s, NORTH))
+                need_draw, rinshan = True, True
+                continue
             else:
                 letter, tiles, called, _ = _call(d)
                 if letter == "a":
@@ -269,7 +328,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
                         caller = (o, letter, tiles, called)
                         break
             if caller is None:
-                o = (s + 1) % 4
+                o = (s + 1) % n
                 nxt = takes[o][ti[o]] if ti[o] < len(takes[o]) else None
                 if nxt.__class__ is str:
                     letter, tiles, called, pos = _call(nxt)
@@ -280,12 +339,12 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
                 for x in discards[s][di[s] :]
             ):
                 choices.append((s, at))
-        if riichi and (caller is not None or ti[(s + 1) % 4] < len(takes[(s + 1) % 4])):
+        if riichi and (caller is not None or ti[(s + 1) % n] < len(takes[(s + 1) % n])):
             events.append(("reach", s))
         elif riichi:
             events.append(("riichi_last", s))  # resolved against the result in _result
         if caller is None:
-            turn, need_draw = (s + 1) % 4, True
+            turn, need_draw = (s + 1) % n, True
             continue
         o, letter, tiles, called = caller
         ti[o] += 1
@@ -309,7 +368,9 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
     return events
 
 
-def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
+def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool, players: int = 4) -> None:
+    """Limit, fu, han and points of a value string; a tsumo's points are the shares the other seats pay (with
+    three players the missing seat's share is not paid: tsumo-zon)."""
     for word, limit in _LIMIT_WORDS:
         if text.startswith(word):
             o.limit = limit
@@ -320,9 +381,9 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool) -> None:
         raise LogError(f"cannot read the hand value {text!r}")
     a = int(m["a"])
     if m["b"]:
-        o.points = 2 * a + int(m["b"])
+        o.points = (players - 2) * a + int(m["b"])
     elif m["all"] or (tsumo and dealer):
-        o.points = 3 * a
+        o.points = (players - 1) * a
     else:
         o.points = a
     o.fu = int(m["fu"]) if m["fu"] else None
@@ -342,7 +403,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
             who, frm, pao = int(info[0]), int(info[1]), int(info[2])
             o = Outcome(
                 result="tsumo" if who == frm else "ron",
-                deltas=[int(x) for x in deltas],
+                deltas=_deltas(deltas, k.players),
                 winner=who,
                 loser=None if who == frm else frm,
                 pao=None if pao == who else pao,
@@ -352,13 +413,13 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
             if len(info) < 4:
                 o.has_value = False
             else:
-                _parse_value(str(info[3]), o, o.result == "tsumo", who == k.dealer)
+                _parse_value(str(info[3]), o, o.result == "tsumo", who == k.dealer, k.players)
                 han = 0
                 for y in info[4:]:
                     m = _YAKU.match(str(y))
                     if not m:
                         raise LogError(f"cannot read the yaku {y!r}")
-                    name = yaku_name(m["name"])
+                    name = "dora" if m["name"].strip() in _NUKIDORA else yaku_name(m["name"])
                     if name is None:
                         name = f"unknown:{m['name']}"
                     if m["ykm"]:
@@ -377,7 +438,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
             raise LogError("win without winners")
         _resolve_last_riichi(k, accept=riichi_last is not None and riichi_last != outs[0].loser)
         return outs
-    deltas = [int(x) for x in res[1]] if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
+    deltas = _deltas(res[1], k.players) if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
     _resolve_last_riichi(k, accept=True)
     if kind in _DRAWS:
         o = Outcome(result="draw", deltas=deltas)
@@ -389,6 +450,17 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
     if kind in _ABORTS:
         return [Outcome(result="abort", deltas=deltas)]
     raise LogError(f"unknown result {kind!r}")
+
+
+def _deltas(values: list, players: int) -> list[int]:
+    """A result's score changes; a three-player log may leave out seat 3's 0."""
+    deltas = [int(x) for x in values]
+    if players == 3 and deltas:
+        if len(deltas) == 3:
+            deltas.append(0)
+        if len(deltas) != 4 or deltas[3]:
+            raise LogError("seat 3 gains or loses points in a three-player game")
+    return deltas
 
 
 def _resolve_last_riichi(k: Kyoku, accept: bool) -> None:

@@ -6,7 +6,9 @@
   and, for ``players = 3``: seat 3 must be empty (no ``player_3``, no winner, loser, liable player, riichi or
   tenpai at seat 3, no round E4 / S4 / …); for ``players = 4`` a row with north tiles set aside (``kita``) or
   a ``players`` column of 3 is refused (three-player records need a three-player ruleset). The reject bit
-  of a missing ``player_3`` that :func:`analyzer.validate.validate` sets is cleared for three players.
+  of a missing ``player_3`` that :func:`analyzer.validate.validate` sets is cleared for three players; under a
+  four-player ruleset, in a game with no ``player_3`` on any row, it becomes the reason that the game has three
+  players and the ruleset four (naming a three-player preset).
 * ``value_checks`` (after the tiles): under ``limits = "aotenjou"`` a win needs fu (also at 5+ han and for
   yakuman: every hand is priced from fu), and a hand worth more than ``AOTENJOU_MAX_BASE`` base points
   (2^56, about 7.2 x 10^16) is refused: its payments and the running scores would leave Int64.
@@ -17,7 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rejects import REJECT, add_bits, reason, when
-from analyzer.rules import Rules
+from analyzer.rules import Rules, preset_names
 from analyzer.scoring.points import AOTENJOU_MAX_BASE, aotenjou_han
 from analyzer.validate import R_PLAYER, parse_int
 
@@ -33,6 +35,11 @@ R_SEAT3_LIST = {
 R_PLAYERS_COLUMN = reason(
     "players", pl.col("players"),
     pl.format("the game has this many players but its ruleset {} is for {}", "_rules_name", "_rules_players"),
+)
+R_THREE_PLAYER_GAME = reason(
+    "player_3", pl.col("player_3"),
+    pl.format("the game has three players (no player_3 on any of its rows) but the ruleset {} is for four players: "
+              "use a three-player ruleset such as {}", "_rules_name", "_sanma_preset"),
 )
 R_KITA = reason("kita", pl.col("kita"), "kita (north tiles set aside) must be a whole number from 0 to 4")
 R_KITA_4P = reason("kita", pl.col("kita"), "kita (north tiles set aside) exist only in three-player games")
@@ -59,6 +66,16 @@ def seat_checks(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     if rules.players == 4:
         if kita_text is not None:
             terms.append(when(kita > 0, R_KITA_4P))
+        if "player_3" in names:  # seat 3 empty on every row of the game: a three-player game, say so
+            twin = f"{rules.name.split(';')[0]}_sanma"
+            three = (pl.col("player_3").is_null() | (pl.col("player_3") == "")).all().over("game_id")
+            missing = pl.lit(R_PLAYER["player_3"], pl.Int64)
+            lf = lf.with_columns(
+                pl.lit(rules.name).alias("_rules_name"),
+                pl.lit(twin if twin in preset_names() else "tenhou_sanma").alias("_sanma_preset"),
+                pl.when(three).then(pl.col(REJECT).and_(~missing).or_(R_THREE_PLAYER_GAME)).otherwise(pl.col(REJECT))
+                .alias(REJECT),
+            )
         return lf.with_columns(add_bits(terms))
     seat3 = 1 << 3
     terms += [

@@ -113,32 +113,46 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
     """han / yakuman / has_yaku / yaku key of one reading (needs columns valid, fu), and its sort score when
     ``points`` (only the hands with several readings need it).  ``yhan`` None: han from the mask."""
     renhou_m = rules.renhou == "mangan"
+    aotenjou = rules.limits == "aotenjou"  # a yakuman hand keeps its other yaku and dora (Y.IMPLIED aside)
     if rules.renhou == "yakuman":
         ymmask = ymmask + where(C("renhou_flag"), 2 ** Y.BIT["renhou_yakuman"])
     st0 = {"ymask": ymask, "ymmask": ymmask}
     st1 = {"yakuman": Y.yakuman_from_mask(R("ymmask"), rules),
            "yhan": Y.han_from_mask(R("ymask"), C("closed")) if yhan is None else yhan}
+    if aotenjou:
+        st1["ymask_ao"] = Y.without_implied(R("ymask"), R("ymmask"))
     has_yaku = (R("yhan") > 0) | (R("yakuman") > 0)
     st2 = {"has_yaku": (has_yaku | C("renhou_flag")) if renhou_m else has_yaku}
+    if aotenjou:  # a yakuman hand's han from the yaku left beside it (no yakuman: the same han)
+        st2["yhan_ao"] = pl.when(R("yakuman") > 0).then(Y.han_from_mask(R("ymask_ao"), C("closed"))).otherwise(
+            R("yhan"))
     if renhou_m:
         st2["renhou_han"] = pl.when(C("renhou_flag") & (R("yakuman") == 0)).then(
             (5 - R("yhan") - C("dora_total")).clip(lower_bound=0)).otherwise(0)
     renhou_han = R("renhou_han") if renhou_m else None
-    han, ykey = R("yhan") + C("dora_total"), R("ymask") + C("open_bit")
+    if aotenjou:
+        han, ykey = R("yhan_ao") + C("dora_total"), R("ymask_ao") + C("open_bit") + R("ymmask")
+    else:
+        han, ykey = R("yhan") + C("dora_total"), R("ymask") + C("open_bit")
     if renhou_m:
         han = han + renhou_han
         ykey = ykey + renhou_han * Y.RENHOU_UNIT + where(C("renhou_flag"), 2 ** Y.BIT["renhou"])
-    st3 = {
-        "han": pl.when(R("yakuman") > 0).then(0).otherwise(han),
-        "ykey": pl.when(R("yakuman") > 0).then(R("ymmask")).otherwise(ykey),
-    }
+    if aotenjou:
+        st3 = {"han": han, "ykey": ykey}
+    else:
+        st3 = {
+            "han": pl.when(R("yakuman") > 0).then(0).otherwise(han),
+            "ykey": pl.when(R("yakuman") > 0).then(R("ymmask")).otherwise(ykey),
+        }
     stages = [st0, st1, st2, st3]
     if points:
         stages.append({"base": base_points(R("han"), R("fu"), R("yakuman"), rules)})
         stages.append({"pts": hand_points(R("base"), _flag("_winner_is_dealer"), C("tsumo"))})
+        # aotenjou payments reach 2^59: the ranking key goes to Int128 there (Int64 would wrap)
+        pts = R("pts").cast(pl.Int128) if aotenjou else R("pts")
         stages.append({
             "score": pl.when(R("valid") & R("has_yaku"))
-            .then(R("pts") * 1_000_000 + where(R("yakuman") > 0, 100_000) + R("han") * 1000 + R("fu"))
+            .then(pts * 1_000_000 + where(R("yakuman") > 0, 100_000) + R("han") * 1000 + R("fu"))
             .when(R("valid")).then(0)
             .otherwise(-1),
         })
@@ -235,7 +249,13 @@ def _kokushi(prefix: str, rules: Rules) -> Stages:
         "wait": pl.when(thirteen).then(7).otherwise(6).cast(pl.Int32),
     }
     ym = {"kokushi": ~thirteen, "kokushi_13": thirteen, "tenhou": C("tenhou"), "chiihou": C("chiihou")}
-    return [st, *_finish(R, pl.lit(0, pl.Int64), _mask(ym), None, rules, True)]
+    if rules.limits == "aotenjou":  # beside the yakuman: the yaku of the way it was won (riichi.wiki counts tsumo)
+        normal = _mask({"riichi": C("riichi"), "double_riichi": C("double_riichi"), "ippatsu": C("ippatsu"),
+                        "menzen_tsumo": C("menzen_tsumo"), "haitei": C("haitei"), "houtei": C("houtei"),
+                        "chankan": C("chankan")})
+    else:
+        normal = pl.lit(0, pl.Int64)
+    return [st, *_finish(R, normal, _mask(ym), None, rules, True)]
 
 
 def hand_level(rules: Rules) -> Stages:

@@ -73,6 +73,27 @@ BIT = {name: i for i, (name, _, _) in enumerate(NORMAL)} | {
 OPEN_BIT = 2**50
 RENHOU_UNIT = 2**51
 
+# Aotenjou: a yakuman is a 13-han yaku scored beside the hand's other yaku and dora, except the yaku its completion
+# implies (riichi.wiki "Aotenjou": "any yaku that are implied by the completion of a yakuman are not scored. For
+# example, a suuankou hand does not score sanankou or toitoi"; its shousuushii + tsuuiisou example still scores
+# toitoi, sanankou and the wind yakuhai, which shousuushii does not imply). Implied: what every hand completing
+# the yakuman has (daisangen: its three dragon triplets; daisuushii: the seat and round wind triplets, all
+# triplets; chinroutou: all triplets, no seven pairs of six terminals; chuuren: one suit; a suuankou that is not
+# a single wait is only complete by a tsumo; tenhou and chiihou are tsumo wins of a closed hand).
+IMPLIED: dict[str, tuple[str, ...]] = {
+    "daisangen": ("haku", "hatsu", "chun", "shousangen"),
+    "daisuushii": ("seat_wind", "round_wind", "toitoi"),
+    "suuankou": ("toitoi", "sanankou", "menzen_tsumo"),
+    "suuankou_tanki": ("toitoi", "sanankou"),
+    "suukantsu": ("toitoi", "sankantsu"),
+    "chinroutou": ("toitoi", "honroutou"),
+    "tsuuiisou": ("honroutou",),
+    "chuuren": ("chinitsu",),
+    "junsei_chuuren": ("chinitsu",),
+    "tenhou": ("menzen_tsumo",),
+    "chiihou": ("menzen_tsumo",),
+}
+
 
 def shown_name(name: str) -> str:
     """The name a yaku is listed under (renhou as a yakuman is listed as renhou)."""
@@ -111,6 +132,23 @@ def _yakuman_lut(double: bool) -> pl.Series:
     for i, (_, count) in enumerate(YAKUMAN):
         values[(np.arange(2 ** len(YAKUMAN)) >> i) & 1 == 1] += count if double else 1
     return pl.Series(values)
+
+
+@cache
+def _implied_lut() -> pl.Series:
+    """Per yakuman mask (the yakuman bits shifted down): the mask of the normal yaku those yakuman imply."""
+    ym = np.arange(2 ** len(YAKUMAN), dtype=np.int64)
+    out = np.zeros(2 ** len(YAKUMAN), np.int64)
+    for name, implied in IMPLIED.items():
+        has = ((ym >> (BIT[name] - len(NORMAL))) & 1) == 1
+        out[has] |= sum(2 ** BIT[n] for n in implied)
+    return pl.Series(out)
+
+
+def without_implied(ymask: pl.Expr, ymmask: pl.Expr) -> pl.Expr:
+    """The normal yaku of ``ymask`` that the yakuman of ``ymmask`` do not imply (aotenjou; see IMPLIED)."""
+    implied = pl.lit(_implied_lut()).gather((ymmask // 2 ** len(NORMAL)) % 2 ** len(YAKUMAN))
+    return ymask - ymask.and_(implied)
 
 
 def han_from_mask(ymask: pl.Expr, closed: pl.Expr) -> pl.Expr:

@@ -124,8 +124,8 @@ def test_malformed_files_are_problems_and_others_still_import(tmp_path):
     assert all(isinstance(p, ImportProblem) and not p.imported for p in problems)
 
 
-def test_three_player_json_is_unsupported_and_mjlog_checks_its_seats(tmp_path):
-    game = json.loads(SAMPLE.read_text(encoding="utf-8"))
+def test_three_player_json_dealing_four_hands_is_refused_and_mjlog_checks_its_seats(tmp_path):
+    game = json.loads(SAMPLE.read_text(encoding="utf-8"))  # three names and a 三 room, but four hands dealt
     game["name"] = game["name"][:3]
     game["rule"]["disp"] = "三般東喰赤"
     (tmp_path / "sanma.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
@@ -137,7 +137,7 @@ def test_three_player_json_is_unsupported_and_mjlog_checks_its_seats(tmp_path):
     df, problems = read_tenhou([tmp_path])
     assert df.height == 0
     reasons = {Path(p.file).name: p.reason for p in problems}
-    assert "three-player" in reasons["sanma.json"]
+    assert "names a three-player game (3 names or a 三 room) but deals four hands" in reasons["sanma.json"]
     assert "fourth hand in a 3-player game" in reasons["sanma.mjlog"]
 
 
