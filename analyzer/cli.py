@@ -245,47 +245,28 @@ def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None,
 
 
 @contextmanager
-def _progress_bar(label: str):
-    """A progress bar (rows and partitions done, rate, ETA) on a terminal; nothing otherwise."""
+def _progress_bar(label: str, unit: str = "rows", counted: str = "partition(s)", rate_unit: str | None = None):
+    """A progress bar on a terminal (``unit`` done of all, a second count, a rate, ETA); nothing otherwise.
+
+    The callback takes (done, total, count); the rate is ``done`` per second, or ``count`` per second in
+    ``rate_unit`` when given (an import counts files but its rate is games/s)."""
     if not console.is_terminal:
         yield None
         return
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
 
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("rows"),
-               TextColumn("{task.fields[parts]} partition(s)"), TextColumn("{task.fields[rate]}"),
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
+               TextColumn("{task.fields[count]:,} " + counted), TextColumn("{task.fields[rate]}"),
                TimeElapsedColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(label, total=None, parts=0, rate="")
+        task = bar.add_task(label, total=None, count=0, rate="")
 
-        def update(done: int, total: int, parts: int) -> None:
+        def update(done: int, total: int, count: int) -> None:
             elapsed = bar.tasks[0].elapsed or 0
-            rate = f"{done / elapsed:,.0f} rows/s" if elapsed > 0 else ""
-            bar.update(task, completed=done, total=total if total >= 0 else None, parts=parts, rate=rate)
-
-        yield update
-
-
-@contextmanager
-def _files_bar(label: str):
-    """A progress bar for log files (files done of all, games/s, ETA) on a terminal; nothing otherwise."""
-    if not console.is_terminal:
-        yield None
-        return
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
-
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-               TextColumn("{task.fields[games]:,} games"), TextColumn("{task.fields[rate]}"),
-               TimeElapsedColumn(), TimeRemainingColumn()]
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(label, total=None, games=0, rate="")
-
-        def update(done: int, total: int, games: int) -> None:
-            elapsed = bar.tasks[0].elapsed or 0
-            rate = f"{games / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            bar.update(task, completed=done, total=total, games=games, rate=rate)
+            per_second = count if rate_unit else done
+            rate = f"{per_second / elapsed:,.0f} {rate_unit or unit}/s" if elapsed > 0 else ""
+            bar.update(task, completed=done, total=total if total >= 0 else None, count=count, rate=rate)
 
         yield update
 
@@ -459,7 +440,7 @@ def _import_logs(
     with _friendly_errors(debug):
         if Path(output).suffix.lower() not in (".parquet", ".pq", ".csv"):
             raise Failure(f"{output}: use a .parquet or .csv file name")
-        with _files_bar("Importing") as progress:
+        with _progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
             hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_bytes)
         if hands.height == 0 and not problems:
             raise Failure(f"no {label} logs found in " + ", ".join(paths))
