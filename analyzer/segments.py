@@ -88,3 +88,28 @@ def seat_bit(seat: pl.Expr) -> pl.Expr:
 def has_seat(mask: pl.Expr, seat: pl.Expr) -> pl.Expr:
     """The 4-bit seat ``mask`` contains ``seat``."""
     return mask.and_(seat_bit(seat)) != 0
+
+
+# Many yes/no facts of a segment in one running total: each fact is a field of an Int64 word, wide enough for
+# the longest segment, so that one cumulative sum counts them all. (A wrapped cumulative sum still gives exact
+# segment totals: they are differences of running sums, and each field of a difference fits its width.)
+def field_bits(longest: int) -> int:
+    """The width of a field that counts up to ``longest`` rows."""
+    return max(1, int(longest).bit_length())
+
+
+def pack(flags: list[pl.Expr], bits: int) -> list[pl.Expr]:
+    """Boolean ``flags`` (null is false) as fields of ``bits`` bits, as many to an Int64 word as fit."""
+    per_word = 63 // bits
+    return [
+        pl.sum_horizontal(f.fill_null(False).cast(pl.Int64) * (1 << (bits * j))
+                          for j, f in enumerate(flags[i:i + per_word])).cast(pl.Int64)
+        for i in range(0, len(flags), per_word)
+    ]
+
+
+def unpack(words: list[str], count: int, bits: int) -> list[pl.Expr]:
+    """The first ``count`` fields of the word columns ``words`` (as :func:`pack` laid them out), in order."""
+    per_word = 63 // bits
+    return [(pl.col(words[i // per_word]) // (1 << (bits * (i % per_word)))).and_((1 << bits) - 1)
+            for i in range(count)]
