@@ -254,6 +254,7 @@ def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
     score_to(SAMPLE_CSV, out, "parquet", "tenhou", partition_rows=20)
     first = json.loads((out / ".analyzer-run.json").read_text())
     assert first["tables"] == {name: f"{name}.parquet" for name in TABLES}
+    assert 0 <= first["seconds"]["statistics"] <= first["seconds"]["run"]  # the run's time, and the statistics' share
     score_to(SAMPLE_CSV, out, "csv", "tenhou")
     second = json.loads((out / ".analyzer-run.json").read_text())
     assert second["run"] != first["run"] and second["tables"]["hands"] == "hands.csv"
