@@ -182,7 +182,7 @@ def _with_seat_inputs(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
 
 @pytest.mark.parametrize("source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game"])
 def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
-    from analyzer.players import NEEDS, _hand_facts, _inputs, _per_seat_sums  # noqa: F401
+    from analyzer.players import _hand_facts, _inputs, _per_seat_sums, _seat_rows
     from benchmarks.gamegen import generate
 
     if source == "stats_game":
@@ -201,24 +201,46 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
                                        .otherwise(pl.col("player_2")).alias("player_2"))
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
-    facts = _hand_facts(scored).cache()
-    fast = _per_seat_sums(facts, _inputs(scored.collect_schema().names())).collect().sort("player")
+    fast = _per_seat_sums(*_seat_rows(_hand_facts(scored), _inputs(scored.collect_schema().names())))
+    fast = fast.collect().sort("player")
     plain = _reference_sums(scored).sort("player")
     assert_frame_equal(fast.select(plain.columns), plain)
     assert (plain.select(pl.exclude("player", "max_renchan").sum()).row(0) != (0,) * (plain.width - 2))
 
 
-def test_best_and_worst_hands_pick_the_first_place_of_equal_values():
-    from analyzer.players import _arg_max, _best, _hand_facts, _hand_values
+@pytest.mark.parametrize("source", ["generated", "long_rounds"])
+def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
+    from analyzer.players import PLAYER_COLUMNS, _arg_max, _at_seat, _best, _hand_facts, _inputs, _seat_rows
     from benchmarks.gamegen import generate
 
-    part = score_parts(raw_input(generate(6_000, seed=4, players=40)), "tenhou")[0]
-    values = _hand_values(_hand_facts(part.scored))
-    for prefix, value in [("best_win", "win_points"), ("worst_deal_in", "deal_in_points")]:
+    if source == "generated":
+        frame = generate(6_000, seed=4, players=40)
+    else:  # every wind (round names sort E, N, S, W), high honba, equal values in many places
+        rounds = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
+        frame = pl.concat([game([row for i, r in enumerate(rounds) for row in [
+            *[{"round": r, "honba": k, "result": "abort"} for k in range(h)],
+            {"round": r, "honba": h, "result": "ron", "winner": PLAYERS[(i + 1) % 4], "loser": PLAYERS[i % 4],
+             "han": 3, "fu": 30}]], game_id=f"g{h}") for h in (99, 5)])
+    parts = score_parts(raw_input(frame), "tenhou")
+    scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
+    seat_rows, _ = _seat_rows(_hand_facts(scored.lazy()), _inputs(scored.columns))
+    players = [pl.col(c) for c in PLAYER_COLUMNS]
+    where = ["game_id", "round", "honba"]
+    paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
+    values = {  # every win and every deal-in with its player (the plain way)
+        "best_win": scored.filter(pl.col("_paid")).select(
+            _at_seat(players, pl.col("_winner")).alias("player"), pl.col("points").alias("value"), *where),
+        "worst_deal_in": scored.with_columns(
+            pl.when(paid_ron).then(pl.col("points")).otherwise(0).sum().over("_hand").alias("value"),
+            paid_ron.any().over("_hand").alias("dealt_in"),
+        ).filter(pl.col("_first") & pl.col("dealt_in") & (pl.col("result") != "chombo")).select(
+            _at_seat(players, pl.col("_loser")).alias("player"), "value", *where),
+    }
+    for prefix, rows in values.items():
         key = f"{prefix}_points"
-        plain = values.filter(pl.col(value).is_not_null()).select(
-            "player", pl.col(value).alias(key), pl.col("game_id").alias(f"{prefix}_game"),
-            pl.col("round").alias(f"{prefix}_round"), pl.col("honba").alias(f"{prefix}_honba"),
-        ).group_by("player").agg(pl.col(key).max(), *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
-        fast = _best(values, prefix, value).collect().sort("player")
-        assert_frame_equal(fast.select(plain.collect_schema().names()), plain.collect().sort("player"))
+        plain = rows.select("player", pl.col("value").alias(key), *[pl.col(c).alias(f"{prefix}_{c.split('_')[0]}")
+                                                                    for c in where])
+        plain = plain.group_by("player").agg(pl.col(key).max(),
+                                             *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
+        fast = _best(seat_rows, prefix).collect().sort("player")
+        assert_frame_equal(fast.select(plain.columns), plain.sort("player"))
