@@ -94,9 +94,8 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
     # Rows of a hand are sorted by seat distance from the discarder: the nearest winner comes first.
     lf = lf.with_columns(
         (pl.col("_win_distance") == seg.first(pl.col("_win_distance"), HAND_START)).alias("_nearest"),
-        seg.bitwise_or4(pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END).alias("_hand_riichi"),
         seg.length(HAND_START, HAND_END).alias("_rows_in_hand"),
-    )
+    ).pipe(seg.with_union4, pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END, "_hand_riichi")
     is_ron_or_tsumo = pl.col("result").is_in(["ron", "tsumo"])
     aborted = ron & (pl.col("_rows_in_hand") >= 3) if rules.triple_ron == "abort" else pl.lit(False)
     head_bumped = ~pl.col("_nearest") if rules.multi_ron == "atamahane" else pl.lit(False)
