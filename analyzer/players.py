@@ -248,7 +248,7 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
     bits = seg.field_bits(longest)
     words = seg.pack(list(facts.values()), bits)
     word_names = [f"_hand_word{i}" for i in range(len(words))]
-    kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_round_idx", "_game_start", "_first",
+    kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_game", "_round_idx", "_game_start", "_first",
             "_last", "_paid", "_is_win", "_winner", "_loser", "_hand_riichi", *PLAYER_COLUMNS, *DELTA_COLUMNS]
     counted = hands.select(
         *kept, *columns,
@@ -367,25 +367,38 @@ COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(set(
 ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 
 
-# The best win and the worst deal-in go through the runs as one sortable integer per seat and row: the value,
-# then its place reversed (the round in name order, as the tables sort it, then the honba), so that the largest
-# key is the largest value at its first place. Scored rows have honba 0..MAX_HONBA (validation rejects others).
+# The best win and the worst deal-in go through the runs and the players' sums as one sortable integer per seat
+# and row: the value, then its place reversed — the game (``_game`` numbers games in game id order), the round
+# in name order (as the tables sort them), the honba — so that the largest key is the largest value at its first
+# place, and a maximum finds it. Scored rows have honba 0..MAX_HONBA (validation rejects others) and values
+# below 2^VALUE_BITS (at most MAX_YAKUMAN yakuman, doubled, for three winners).
+VALUE_BITS = 22
 HONBA_BITS = MAX_HONBA.bit_length()
 PLACE_BITS = 4 + HONBA_BITS
 ROUND_NAMES = sorted(f"{w}{n}" for w in WINDS for n in range(1, 5))  # E1..E4, N1..N4, S1..S4, W1..W4
 _NAME_RANK = [ROUND_NAMES.index(f"{WINDS[i // 4]}{i % 4 + 1}") for i in range(16)]  # by _round_idx
 
 
-def _hand_key(value: pl.Expr) -> pl.Expr:
+def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
     place = (pl.lit(pl.Series(_NAME_RANK, dtype=pl.Int64)).gather(pl.col("_round_idx")) * (1 << HONBA_BITS)
              + pl.col("honba"))
-    return value * (1 << PLACE_BITS) + ((1 << PLACE_BITS) - 1 - place)
+    return ((value * (1 << game_bits) + ((1 << game_bits) - 1 - pl.col("_game"))) * (1 << PLACE_BITS)
+            + ((1 << PLACE_BITS) - 1 - place))
 
 
-def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, list[str]]:
-    """One row per run and seat (``player``, ``game_id``): the counts of the run's rows for the player in the seat,
+def _game_bits(facts: pl.LazyFrame) -> int:
+    """Bits of the game number in a hand key (the games of the part decide)."""
+    bits = max(1, int(facts.select(pl.col("_game").max()).collect().item() or 0).bit_length())
+    if VALUE_BITS + bits + PLACE_BITS > 63:
+        raise ValueError(f"game numbers up to 2^{bits} do not fit a hand key")
+    return bits
+
+
+def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, list[str], pl.LazyFrame, int]:
+    """One row per run and seat (``player``): the counts of the run's rows for the player in the seat,
     the amounts (``AMOUNT_SUMS``), ``max_renchan``, and the keys ``_best_win_key`` / ``_worst_deal_in_key`` of
-    the run's best win and worst deal-in; and the names of the counts (the ones whose inputs exist).
+    the run's best win and worst deal-in; the names of the counts (the ones whose inputs exist); the game ids by
+    ``_game``; and the bits of the game number in the hand keys.
 
     Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
@@ -397,6 +410,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
+    game_bits = _game_bits(facts)
     rows = facts.with_columns(
         pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
         pl.when(hand & pl.col("_dealt_in")).then(_seat_mask(pl.col("_loser"))).otherwise(pl.lit(0, pl.Int64))
@@ -408,8 +422,8 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         .alias("_dealership"),
         (pl.col("_game_start") | seg.starts(*PLAYER_COLUMNS)
          | (pl.int_range(pl.len(), dtype=pl.Int64) % RUN_ROWS == 0)).cast(pl.Int64).cum_sum().alias("_run"),
-        _hand_key(pl.col("points")).alias("_win_key"),
-        _hand_key(pl.col("_deal_in_cost")).alias("_deal_in_key"),
+        _hand_key(pl.col("points"), game_bits).alias("_win_key"),
+        _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),
     ).with_columns(
         seg.total(pl.col("_counted"), dealership, seg.ends_from_starts(dealership)).alias("_dealer_hands")
     ).with_columns(
@@ -422,7 +436,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
     summed = [f"{k}_{s}" for s in SEATS for k in amounts[s]]
     largest = [f"{c}_{s}" for s in SEATS for c in ("_renchan", "_best_win_key", "_worst_deal_in_key")]
     per_run = rows.select(
-        pl.col("_run").set_sorted(), "game_id", *PLAYER_COLUMNS,
+        pl.col("_run").set_sorted(), "_game", "game_id", *PLAYER_COLUMNS,
         *[pl.sum_horizontal(masks[k] * (1 << (SEAT_FIELDS * j)) for j, k in enumerate(word)).alias(name)
           for name, word in zip(word_names, words)],
         *[e.alias(f"{k}_{s}") for s in SEATS for k, e in amounts[s].items()],
@@ -430,7 +444,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         *[pl.when(_has("_win", s)).then(pl.col("_win_key")).alias(f"_best_win_key_{s}") for s in SEATS],
         *[pl.when(_has("_deal_in", s)).then(pl.col("_deal_in_key")).alias(f"_worst_deal_in_key_{s}") for s in SEATS],
     ).group_by_dynamic("_run", every="1i").agg(
-        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("game_id", *PLAYER_COLUMNS).first(),
+        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("_game", "game_id", *PLAYER_COLUMNS).first(),
     ).collect().lazy()  # read once per seat below: materialised (a cached plan is slower here)
 
     def field(word: int, j: int, s: int) -> pl.Expr:
@@ -438,7 +452,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
 
     seat_rows = pl.concat([
         per_run.select(
-            pl.col(PLAYER_COLUMNS[s]).alias("player"), "game_id",
+            pl.col(PLAYER_COLUMNS[s]).alias("player"),
             *[field(i, j, s).alias(k) for i, word in enumerate(words) for j, k in enumerate(word)],
             *[pl.col(f"{k}_{s}").alias(k) for k in amounts[s]],
             pl.col(f"_renchan_{s}").alias("max_renchan"),
@@ -446,14 +460,16 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         )
         for s in SEATS
     ])
-    return seat_rows, [*masks, *amounts[0]]
+    game_ids = per_run.select("_game", "game_id").unique("_game")
+    return seat_rows, [*masks, *amounts[0]], game_ids, game_bits
 
 
 def _per_seat_sums(seat_rows: pl.LazyFrame, summed: list[str]) -> pl.LazyFrame:
     """Per player, the counts of :data:`COUNT_SUMS`, the sums of :data:`AMOUNT_SUMS` (0 where their inputs are
-    missing) and ``max_renchan``."""
-    return seat_rows.group_by("player").agg(*[pl.col(c).sum() for c in summed], pl.col("max_renchan").max()).select(
-        "player", *[pl.col(c) if c in summed else pl.lit(0, pl.Int64).alias(c) for c in ROW_SUMS], "max_renchan"
+    missing), ``max_renchan`` and the largest hand keys ``_best_win_key``, ``_worst_deal_in_key``."""
+    keys = [f"_{p}_key" for p in BEST]
+    return seat_rows.group_by("player").agg(*[pl.col(c).sum() for c in summed], pl.col("max_renchan", *keys).max()).select(
+        "player", *[pl.col(c) if c in summed else pl.lit(0, pl.Int64).alias(c) for c in ROW_SUMS], "max_renchan", *keys
     )
 
 
@@ -464,20 +480,21 @@ def _arg_max(column: str, key: str) -> pl.Expr:
     return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
 
 
-def _best(seat_rows: pl.LazyFrame, prefix: str) -> pl.LazyFrame:
-    """Per player the largest value of ``prefix`` (a key of :data:`BEST`) and where (ties: first game id, round,
-    honba), from the runs' best keys: only the runs that reach the player's largest value are sorted."""
-    key, run_key = BEST[prefix], pl.col(f"_{prefix}_key")
-    where = [f"{prefix}_{c}" for c in ("game", "round", "honba")]
-    place = (1 << PLACE_BITS) - 1 - run_key.mod(1 << PLACE_BITS)
-    picked = seat_rows.filter(run_key.is_not_null()).select(
-        "player", run_key.floordiv(1 << PLACE_BITS).alias(key), pl.col("game_id").alias(where[0]),
-        pl.lit(pl.Series(ROUND_NAMES)).gather(place // (1 << HONBA_BITS)).alias(where[1]),
-        (place % (1 << HONBA_BITS)).alias(where[2]),
-    )
-    top = picked.filter(pl.col(key) == pl.col(key).max().over("player"))
-    # a group-by keeps the order of the rows within each group: the first row of each player is its smallest place
-    return top.sort(where).group_by("player", maintain_order=True).first()
+def _best(sums: pl.LazyFrame, game_ids: pl.LazyFrame, game_bits: int) -> pl.LazyFrame:
+    """The best win and the worst deal-in of each player (value, game, round, honba) from the largest hand keys
+    of :func:`_per_seat_sums`; ``game_ids`` gives the game id of a game number."""
+    out = sums
+    for prefix, value in BEST.items():
+        key, low = pl.col(f"_{prefix}_key"), 1 << PLACE_BITS
+        place = low - 1 - key.mod(low)
+        game = (1 << game_bits) - 1 - (key // low).mod(1 << game_bits)
+        out = out.with_columns(
+            (key // (1 << (game_bits + PLACE_BITS))).alias(value),
+            game.alias("_game"),
+            pl.lit(pl.Series(ROUND_NAMES)).gather(place // (1 << HONBA_BITS)).alias(f"{prefix}_round"),
+            (place % (1 << HONBA_BITS)).alias(f"{prefix}_honba"),
+        ).join(game_ids.rename({"game_id": f"{prefix}_game"}), on="_game", how="left").drop("_game", f"_{prefix}_key")
+    return out
 
 
 def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
@@ -508,8 +525,8 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
-    seat_rows, summed = _seat_rows(_hand_facts(hands), _inputs(hands.collect_schema().names()))
-    per_hand = _per_seat_sums(seat_rows, summed)
+    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(hands), _inputs(hands.collect_schema().names()))
+    per_hand = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits)
     place, final_score = pl.col("place"), pl.col("final_score")
     has_complete = "complete" in games.collect_schema().names()
     # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)
@@ -526,7 +543,7 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     ).group_by("player").agg(pl.all().sum())
     yaku = _yaku_partials(hands)
     joined = per_game
-    for other in (per_hand, _best(seat_rows, "best_win"), _best(seat_rows, "worst_deal_in"),
+    for other in (per_hand,
                   *([] if yaku is None else [yaku])):
         joined = joined.join(other, on="player", how="left")
     no_yaku = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))

@@ -201,8 +201,8 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
                                        .otherwise(pl.col("player_2")).alias("player_2"))
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
-    fast = _per_seat_sums(*_seat_rows(_hand_facts(scored), _inputs(scored.collect_schema().names())))
-    fast = fast.collect().sort("player")
+    seat_rows, summed, _, _ = _seat_rows(_hand_facts(scored), _inputs(scored.collect_schema().names()))
+    fast = _per_seat_sums(seat_rows, summed).collect().sort("player")
     plain = _reference_sums(scored).sort("player")
     assert_frame_equal(fast.select(plain.columns), plain)
     assert (plain.select(pl.exclude("player", "max_renchan").sum()).row(0) != (0,) * (plain.width - 2))
@@ -210,7 +210,7 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
 
 @pytest.mark.parametrize("source", ["generated", "long_rounds"])
 def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
-    from analyzer.players import PLAYER_COLUMNS, _arg_max, _at_seat, _best, _hand_facts, _inputs, _seat_rows
+    from analyzer.players import PLAYER_COLUMNS, _arg_max, _at_seat, _best, _hand_facts, _inputs, _per_seat_sums, _seat_rows
     from benchmarks.gamegen import generate
 
     if source == "generated":
@@ -223,7 +223,8 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
              "han": 3, "fu": 30}]], game_id=f"g{h}") for h in (99, 5)])
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
-    seat_rows, _ = _seat_rows(_hand_facts(scored.lazy()), _inputs(scored.columns))
+    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(scored.lazy()), _inputs(scored.columns))
+    best = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits).collect()
     players = [pl.col(c) for c in PLAYER_COLUMNS]
     where = ["game_id", "round", "honba"]
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
@@ -242,5 +243,5 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
                                                                     for c in where])
         plain = plain.group_by("player").agg(pl.col(key).max(),
                                              *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
-        fast = _best(seat_rows, prefix).collect().sort("player")
-        assert_frame_equal(fast.select(plain.columns), plain.sort("player"))
+        fast = best.filter(pl.col(key).is_not_null()).select(plain.columns).sort("player")
+        assert_frame_equal(fast, plain.sort("player"))
