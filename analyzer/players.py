@@ -370,9 +370,8 @@ ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 # The best win and the worst deal-in go through the runs and the players' sums as one sortable integer per seat
 # and row: the value, then its place reversed — the game (``_game`` numbers games in game id order), the round
 # in name order (as the tables sort them), the honba — so that the largest key is the largest value at its first
-# place, and a maximum finds it. Scored rows have honba 0..MAX_HONBA (validation rejects others) and values
-# below 2^VALUE_BITS (at most MAX_YAKUMAN yakuman, doubled, for three winners).
-VALUE_BITS = 22
+# place, and a maximum finds it. Scored rows have honba 0..MAX_HONBA (validation rejects others); the bits of
+# the game number and of the largest value are read from the part, and must fit 63 bits with the place.
 HONBA_BITS = MAX_HONBA.bit_length()
 PLACE_BITS = 4 + HONBA_BITS
 ROUND_NAMES = sorted(f"{w}{n}" for w in WINDS for n in range(1, 5))  # E1..E4, N1..N4, S1..S4, W1..W4
@@ -387,10 +386,12 @@ def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
 
 
 def _game_bits(facts: pl.LazyFrame) -> int:
-    """Bits of the game number in a hand key (the games of the part decide)."""
-    bits = max(1, int(facts.select(pl.col("_game").max()).collect().item() or 0).bit_length())
-    if VALUE_BITS + bits + PLACE_BITS > 63:
-        raise ValueError(f"game numbers up to 2^{bits} do not fit a hand key")
+    """Bits of the game number in a hand key (the part's largest game number and value decide)."""
+    game, *values = facts.select(pl.col("_game", "points", "_deal_in_cost").max()).collect().row(0)
+    bits = max(1, int(game or 0).bit_length())
+    value_bits = max(int(v or 0) for v in values).bit_length()
+    if value_bits + bits + PLACE_BITS > 63:  # not with validated hands: values are limited by MAX_YAKUMAN
+        raise ValueError(f"hand values up to 2^{value_bits} in games numbered up to 2^{bits} do not fit a hand key")
     return bits
 
 
@@ -410,6 +411,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
+    facts = facts.collect().lazy()  # read twice (the key bits, the runs): materialised once
     game_bits = _game_bits(facts)
     rows = facts.with_columns(
         pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
