@@ -74,6 +74,8 @@ MERGE: dict[str, str] = {
     "_yaku": "count_map",
 }
 INT_PARTIALS = [c for c, how in MERGE.items() if how in ("sum", "max")] + [f"{p}_honba" for p in BEST]
+# the columns of a partial row, in this order, as parts give them and as merged partials are (so both stack)
+PARTIAL_COLUMNS = ["player", *INT_PARTIALS, *[f"{p}_{c}" for p in BEST for c in ("game", "round")], "_yaku"]
 
 PLAYER_COLUMNS_OUT = [
     "rank", "player", "games", "incomplete_games", "total_points", "avg_points",
@@ -572,7 +574,9 @@ def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFram
         .group_by("player", "yaku").agg(pl.col("count").sum())
     )
     empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
-    return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty))
+    return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty)).select(
+        PARTIAL_COLUMNS
+    )
 
 
 def _ratio(numerator: str, denominator: str) -> pl.Expr:
