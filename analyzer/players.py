@@ -14,6 +14,11 @@ parts (partitions of whole games, or workers of a cluster):
 millionths of a point as integers, so a total does not depend on the order the parts are added in. Facts of
 a whole game (renchan streaks) are computed inside a part: a part always holds whole games.
 
+How a part's sums are counted (the costly step; see ``FIELD_BITS`` below): each count is one integer *seat mask*
+per hand row (one field per seat), two to a word; the words and the per-seat amounts are summed over runs of
+rows of one game by one integer-keyed group-by, and only the runs' rows (one per run and seat) are summed by
+player name. The best and worst hands sort only the rows that reach each player's largest value.
+
 Every published column is defined in the README glossary ("Statistics"). A statistic whose input columns are
 missing (``riichi_turn_0..3``, ``calls_0..3``, ``open_0..3``, ``turn``) is null, never 0.
 """
@@ -23,7 +28,8 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer import segments as seg
-from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
+from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS, WINDS
+from analyzer.validate import MAX_HONBA
 
 # Game points are summed as integers in these units: exact and independent of the order of the parts.
 POINT_UNITS = 1_000_000
@@ -68,6 +74,8 @@ MERGE: dict[str, str] = {
     "_yaku": "count_map",
 }
 INT_PARTIALS = [c for c, how in MERGE.items() if how in ("sum", "max")] + [f"{p}_honba" for p in BEST]
+# the columns of a partial row, in this order, as parts give them and as merged partials are (so both stack)
+PARTIAL_COLUMNS = ["player", *INT_PARTIALS, *[f"{p}_{c}" for p in BEST for c in ("game", "round")], "_yaku"]
 
 PLAYER_COLUMNS_OUT = [
     "rank", "player", "games", "incomplete_games", "total_points", "avg_points",
@@ -122,43 +130,67 @@ def _bit(mask: str, seat: int | pl.Expr) -> pl.Expr:
     return pl.col(mask).and_(1 << seat if isinstance(seat, int) else seg.seat_bit(seat)) != 0
 
 
-def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """Facts of each hand spread over its rows (a multiple ron has several rows), per seat input parsed.
+# Counting per seat. Each count is one *seat mask* per row: an Int64 with a field of FIELD_BITS bits per seat,
+# holding 1 in the field of each seat the row counts for. Masks combine with `&` and `|` (a riichi hand that the
+# player won is `riichi & won`), so a statistic costs one integer expression per row, not one per seat, and two
+# masks share a word (the seats' fields of the first at bits 0, 8, 16, 24, of the second at 32 … 56). The words
+# are summed over *runs* of rows — one game with one seating, cut to at most RUN_ROWS rows so that a field
+# never overflows into the next and the top field never reaches the sign bit — by one group-by on an integer
+# run key; only then are they split into seats and summed by player: the group-by on player names sees one row
+# per run and seat instead of four per hand row.
+FIELD_BITS = 8
+FIELD_MASK = (1 << FIELD_BITS) - 1
+RUN_ROWS = (1 << (FIELD_BITS - 1)) - 1
+SEAT_FIELDS = 4 * FIELD_BITS  # bits of one mask; a word holds 64 // SEAT_FIELDS masks
+MASKS_PER_WORD = 64 // SEAT_FIELDS
 
-    The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
-    so its totals are segment passes, not hashed windows."""
-    names = hands.collect_schema().names()
-    opened = [_flag(f"open_{s}", names) for s in SEATS]
-    start, end = pl.col("_first"), pl.col("_last")
-    paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
-    winner_open = _at_seat(opened, pl.col("_winner"))
-    winner_riichi = _bit("_hand_riichi", pl.col("_winner"))
 
-    def any_row(condition: pl.Expr) -> pl.Expr:
-        return seg.any_(condition.fill_null(False), start, end)
+def _unit(s: int) -> int:
+    """The seat mask of seat ``s`` alone."""
+    return 1 << (FIELD_BITS * s)
 
-    paid_winner = pl.when(pl.col("_paid")).then(seg.seat_bit(pl.col("_winner"))).otherwise(0)
-    won = seg.seat_counts(paid_winner.fill_null(0), start, end)
-    kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_round_idx", "_first", "_last",
-            "_paid", "_is_win", "_winner", "_loser", "_hand_riichi", "_tenpai_mask", *PLAYER_COLUMNS, *DELTA_COLUMNS]
-    return hands.select(
-        *kept,
-        *[o.alias(f"_open_{s}") for s, o in enumerate(opened)],
-        *[_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
-        *[_int(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS],
-        *[(_flag(f"tenpai_{s}", names).fill_null(_bit("_tenpai_mask", s)) if f"tenpai_{s}" in names
-           else _bit("_tenpai_mask", s)).alias(f"_tenpai_{s}") for s in SEATS],
-        _int("turn", names).alias("_turn"),
-        any_row(paid_ron).alias("_dealt_in"),
-        seg.total(pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0), start, end)
-        .alias("_deal_in_cost"),
-        any_row(paid_ron & winner_riichi).alias("_into_riichi"),
-        any_row(paid_ron & winner_open).alias("_into_open"),
-        any_row(paid_ron & ~winner_riichi & ~winner_open).alias("_into_dama"),
-        any_row(paid_ron & winner_open.is_null()).alias("_into_unknown"),
-        any_row(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).alias("_dealer_won"),
-        *[(count > 0).alias(f"_won_{s}") for s, count in enumerate(won)],
+
+ALL_SEATS = sum(_unit(s) for s in SEATS)
+
+
+def _seat_mask(seat: pl.Expr) -> pl.Expr:
+    """The seat mask of a seat number (0 for null or anything but 0-3; Polars' integer ``pow`` is slow)."""
+    expr = pl.when(seat == 0).then(pl.lit(_unit(0), pl.Int64))
+    for s in SEATS[1:]:
+        expr = expr.when(seat == s).then(pl.lit(_unit(s), pl.Int64))
+    return expr.otherwise(pl.lit(0, pl.Int64))
+
+
+def _spread(bits: pl.Expr) -> pl.Expr:
+    """A 4-bit seat mask (bit s for seat s, as replay keeps them) as a seat mask (bit s moved to field s)."""
+    return pl.sum_horizontal(bits.and_(1 << s) * (1 << (FIELD_BITS * s - s)) for s in SEATS).cast(pl.Int64)
+
+
+def _seats_where(conditions: list[pl.Expr]) -> pl.Expr:
+    """The seat mask of the seats whose condition is true (null counts as false)."""
+    return pl.sum_horizontal(
+        pl.when(c).then(pl.lit(_unit(s), pl.Int64)).otherwise(pl.lit(0, pl.Int64)) for s, c in enumerate(conditions)
     )
+
+
+def _has(mask: str, s: int) -> pl.Expr:
+    """Seat ``s`` is in the seat mask column ``mask``."""
+    return pl.col(mask).and_(_unit(s)) != 0
+
+
+# counts and sums that need per-seat input columns: constant 0 when the input has none
+NEEDS = {
+    "open": ["opened_hands", "_open_known_hands", "open_wins", "dama_wins", "deal_ins_while_open", "deal_ins_to_open",
+             "deal_ins_to_dama", "_calls_sum", "_open_win_value_sum", "_dama_win_value_sum"],
+    "riichi_turn": ["_riichi_turn_known", "_chasing_riichi", "_chasing_known", "_riichi_turn_sum"],
+    "turn": ["_win_turn_known", "_deal_in_turn_known", "_win_turn_sum", "_deal_in_turn_sum"],
+}
+
+
+def _inputs(names: list[str]) -> set[str]:
+    """Which per-seat inputs the hands carry: 'open', 'riichi_turn', 'turn'."""
+    return {k for k, columns in {"open": [f"open_{s}" for s in SEATS], "riichi_turn": [f"riichi_turn_{s}" for s in SEATS],
+                                 "turn": ["turn"]}.items() if any(c in names for c in columns)}
 
 
 def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
@@ -177,157 +209,272 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
     return pl.any_horizontal(earlier), own.is_not_null() & others_known
 
 
-# sums that need per-seat input columns (``_hand_facts`` names them): constant 0 when the input has none
-NEEDS = {
-    "open": ["opened_hands", "_open_known_hands", "open_wins", "dama_wins", "deal_ins_while_open", "deal_ins_to_open",
-             "deal_ins_to_dama", "_calls_sum", "_open_win_value_sum", "_dama_win_value_sum"],
-    "riichi_turn": ["_riichi_turn_known", "_chasing_riichi", "_chasing_known", "_riichi_turn_sum"],
-    "turn": ["_win_turn_known", "_deal_in_turn_known", "_win_turn_sum", "_deal_in_turn_sum"],
-}
+def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """Facts of each hand spread over its rows (a multiple ron has several rows) and the per-seat inputs parsed,
+    the per-seat ones as seat masks: ``_won`` (seats paid in the hand), ``_riichi`` (declared in the hand),
+    ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed).
+
+    The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
+    so its totals are segment passes, not hashed windows; its yes/no facts share one running total
+    (:func:`analyzer.segments.pack`). Inputs the hands do not carry add no columns. Each step is its own
+    ``select``: an expression used twice inside one is computed twice."""
+    names = hands.collect_schema().names()
+    inputs = _inputs(names)
+    start, end = pl.col("_first"), pl.col("_last")
+    paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
+    winner_riichi = _bit("_hand_riichi", pl.col("_winner"))
+    facts = {
+        "_dealt_in": paid_ron,
+        "_into_riichi": paid_ron & winner_riichi,
+        "_dealer_won": pl.col("_paid") & (pl.col("_winner") == pl.col("dealer")),
+        **{f"_won_{s}": pl.col("_paid") & (pl.col("_winner") == s) for s in SEATS},
+    }
+    columns = []
+    if "open" in inputs:
+        opened = [_flag(f"open_{s}", names) for s in SEATS]
+        winner_open = _at_seat(opened, pl.col("_winner"))
+        facts |= {
+            "_into_open": paid_ron & winner_open,
+            "_into_dama": paid_ron & ~winner_riichi & ~winner_open,
+            "_into_unknown": paid_ron & winner_open.is_null(),
+        }
+        columns += [_seats_where(opened).alias("_open"), _seats_where([~o for o in opened]).alias("_closed"),
+                    *[_int(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS]]
+    if "riichi_turn" in inputs:
+        columns += [_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS]
+    if "turn" in inputs:
+        columns.append(_int("turn", names).alias("_turn"))
+    tenpai = (_seats_where([_flag(f"tenpai_{s}", names).fill_null(_bit("_tenpai_mask", s)) for s in SEATS])
+              if any(f"tenpai_{s}" in names for s in SEATS) else _spread(pl.col("_tenpai_mask")))
+    longest = hands.select(pl.col("_rows_in_hand").max()).collect().item() or 1
+    bits = seg.field_bits(longest)
+    words = seg.pack(list(facts.values()), bits)
+    word_names = [f"_hand_word{i}" for i in range(len(words))]
+    kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_game", "_round_idx", "_game_start", "_first",
+            "_last", "_paid", "_is_win", "_winner", "_loser", "_hand_riichi", *PLAYER_COLUMNS, *DELTA_COLUMNS]
+    counted = hands.select(
+        *kept, *columns,
+        _spread(pl.col("_hand_riichi")).alias("_riichi"),
+        tenpai.alias("_tenpai"),
+        pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).alias("_deal_in_cost"),
+        *[w.alias(n) for w, n in zip(words, word_names)],
+    ).with_columns(seg.total(pl.col(c), start, end) for c in [*word_names, "_deal_in_cost"])
+    totals = dict(zip(facts, seg.unpack(word_names, len(facts), bits)))
+    return counted.with_columns(
+        *[(totals[k] > 0).alias(k) for k in facts if not k.startswith("_won_")],
+        pl.sum_horizontal(pl.when(totals[f"_won_{s}"] > 0).then(pl.lit(_unit(s), pl.Int64)).otherwise(0) for s in SEATS)
+        .cast(pl.Int64).alias("_won"),
+    ).drop(word_names)
 
 
-def _inputs(names: list[str]) -> set[str]:
-    """Which per-seat inputs the hands carry: 'open', 'riichi_turn', 'turn'."""
-    return {k for k, columns in {"open": [f"open_{s}" for s in SEATS], "riichi_turn": [f"riichi_turn_{s}" for s in SEATS],
-                                 "turn": ["turn"]}.items() if any(c in names for c in columns)}
-
-
-def _seat_sums(s: int, inputs: set[str] = frozenset(NEEDS)) -> dict[str, pl.Expr]:
-    """What one row adds to the partial sums of the player in seat ``s`` (plain sums: the fast group-by path).
-
-    Sums whose per-seat inputs are missing are constant zeros (no work per row); ``finalize_players`` turns
-    the statistics built on them into nulls."""
+def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
+    """Per count, the seat mask of the seats a row counts for (on :func:`_hand_facts` with ``_win``,
+    ``_deal_in``, ``_riichi_hand`` and ``_dealer`` added); counts whose inputs are missing are left out."""
     hand = pl.col("_first") & (pl.col("result") != "chombo")
-    win = (pl.col("_paid") & (pl.col("_winner") == s)).fill_null(False)
-    in_riichi = _bit("_hand_riichi", s)
-    riichi = hand & in_riichi
-    opened = pl.col(f"_open_{s}")
-    deal_in = hand & pl.col("_dealt_in") & (pl.col("_loser") == s).fill_null(False)
-    exhaustive = pl.col("result").is_in(["draw", "nagashi"])
-    draw = hand & exhaustive
-    won = pl.col(f"_won_{s}")
-    dealer_hand = hand & (pl.col("dealer") == s)
-    chasing, chasing_known = _chasing(s)
-    turn = pl.col("_turn")
-    riichi_turn = pl.col(f"_riichi_turn_{s}")
+    result = pl.col("result")
+    exhaustive = result.is_in(["draw", "nagashi"])
+    win, deal_in, riichi, dealer = pl.col("_win"), pl.col("_deal_in"), pl.col("_riichi_hand"), pl.col("_dealer")
+    in_riichi, won, tenpai = pl.col("_riichi"), pl.col("_won"), pl.col("_tenpai")
+    opened, closed = pl.col("_open"), pl.col("_closed")
+
+    def on(condition: pl.Expr, mask: pl.Expr | int) -> pl.Expr:
+        """``mask`` on the rows where ``condition`` is true, else no seat (a null condition is false)."""
+        return pl.when(condition).then(mask).otherwise(pl.lit(0, pl.Int64))
+
+    def without(mask: pl.Expr, seats: pl.Expr) -> pl.Expr:
+        return mask - mask.and_(seats)
+
+    everyone = pl.lit(ALL_SEATS, pl.Int64)
+    masks = {
+        "hands": on(hand, everyone),
+        "dealer_hands": on(hand, dealer),
+        "dealer_keeps": on(hand, dealer.and_(on(pl.col("_dealer_won") | (result == "abort"), everyone)
+                                             .or_(on(exhaustive, tenpai)))),
+        "wins": win,
+        "tsumo_wins": on(result == "tsumo", win),
+        "riichi_wins": win.and_(in_riichi),
+        "open_wins": win.and_(opened),
+        "dama_wins": without(win.and_(closed), in_riichi),
+        "deal_ins": deal_in,
+        "riichi": riichi,
+        "riichi_win": riichi.and_(won),
+        "riichi_deal_in": riichi.and_(deal_in),
+        "riichi_draw": on(exhaustive, riichi),
+        "riichi_other_win": on(pl.col("_is_win"), without(without(riichi, won), deal_in)),
+        "draws": on(hand & exhaustive, everyone),
+        "draw_tenpai": on(hand & exhaustive, tenpai),
+        "opened_hands": on(hand, opened),
+        "_open_known_hands": on(hand, opened.or_(closed)),
+        "deal_ins_in_riichi": deal_in.and_(in_riichi),
+        "deal_ins_while_open": deal_in.and_(opened),
+        "deal_ins_to_riichi": on(pl.col("_into_riichi"), deal_in),
+        "deal_ins_to_open": on(pl.col("_into_open"), deal_in),
+        "deal_ins_to_dama": on(pl.col("_into_dama") & ~pl.col("_into_unknown"), deal_in),
+        **{bucket: on(pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names), win)
+           for bucket, names in LIMIT_BUCKETS.items()},
+        "yakuman": on(pl.col("limit").str.contains("yakuman"), win),
+        "nagashi": on(result == "nagashi", _seat_mask(pl.col("_winner"))),
+        "chombo": on(result == "chombo", _seat_mask(pl.col("_loser"))),
+    }
+    if "riichi_turn" in inputs:
+        chasing = [_chasing(s) for s in SEATS]
+        masks |= {
+            "_riichi_turn_known": riichi.and_(_seats_where([pl.col(f"_riichi_turn_{s}").is_not_null() for s in SEATS])),
+            "_chasing_riichi": riichi.and_(_seats_where([known & earlier for earlier, known in chasing])),
+            "_chasing_known": riichi.and_(_seats_where([known for _, known in chasing])),
+        }
+    if "turn" in inputs:
+        known_turn = pl.col("_turn").is_not_null()
+        masks |= {"_win_turn_known": on(known_turn, win), "_deal_in_turn_known": on(known_turn, deal_in)}
+    missing = {c for need, columns in NEEDS.items() if need not in inputs for c in columns}
+    return {k: v for k, v in masks.items() if k not in missing}
+
+
+def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
+    """What one row adds to the sums of points and turns of the player in seat ``s`` (missing inputs left out)."""
     delta = pl.col(DELTA_COLUMNS[s])
+    win, deal_in, riichi = _has("_win", s), _has("_deal_in", s), _has("_riichi_hand", s)
+    in_riichi = _has("_riichi", s)
     others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
 
     def value(condition: pl.Expr, amount: pl.Expr) -> pl.Expr:
         return pl.when(condition.fill_null(False)).then(amount).otherwise(0).fill_null(0)
 
-    flags = {
-        "hands": hand,
-        "dealer_hands": dealer_hand,
-        "dealer_keeps": dealer_hand & (pl.col("_dealer_won") | (exhaustive & pl.col(f"_tenpai_{s}").fill_null(False))
-                                       | (pl.col("result") == "abort")),
-        "wins": win,
-        "tsumo_wins": win & (pl.col("result") == "tsumo"),
-        "riichi_wins": win & in_riichi,
-        "open_wins": win & opened,
-        "dama_wins": win & ~in_riichi & ~opened,
-        "deal_ins": deal_in,
-        "riichi": riichi,
-        "riichi_win": riichi & won,
-        "riichi_deal_in": riichi & deal_in,
-        "riichi_draw": riichi & exhaustive,
-        "riichi_other_win": riichi & pl.col("_is_win") & ~won & ~deal_in,
-        "draws": draw,
-        "draw_tenpai": draw & pl.col(f"_tenpai_{s}").fill_null(False),
-        "opened_hands": hand & opened,
-        "_open_known_hands": hand & opened.is_not_null(),
-        "_riichi_turn_known": riichi & riichi_turn.is_not_null(),
-        "_chasing_riichi": riichi & chasing_known & chasing,
-        "_chasing_known": riichi & chasing_known,
-        "_win_turn_known": win & turn.is_not_null(),
-        "_deal_in_turn_known": deal_in & turn.is_not_null(),
-        "deal_ins_in_riichi": deal_in & in_riichi,
-        "deal_ins_while_open": deal_in & opened,
-        "deal_ins_to_riichi": deal_in & pl.col("_into_riichi"),
-        "deal_ins_to_open": deal_in & pl.col("_into_open"),
-        "deal_ins_to_dama": deal_in & pl.col("_into_dama") & ~pl.col("_into_unknown"),
-        **{bucket: win & (pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names))
-           for bucket, names in LIMIT_BUCKETS.items()},
-        "yakuman": win & pl.col("limit").str.contains("yakuman"),
-        "nagashi": (pl.col("result") == "nagashi") & (pl.col("_winner") == s),
-        "chombo": (pl.col("result") == "chombo") & (pl.col("_loser") == s),
-    }
     amounts = {
         "points_received": delta.clip(lower_bound=0),
         "points_paid": -delta.clip(upper_bound=0),
         "tsumo_paid": value(others_tsumo, -delta.clip(upper_bound=0)),
-        "_calls_sum": value(hand & opened, pl.col(f"_calls_{s}")),
-        "_riichi_turn_sum": value(riichi, riichi_turn),
-        "_win_turn_sum": value(win, turn),
-        "_deal_in_turn_sum": value(deal_in, turn),
         "_win_value_sum": value(win, pl.col("points")),
         "_riichi_win_value_sum": value(win & in_riichi, pl.col("points")),
-        "_open_win_value_sum": value(win & opened, pl.col("points")),
-        "_dama_win_value_sum": value(win & ~in_riichi & ~opened, pl.col("points")),
         "_deal_in_cost_sum": value(deal_in, pl.col("_deal_in_cost")),
     }
-    sums = {**{k: v.fill_null(False).cast(pl.Int64) for k, v in flags.items()}, **amounts}
-    missing = {c for need, columns in NEEDS.items() if need not in inputs for c in columns}
-    return {k: pl.lit(0, pl.Int64) if k in missing else v for k, v in sums.items()}
-
-
-ROW_SUMS = list(_seat_sums(0))
+    if "open" in inputs:
+        opened, closed = _has("_open", s), _has("_closed", s)
+        amounts |= {
+            "_calls_sum": value(pl.col("_first") & (pl.col("result") != "chombo") & opened, pl.col(f"_calls_{s}")),
+            "_open_win_value_sum": value(win & opened, pl.col("points")),
+            "_dama_win_value_sum": value(win & ~in_riichi & closed, pl.col("points")),
+        }
+    if "riichi_turn" in inputs:
+        amounts["_riichi_turn_sum"] = value(riichi, pl.col(f"_riichi_turn_{s}"))
+    if "turn" in inputs:
+        amounts |= {"_win_turn_sum": value(win, pl.col("_turn")), "_deal_in_turn_sum": value(deal_in, pl.col("_turn"))}
+    return amounts
 
 
 AMOUNT_SUMS = ["points_received", "points_paid", "tsumo_paid", "_calls_sum", "_riichi_turn_sum", "_win_turn_sum",
                "_deal_in_turn_sum", "_win_value_sum", "_riichi_win_value_sum", "_open_win_value_sum",
                "_dama_win_value_sum", "_deal_in_cost_sum"]
-COUNT_SUMS = [c for c in ROW_SUMS if c not in AMOUNT_SUMS]
-# Counts are packed three to an Int64 (21 bits each) before the group-bys: a third of the columns to aggregate.
-# A field holds a player's count within one part, so packing needs parts of fewer rows than this.
-FIELD_BITS = 21
-PACKED_ROWS_MAX = (1 << FIELD_BITS) - 1
-WORDS = [COUNT_SUMS[i:i + 3] for i in range(0, len(COUNT_SUMS), 3)]
+COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(set(NEEDS))]
+ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 
 
-def _per_seat_sums(facts: pl.LazyFrame, inputs: set[str], packed: bool = True) -> pl.LazyFrame:
-    """The plain sums of every player: each seat's rows summed by the player in it, then the four seats
-    merged (four narrow group-bys; no frame of rows times seats is built). With ``packed``, the counts travel
-    through the group-bys three to an integer (the caller checks the part is small enough)."""
-    def columns(s: int) -> list[pl.Expr]:
-        sums = _seat_sums(s, inputs)
-        if not packed:
-            return [e.alias(k) for k, e in sums.items()]
-        words = [pl.sum_horizontal(sums[k] * (1 << (FIELD_BITS * j)) for j, k in enumerate(word)).alias(f"_word{i}")
-                 for i, word in enumerate(WORDS)]
-        return [*words, *[sums[k].alias(k) for k in AMOUNT_SUMS]]
+# The best win and the worst deal-in go through the runs and the players' sums as one sortable integer per seat
+# and row: the value, then its place reversed — the game (``_game`` numbers games in game id order), the round
+# in name order (as the tables sort them), the honba — so that the largest key is the largest value at its first
+# place, and a maximum finds it. Scored rows have honba 0..MAX_HONBA (validation rejects others); the bits of
+# the game number and of the largest value are read from the part, and must fit 63 bits with the place.
+HONBA_BITS = MAX_HONBA.bit_length()
+PLACE_BITS = 4 + HONBA_BITS
+ROUND_NAMES = sorted(f"{w}{n}" for w in WINDS for n in range(1, 5))  # E1..E4, N1..N4, S1..S4, W1..W4
+_NAME_RANK = [ROUND_NAMES.index(f"{WINDS[i // 4]}{i % 4 + 1}") for i in range(16)]  # by _round_idx
 
-    summed = [f"_word{i}" for i in range(len(WORDS))] + AMOUNT_SUMS if packed else ROW_SUMS
-    per_seat = [
-        facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *columns(s))
-        .filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
-        .group_by("player").agg(pl.col(c).sum() for c in summed)
+
+def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
+    place = (pl.lit(pl.Series(_NAME_RANK, dtype=pl.Int64)).gather(pl.col("_round_idx")) * (1 << HONBA_BITS)
+             + pl.col("honba"))
+    return ((value * (1 << game_bits) + ((1 << game_bits) - 1 - pl.col("_game"))) * (1 << PLACE_BITS)
+            + ((1 << PLACE_BITS) - 1 - place))
+
+
+def _game_bits(facts: pl.LazyFrame) -> int:
+    """Bits of the game number in a hand key (the part's largest game number and value decide)."""
+    game, *values = facts.select(pl.col("_game", "points", "_deal_in_cost").max()).collect().row(0)
+    bits = max(1, int(game or 0).bit_length())
+    value_bits = max(int(v or 0) for v in values).bit_length()
+    if value_bits + bits + PLACE_BITS > 63:  # not with validated hands: values are limited by MAX_YAKUMAN
+        raise ValueError(f"hand values up to 2^{value_bits} in games numbered up to 2^{bits} do not fit a hand key")
+    return bits
+
+
+def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, list[str], pl.LazyFrame, int]:
+    """One row per run and seat (``player``): the counts of the run's rows for the player in the seat,
+    the amounts (``AMOUNT_SUMS``), ``max_renchan``, and the keys ``_best_win_key`` / ``_worst_deal_in_key`` of
+    the run's best win and worst deal-in; the names of the counts (the ones whose inputs exist); the game ids by
+    ``_game``; and the bits of the game number in the hand keys.
+
+    Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
+    renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
+    run is split into its four seats."""
+    hand = pl.col("_first") & (pl.col("result") != "chombo")
+    masks = _seat_masks(inputs)
+    words = [list(masks)[i:i + MASKS_PER_WORD] for i in range(0, len(masks), MASKS_PER_WORD)]
+    amounts = {s: _seat_amounts(s, inputs) for s in SEATS}
+    # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
+    # hands it kept the deal for, credited to the dealer on the dealership's first row
+    dealership = pl.col("_dealership")
+    facts = facts.collect().lazy()  # read twice (the key bits, the runs): materialised once
+    game_bits = _game_bits(facts)
+    rows = facts.with_columns(
+        pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
+        pl.when(hand & pl.col("_dealt_in")).then(_seat_mask(pl.col("_loser"))).otherwise(pl.lit(0, pl.Int64))
+        .alias("_deal_in"),
+        pl.when(hand).then(pl.col("_riichi")).otherwise(pl.lit(0, pl.Int64)).alias("_riichi_hand"),
+        _seat_mask(pl.col("dealer")).alias("_dealer"),
+        hand.cast(pl.Int64).alias("_counted"),
+        (pl.col("_game_start") | (pl.col("_round_idx") != pl.col("_round_idx").shift(1))).fill_null(True)
+        .alias("_dealership"),
+        (pl.col("_game_start") | seg.starts(*PLAYER_COLUMNS)
+         | (pl.int_range(pl.len(), dtype=pl.Int64) % RUN_ROWS == 0)).cast(pl.Int64).cum_sum().alias("_run"),
+        _hand_key(pl.col("points"), game_bits).alias("_win_key"),
+        _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),
+    ).with_columns(
+        seg.total(pl.col("_counted"), dealership, seg.ends_from_starts(dealership)).alias("_dealer_hands")
+    ).with_columns(
+        pl.when(dealership & (pl.col("_dealer_hands") >= 1)).then(pl.col("_dealer_hands") - 1).alias("_renchan"),
+    )
+    # The aggregation only adds columns up (expressions inside an aggregation are evaluated group by group).
+    # Runs are consecutive rows numbered in order: `group_by_dynamic` on the run number with windows of one
+    # sums slices of rows, 2.5x faster than hashing the run number.
+    word_names = [f"_word{i}" for i in range(len(words))]
+    summed = [f"{k}_{s}" for s in SEATS for k in amounts[s]]
+    largest = [f"{c}_{s}" for s in SEATS for c in ("_renchan", "_best_win_key", "_worst_deal_in_key")]
+    per_run = rows.select(
+        pl.col("_run").set_sorted(), "_game", "game_id", *PLAYER_COLUMNS,
+        *[pl.sum_horizontal(masks[k] * (1 << (SEAT_FIELDS * j)) for j, k in enumerate(word)).alias(name)
+          for name, word in zip(word_names, words)],
+        *[e.alias(f"{k}_{s}") for s in SEATS for k, e in amounts[s].items()],
+        *[pl.when(pl.col("dealer") == s).then(pl.col("_renchan")).alias(f"_renchan_{s}") for s in SEATS],
+        *[pl.when(_has("_win", s)).then(pl.col("_win_key")).alias(f"_best_win_key_{s}") for s in SEATS],
+        *[pl.when(_has("_deal_in", s)).then(pl.col("_deal_in_key")).alias(f"_worst_deal_in_key_{s}") for s in SEATS],
+    ).group_by_dynamic("_run", every="1i").agg(
+        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("_game", "game_id", *PLAYER_COLUMNS).first(),
+    ).collect().lazy()  # read once per seat below: materialised (a cached plan is slower here)
+
+    def field(word: int, j: int, s: int) -> pl.Expr:
+        return (pl.col(f"_word{word}") // (1 << (SEAT_FIELDS * j + FIELD_BITS * s))).and_(FIELD_MASK)
+
+    seat_rows = pl.concat([
+        per_run.select(
+            pl.col(PLAYER_COLUMNS[s]).alias("player"),
+            *[field(i, j, s).alias(k) for i, word in enumerate(words) for j, k in enumerate(word)],
+            *[pl.col(f"{k}_{s}").alias(k) for k in amounts[s]],
+            pl.col(f"_renchan_{s}").alias("max_renchan"),
+            *[pl.col(f"_{p}_key_{s}").alias(f"_{p}_key") for p in BEST],
+        ).filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
         for s in SEATS
-    ]
-    merged = pl.concat(per_seat).group_by("player").agg(pl.col(c).sum() for c in summed)
-    if not packed:
-        return merged
-    mask = (1 << FIELD_BITS) - 1
-    return merged.select(
-        "player",
-        *[(pl.col(f"_word{i}") // (1 << (FIELD_BITS * j))).and_(mask).alias(k)
-          for i, word in enumerate(WORDS) for j, k in enumerate(word)],
-        *AMOUNT_SUMS,
-    )
+    ])
+    game_ids = per_run.select("_game", "game_id").unique("_game")
+    return seat_rows, [*masks, *amounts[0]], game_ids, game_bits
 
 
-def _hand_values(facts: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per win and per deal-in: player, game, round, honba and its points (for the best hands)."""
-    where = ["game_id", "round", "honba"]
-    wins = facts.filter(pl.col("_paid")).select(
-        *where, _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"),
-        pl.col("points").alias("win_points"), pl.lit(None, pl.Int64).alias("deal_in_points"),
+def _per_seat_sums(seat_rows: pl.LazyFrame, summed: list[str]) -> pl.LazyFrame:
+    """Per player, the counts of :data:`COUNT_SUMS`, the sums of :data:`AMOUNT_SUMS` (0 where their inputs are
+    missing), ``max_renchan`` and the largest hand keys ``_best_win_key``, ``_worst_deal_in_key``."""
+    keys = [f"_{p}_key" for p in BEST]
+    return seat_rows.group_by("player").agg(*[pl.col(c).sum() for c in summed], pl.col("max_renchan", *keys).max()).select(
+        "player", *[pl.col(c) if c in summed else pl.lit(0, pl.Int64).alias(c) for c in ROW_SUMS], "max_renchan", *keys
     )
-    deal_ins = facts.filter(pl.col("_first") & pl.col("_dealt_in") & (pl.col("result") != "chombo")).select(
-        *where, _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_loser")).alias("player"),
-        pl.lit(None, pl.Int64).alias("win_points"), pl.col("_deal_in_cost").alias("deal_in_points"),
-    )
-    return pl.concat([wins, deal_ins])
 
 
 def _arg_max(column: str, key: str) -> pl.Expr:
@@ -337,15 +484,21 @@ def _arg_max(column: str, key: str) -> pl.Expr:
     return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
 
 
-def _best(values: pl.LazyFrame, prefix: str, value: str) -> pl.LazyFrame:
-    key = BEST[prefix]
-    picked = values.filter(pl.col(value).is_not_null()).select(
-        "player", pl.col(value).alias(key), pl.col("game_id").alias(f"{prefix}_game"),
-        pl.col("round").alias(f"{prefix}_round"), pl.col("honba").alias(f"{prefix}_honba"),
-    )
-    return picked.group_by("player").agg(
-        pl.col(key).max(), *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")]
-    )
+def _best(sums: pl.LazyFrame, game_ids: pl.LazyFrame, game_bits: int) -> pl.LazyFrame:
+    """The best win and the worst deal-in of each player (value, game, round, honba) from the largest hand keys
+    of :func:`_per_seat_sums`; ``game_ids`` gives the game id of a game number."""
+    out = sums
+    for prefix, value in BEST.items():
+        key, low = pl.col(f"_{prefix}_key"), 1 << PLACE_BITS
+        place = low - 1 - key.mod(low)
+        game = (1 << game_bits) - 1 - (key // low).mod(1 << game_bits)
+        out = out.with_columns(
+            (key // (1 << (game_bits + PLACE_BITS))).alias(value),
+            game.alias("_game"),
+            pl.lit(pl.Series(ROUND_NAMES)).gather(place // (1 << HONBA_BITS)).alias(f"{prefix}_round"),
+            (place % (1 << HONBA_BITS)).alias(f"{prefix}_honba"),
+        ).join(game_ids.rename({"game_id": f"{prefix}_game"}), on="_game", how="left").drop("_game", f"_{prefix}_key")
+    return out
 
 
 def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
@@ -359,13 +512,11 @@ def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
     return None
 
 
-def _yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """player -> list of {yaku, count} over the player's paid wins (empty without yaku columns)."""
+def _yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame | None:
+    """player -> list of {yaku, count} over the player's paid wins; None without yaku columns."""
     yaku = _yaku_names(hands.collect_schema())
-    empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     if yaku is None:
-        players = pl.concat([pl.col(c) for c in PLAYER_COLUMNS]).unique().drop_nulls()
-        return hands.select(players.alias("player"), empty.alias("_yaku"))
+        return None
     wins = hands.filter(pl.col("_paid")).select(
         _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"), yaku.alias("yaku"),
     ).explode("yaku").drop_nulls("yaku")
@@ -378,42 +529,34 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
-    facts = _hand_facts(hands).cache()
-    small = hands.select(pl.len()).collect().item() <= PACKED_ROWS_MAX
-    per_hand = _per_seat_sums(facts, _inputs(hands.collect_schema().names()), packed=small)
-    values = _hand_values(facts)
-    # a dealership is one round of one game; its renchan is the number of hands it kept the deal for
-    # the rows are in replay order: a dealership is a run of rows of one game and round (segment passes)
-    dealership = seg.starts("game_id", "_round_idx")
-    counted = (pl.col("_first") & (pl.col("result") != "chombo")).cast(pl.Int64)
-    renchan = (
-        facts.with_columns(
-            (seg.total(counted, dealership, seg.ends_from_starts(dealership)) - 1).alias("renchan"),
-            seg.first(_at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")), dealership).alias("player"),
-        )
-        .filter(dealership & (pl.col("renchan") >= 0))
-        .group_by("player").agg(pl.col("renchan").max().alias("max_renchan"))
-    )
-    per_game = games.group_by("player").agg(
-        pl.len().alias("games"),
-        (~pl.col("complete")).sum().alias("incomplete_games") if "complete" in games.collect_schema().names()
-        else pl.lit(0).alias("incomplete_games"),
-        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).sum().alias("_points_units"),
-        *[(pl.col("place") == p).sum().alias(f"place_{p}") for p in PLACES],
-        *[pl.col("final_score").filter(pl.col("place") == p).sum().alias(f"_final_score_sum_{p}") for p in PLACES],
-        (pl.col("final_score") < 0).sum().alias("busts"),
-        pl.col("place").sum().alias("_place_sum"),
-    )
+    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(hands), _inputs(hands.collect_schema().names()))
+    per_hand = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits)
+    place, final_score = pl.col("place"), pl.col("final_score")
+    has_complete = "complete" in games.collect_schema().names()
+    # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)
+    per_game = games.select(
+        "player",
+        pl.lit(1, pl.Int64).alias("games"),
+        (~pl.col("complete")).cast(pl.Int64).alias("incomplete_games") if has_complete
+        else pl.lit(0, pl.Int64).alias("incomplete_games"),
+        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
+        *[(place == p).cast(pl.Int64).alias(f"place_{p}") for p in PLACES],
+        *[pl.when(place == p).then(final_score).otherwise(0).alias(f"_final_score_sum_{p}") for p in PLACES],
+        (final_score < 0).cast(pl.Int64).alias("busts"),
+        place.alias("_place_sum"),
+    ).group_by("player").agg(pl.all().sum())
+    yaku = _yaku_partials(hands)
     joined = per_game
-    for other in (per_hand, renchan, _best(values, "best_win", "win_points"),
-                  _best(values, "worst_deal_in", "deal_in_points"), _yaku_partials(hands)):
+    for other in (per_hand,
+                  *([] if yaku is None else [yaku])):
         joined = joined.join(other, on="player", how="left")
+    no_yaku = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     return joined.select(
         "player",
         *[pl.col(c).fill_null(0).cast(pl.Int64) if MERGE[c] == "sum" else pl.col(c).cast(pl.Int64)
           for c in INT_PARTIALS],
         *[pl.col(f"{p}_{c}").cast(pl.String) for p in BEST for c in ("game", "round")],
-        pl.col("_yaku").fill_null(pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))),
+        no_yaku.alias("_yaku") if yaku is None else pl.col("_yaku").fill_null(no_yaku),
     )
 
 
@@ -431,7 +574,9 @@ def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFram
         .group_by("player", "yaku").agg(pl.col("count").sum())
     )
     empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
-    return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty))
+    return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty)).select(
+        PARTIAL_COLUMNS
+    )
 
 
 def _ratio(numerator: str, denominator: str) -> pl.Expr:
@@ -524,5 +669,7 @@ def yaku_stats_from_hands(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     wins = lf.filter(pl.col("_paid")).group_by(
         _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player")
     ).agg(pl.len().cast(pl.Int64).alias("wins"))
-    partials = wins.join(_yaku_partials(lf), on="player", how="left")
+    yaku = _yaku_partials(lf)
+    no_yaku = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
+    partials = wins.with_columns(no_yaku.alias("_yaku")) if yaku is None else wins.join(yaku, on="player", how="left")
     return finalize_yaku_stats(partials).collect()

@@ -94,9 +94,8 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
     # Rows of a hand are sorted by seat distance from the discarder: the nearest winner comes first.
     lf = lf.with_columns(
         (pl.col("_win_distance") == seg.first(pl.col("_win_distance"), HAND_START)).alias("_nearest"),
-        seg.bitwise_or4(pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END).alias("_hand_riichi"),
         seg.length(HAND_START, HAND_END).alias("_rows_in_hand"),
-    )
+    ).pipe(seg.with_union4, pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END, "_hand_riichi")
     is_ron_or_tsumo = pl.col("result").is_in(["ron", "tsumo"])
     aborted = ron & (pl.col("_rows_in_hand") >= 3) if rules.triple_ron == "abort" else pl.lit(False)
     head_bumped = ~pl.col("_nearest") if rules.multi_ron == "atamahane" else pl.lit(False)
@@ -111,11 +110,15 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
 
 
 def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    dealer_won = seg.any_(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer")), HAND_START, HAND_END)
-    first = HAND_START
-    sticks_put = pl.when(pl.col("result") != "chombo").then(pl.col("_hand_riichi").bitwise_count_ones()).otherwise(0)
+    # Values read by several expressions are columns first: inside one step each use is computed again.
     lf = lf.with_columns(
-        sticks_put.cast(pl.Int64).alias("_sticks_put"),
+        seg.any_(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer")), HAND_START, HAND_END).alias("_dealer_won"),
+        pl.when(pl.col("result") != "chombo").then(pl.col("_hand_riichi").bitwise_count_ones()).otherwise(0)
+        .cast(pl.Int64).alias("_sticks_put"),
+    )
+    dealer_won, sticks_put = pl.col("_dealer_won"), pl.col("_sticks_put")
+    first = HAND_START
+    lf = lf.with_columns(
         # The counters one hand leaves for the next: a win by someone other than the dealer clears the honba,
         # a chombo leaves it as it was, anything else adds one.
         (first & pl.col("_is_win") & ~dealer_won).cast(pl.Int64).alias("_honba_reset"),
@@ -129,15 +132,19 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     # A game's first row gives the state the replay starts from: E1 with nothing on the table for a whole game,
     # the recorded counters for a fragment (flagged ``partial_game`` later).
-    start_honba = seg.first(pl.col("honba"), GAME_START)
     recorded = (
         pl.col("recorded_kyotaku").cast(pl.Int64, strict=False).fill_null(0)
         if "recorded_kyotaku" in lf.collect_schema()
         else pl.lit(0, pl.Int64)
     )
-    start_sticks = seg.first(recorded, GAME_START)
-    honba_era_start = GAME_START | (pl.col("_honba_era") != pl.col("_honba_era").shift(1)).fill_null(True)
-    stick_era_start = GAME_START | (pl.col("_stick_era") != pl.col("_stick_era").shift(1)).fill_null(True)
+    lf = lf.with_columns(
+        seg.first(pl.col("honba"), GAME_START).alias("_start_honba"),
+        seg.first(recorded, GAME_START).alias("_start_sticks"),
+        (GAME_START | (pl.col("_honba_era") != pl.col("_honba_era").shift(1)).fill_null(True)).alias("_honba_era_start"),
+        (GAME_START | (pl.col("_stick_era") != pl.col("_stick_era").shift(1)).fill_null(True)).alias("_stick_era_start"),
+    )
+    start_honba, start_sticks = pl.col("_start_honba"), pl.col("_start_sticks")
+    honba_era_start, stick_era_start = pl.col("_honba_era_start"), pl.col("_stick_era_start")
     lf = lf.with_columns(
         (
             seg.cum_sum_before(pl.col("_honba_inc"), honba_era_start)
@@ -159,7 +166,8 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     return lf.with_columns(
         pl.when(pl.col("_is_win")).then(0).otherwise(pl.col("kyotaku") + pl.col("_sticks_put")).alias("_kyotaku_after")
-    ).drop("_honba_reset", "_honba_inc", "_collects", "_sticks_on_first", "_honba_era", "_stick_era")
+    ).drop("_honba_reset", "_honba_inc", "_collects", "_sticks_on_first", "_honba_era", "_stick_era", "_dealer_won",
+           "_start_honba", "_start_sticks", "_honba_era_start", "_stick_era_start")
 
 
 def running_scores(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:

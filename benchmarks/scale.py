@@ -14,12 +14,15 @@
    local cluster of N worker processes started by the run; its peak RSS is the client's only).
 
 Each child is timed on its own (wall clock) and its peak RSS read from ``wait4``. Printed: rows/s, the ratio
-score / floor, peak RSS; the figures go to ``benchmarks/results/scale-*.json`` (gitignored).
+score / floor, peak RSS, and the share of the players' statistics in the score run: the run times them itself
+(the players' partial sums of each partition, their merges and the final table) and writes the seconds into
+its manifest, ``OUTDIR/.analyzer-run.json``. The figures go to ``benchmarks/results/scale-*.json`` (gitignored).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -122,6 +125,7 @@ def main(argv: list[str] | None = None) -> dict:
             runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
+            runs["score"][-1]["stages"] = _stage_seconds(work / "out")
             if args.check:
                 runs["check"].append(timed([*analyzer, "check", str(data), "--show", "0", *extra]))
             if cluster:
@@ -148,6 +152,12 @@ def main(argv: list[str] | None = None) -> dict:
     return fig
 
 
+def _stage_seconds(outdir: Path) -> dict:
+    """The seconds the score run reports in its manifest: the whole run and its statistics."""
+    manifest = outdir / ".analyzer-run.json"
+    return json.loads(manifest.read_text()).get("seconds", {}) if manifest.exists() else {}
+
+
 def _print(fig: dict) -> None:
     print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{', shuffled' if fig['shuffled'] else ''}), "
           f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
@@ -158,6 +168,11 @@ def _print(fig: dict) -> None:
             rate = f"{fig['rows'] / r['seconds']:,.0f}"
             ratio = f"{r['seconds'] / fig['floor']['seconds']:.2f}x"
             print(f"{name:<8}{r['seconds']:>10.2f}{rate:>14}{ratio:>8}{r['peak_rss_mb'] / 1024:>10.2f}GB{r['cpu_seconds']:>9.1f}")
+    stages = fig.get("score", {}).get("stages", {})
+    if "statistics" in stages:
+        share = stages["statistics"] / fig["score"]["seconds"]
+        print(f"statistics: {stages['statistics']:.2f} s of {fig['score']['seconds']:.2f} s = {share:.1%} of the score run "
+              f"(players' partial sums, merges and table, timed by the run; {stages['run']:.2f} s inside the run)")
 
 
 if __name__ == "__main__":

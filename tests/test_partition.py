@@ -247,6 +247,18 @@ def test_two_runs_into_one_outdir_do_not_mix(tmp_path):
     assert score_to(SAMPLE_CSV, out, "parquet", "tenhou").rows_read == 70
 
 
+def test_partials_merged_during_a_run_give_the_same_players(tmp_path, monkeypatch):
+    # a long run merges its partial sums as they pile up (every MERGE_PARTIALS_ROWS rows of them); the merged
+    # rows and the next parts' rows must stack
+    import analyzer.pipeline as pipeline
+
+    whole = score_to(SAMPLE_CSV, tmp_path / "once", "parquet", "tenhou", partition_rows=20).players
+    monkeypatch.setattr(pipeline, "MERGE_PARTIALS_ROWS", 1)
+    merged = score_to(SAMPLE_CSV, tmp_path / "merged", "parquet", "tenhou", partition_rows=20)
+    assert merged.partitions > 2
+    assert_frame_equal(merged.players, whole)
+
+
 def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
     import json
 
@@ -254,6 +266,7 @@ def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
     score_to(SAMPLE_CSV, out, "parquet", "tenhou", partition_rows=20)
     first = json.loads((out / ".analyzer-run.json").read_text())
     assert first["tables"] == {name: f"{name}.parquet" for name in TABLES}
+    assert 0 <= first["seconds"]["statistics"] <= first["seconds"]["run"]  # the run's time, and the statistics' share
     score_to(SAMPLE_CSV, out, "csv", "tenhou")
     second = json.loads((out / ".analyzer-run.json").read_text())
     assert second["run"] != first["run"] and second["tables"]["hands"] == "hands.csv"

@@ -10,7 +10,8 @@ import analyzer
 from analyzer.games import game_results
 from analyzer.pipeline import raw_input, score_parts
 from analyzer.players import combine_partials, finalize_players, player_partials
-from conftest import game
+from analyzer.players import NEEDS
+from conftest import PLAYERS, game
 
 # Doi deals into Aoki and Chiba at once (one deal-in, two wins), then Baba wins a 1-han 30-fu tsumo,
 # then Chiba has a chombo.
@@ -63,13 +64,184 @@ def test_partials_of_any_split_of_the_games_give_the_same_players():
     assert_frame_equal(finalize_players(combine_partials([p.lazy() for p in parts])).collect(), whole)
 
 
-def test_packed_counts_give_the_same_sums():
-    from analyzer.players import _hand_facts, _inputs, _per_seat_sums
+def _reference_sums(hands: pl.LazyFrame) -> pl.DataFrame:
+    """The per-player sums the plain way: every statistic as one boolean or amount per seat and row, hand facts
+    as windows over the hand id, four group-bys by player. Slow and obvious; the product counts seat masks."""
+    from analyzer.players import AMOUNT_SUMS, COUNT_SUMS, LIMIT_BUCKETS, _at_seat, _chasing, _flag, _int, _inputs
+    from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
 
-    part = score_parts(raw_input(pl.read_csv("tests/data/stats_game.csv", infer_schema=False)), "tenhou")[0]
-    facts = _hand_facts(part.scored).cache()
-    inputs = _inputs(part.scored.collect_schema().names())
-    packed = _per_seat_sums(facts, inputs, packed=True).collect().sort("player")
-    plain = _per_seat_sums(facts, inputs, packed=False).collect().sort("player")
-    assert_frame_equal(packed.select(plain.columns), plain)
-    assert plain.select(pl.exclude("player").sum()).row(0) != (0,) * (plain.width - 1)
+    names = hands.collect_schema().names()
+    inputs = _inputs(names)
+    bit = lambda mask, seat: pl.col(mask).and_(pl.lit(1, pl.Int64) * 2 ** seat) != 0  # noqa: E731
+    opened = [_flag(f"open_{s}", names) for s in SEATS]
+    paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
+    winner_open, winner_riichi = _at_seat(opened, pl.col("_winner")), bit("_hand_riichi", pl.col("_winner"))
+    in_hand = lambda condition: condition.fill_null(False).any().over("_hand")  # noqa: E731
+    facts = hands.with_columns(
+        *[o.alias(f"_open_{s}") for s, o in enumerate(opened)],
+        *[_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
+        *[_int(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS],
+        *[(_flag(f"tenpai_{s}", names).fill_null(bit("_tenpai_mask", s)) if f"tenpai_{s}" in names
+           else bit("_tenpai_mask", s)).alias(f"_tenpai_{s}") for s in SEATS],
+        _int("turn", names).alias("_turn"),
+        in_hand(paid_ron).alias("_dealt_in"),
+        pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).sum().over("_hand").alias("_deal_in_cost"),
+        in_hand(paid_ron & winner_riichi).alias("_into_riichi"),
+        in_hand(paid_ron & winner_open).alias("_into_open"),
+        in_hand(paid_ron & ~winner_riichi & ~winner_open).alias("_into_dama"),
+        in_hand(paid_ron & winner_open.is_null()).alias("_into_unknown"),
+        in_hand(pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).alias("_dealer_won"),
+        *[in_hand(pl.col("_paid") & (pl.col("_winner") == s)).alias(f"_won_{s}") for s in SEATS],
+    )
+
+    def seat_sums(s: int) -> dict[str, pl.Expr]:
+        hand = pl.col("_first") & (pl.col("result") != "chombo")
+        win = (pl.col("_paid") & (pl.col("_winner") == s)).fill_null(False)
+        in_riichi, riichi, opened = bit("_hand_riichi", s), hand & bit("_hand_riichi", s), pl.col(f"_open_{s}")
+        deal_in = hand & pl.col("_dealt_in") & (pl.col("_loser") == s).fill_null(False)
+        exhaustive = pl.col("result").is_in(["draw", "nagashi"])
+        draw, won, turn = hand & exhaustive, pl.col(f"_won_{s}"), pl.col("_turn")
+        dealer_hand = hand & (pl.col("dealer") == s)
+        chasing, chasing_known = _chasing(s)
+        delta = pl.col(DELTA_COLUMNS[s])
+        others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
+        value = lambda c, amount: pl.when(c.fill_null(False)).then(amount).otherwise(0).fill_null(0)  # noqa: E731
+        flags = {
+            "hands": hand, "dealer_hands": dealer_hand,
+            "dealer_keeps": dealer_hand & (pl.col("_dealer_won") | (exhaustive & pl.col(f"_tenpai_{s}").fill_null(False))
+                                           | (pl.col("result") == "abort")),
+            "wins": win, "tsumo_wins": win & (pl.col("result") == "tsumo"), "riichi_wins": win & in_riichi,
+            "open_wins": win & opened, "dama_wins": win & ~in_riichi & ~opened, "deal_ins": deal_in,
+            "riichi": riichi, "riichi_win": riichi & won, "riichi_deal_in": riichi & deal_in,
+            "riichi_draw": riichi & exhaustive, "riichi_other_win": riichi & pl.col("_is_win") & ~won & ~deal_in,
+            "draws": draw, "draw_tenpai": draw & pl.col(f"_tenpai_{s}").fill_null(False),
+            "opened_hands": hand & opened, "_open_known_hands": hand & opened.is_not_null(),
+            "_riichi_turn_known": riichi & pl.col(f"_riichi_turn_{s}").is_not_null(),
+            "_chasing_riichi": riichi & chasing_known & chasing, "_chasing_known": riichi & chasing_known,
+            "_win_turn_known": win & turn.is_not_null(), "_deal_in_turn_known": deal_in & turn.is_not_null(),
+            "deal_ins_in_riichi": deal_in & in_riichi, "deal_ins_while_open": deal_in & opened,
+            "deal_ins_to_riichi": deal_in & pl.col("_into_riichi"), "deal_ins_to_open": deal_in & pl.col("_into_open"),
+            "deal_ins_to_dama": deal_in & pl.col("_into_dama") & ~pl.col("_into_unknown"),
+            **{b: win & (pl.col("limit").is_null() if n is None else pl.col("limit").is_in(n))
+               for b, n in LIMIT_BUCKETS.items()},
+            "yakuman": win & pl.col("limit").str.contains("yakuman"),
+            "nagashi": (pl.col("result") == "nagashi") & (pl.col("_winner") == s),
+            "chombo": (pl.col("result") == "chombo") & (pl.col("_loser") == s),
+        }
+        amounts = {
+            "points_received": delta.clip(lower_bound=0), "points_paid": -delta.clip(upper_bound=0),
+            "tsumo_paid": value(others_tsumo, -delta.clip(upper_bound=0)),
+            "_calls_sum": value(hand & opened, pl.col(f"_calls_{s}")),
+            "_riichi_turn_sum": value(riichi, pl.col(f"_riichi_turn_{s}")),
+            "_win_turn_sum": value(win, turn), "_deal_in_turn_sum": value(deal_in, turn),
+            "_win_value_sum": value(win, pl.col("points")),
+            "_riichi_win_value_sum": value(win & in_riichi, pl.col("points")),
+            "_open_win_value_sum": value(win & opened, pl.col("points")),
+            "_dama_win_value_sum": value(win & ~in_riichi & ~opened, pl.col("points")),
+            "_deal_in_cost_sum": value(deal_in, pl.col("_deal_in_cost")),
+        }
+        return {**{k: v.fill_null(False).cast(pl.Int64) for k, v in flags.items()}, **amounts}
+
+    columns = [*COUNT_SUMS, *AMOUNT_SUMS]
+    per_seat = [facts.select(pl.col(PLAYER_COLUMNS[s]).alias("player"), *[seat_sums(s)[c].alias(c) for c in columns])
+                for s in SEATS]
+    sums = pl.concat(per_seat).group_by("player").agg(pl.all().sum())
+    missing = {c for need, cols in NEEDS.items() if need not in inputs for c in cols}
+    # renchan: hands of one dealership (a game and round), minus one, for the dealer on its first row
+    dealership = pl.struct("game_id", "_round_idx")
+    counted = (pl.col("_first") & (pl.col("result") != "chombo")).cast(pl.Int64)
+    renchan = facts.with_row_index("_i").with_columns(
+        (counted.sum().over(dealership) - 1).alias("renchan"),
+        _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")).first().over(dealership).alias("player"),
+        (pl.col("_i") == pl.col("_i").min().over(dealership)).alias("_head"),
+    ).filter(pl.col("_head") & (pl.col("renchan") >= 0)).group_by("player").agg(pl.col("renchan").max().alias("max_renchan"))
+    return sums.join(renchan, on="player", how="left").select(
+        "player", *[pl.lit(0, pl.Int64).alias(c) if c in missing else pl.col(c).cast(pl.Int64) for c in columns],
+        "max_renchan",
+    ).collect()
+
+
+def _with_seat_inputs(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
+    """Generated games with random per-seat inputs, some empty or unreadable: every statistic has its input."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = frame.height
+
+    def text(values, empty: float = 0.1) -> pl.Series:
+        return pl.Series([None if e else str(v) for v, e in zip(values, rng.random(n) < empty)], dtype=pl.String)
+
+    return frame.with_columns(
+        *[text(rng.choice(["true", "false", "1", "0", "?"], n)).alias(f"open_{s}") for s in range(4)],
+        *[text(rng.integers(1, 18, n)).alias(f"riichi_turn_{s}") for s in range(4)],
+        *[text(rng.integers(0, 4, n)).alias(f"calls_{s}") for s in range(4)],
+        text(rng.integers(1, 19, n)).alias("turn"),
+        *[text(rng.choice(["yes", "no"], n), 0.5).alias(f"tenpai_{s}") for s in range(4)],
+    )
+
+
+@pytest.mark.parametrize("source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game"])
+def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
+    from analyzer.players import _hand_facts, _inputs, _per_seat_sums, _seat_rows
+    from benchmarks.gamegen import generate
+
+    if source == "stats_game":
+        frame = pl.read_csv("tests/data/stats_game.csv", infer_schema=False)
+    elif source == "long_game":  # 40 aborted hands in each round: more hands than a run's field counts
+        rounds = [f"{w}{n}" for w in "ES" for n in range(1, 5)]
+        frame = game([row for i, r in enumerate(rounds) for row in [
+            *[{"round": r, "honba": k, "result": "abort"} for k in range(40)],
+            {"round": r, "honba": 40, "result": "tsumo", "winner": PLAYERS[(i + 1) % 4], "han": 1, "fu": 30}]])
+    else:
+        frame = generate(6_000, seed=3, players=40)  # few players: each plays many games
+        if source == "generated_with_inputs":
+            frame = _with_seat_inputs(frame, seed=5)
+        if source == "changing_seating":  # a seat's name changes inside some games: each row counts for its own
+            frame = frame.with_columns(pl.when(pl.int_range(pl.len()) % 7 == 3).then(pl.lit("P_stand_in"))
+                                       .otherwise(pl.col("player_2")).alias("player_2"))
+    parts = score_parts(raw_input(frame), "tenhou")
+    scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
+    seat_rows, summed, _, _ = _seat_rows(_hand_facts(scored), _inputs(scored.collect_schema().names()))
+    fast = _per_seat_sums(seat_rows, summed).collect().sort("player")
+    plain = _reference_sums(scored).sort("player")
+    assert_frame_equal(fast.select(plain.columns), plain)
+    assert (plain.select(pl.exclude("player", "max_renchan").sum()).row(0) != (0,) * (plain.width - 2))
+
+
+@pytest.mark.parametrize("source", ["generated", "long_rounds"])
+def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
+    from analyzer.players import PLAYER_COLUMNS, _arg_max, _at_seat, _best, _hand_facts, _inputs, _per_seat_sums, _seat_rows
+    from benchmarks.gamegen import generate
+
+    if source == "generated":
+        frame = generate(6_000, seed=4, players=40)
+    else:  # every wind (round names sort E, N, S, W), high honba, equal values in many places
+        rounds = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
+        frame = pl.concat([game([row for i, r in enumerate(rounds) for row in [
+            *[{"round": r, "honba": k, "result": "abort"} for k in range(h)],
+            {"round": r, "honba": h, "result": "ron", "winner": PLAYERS[(i + 1) % 4], "loser": PLAYERS[i % 4],
+             "han": 3, "fu": 30}]], game_id=f"g{h}") for h in (99, 5)])
+    parts = score_parts(raw_input(frame), "tenhou")
+    scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
+    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(scored.lazy()), _inputs(scored.columns))
+    best = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits).collect()
+    players = [pl.col(c) for c in PLAYER_COLUMNS]
+    where = ["game_id", "round", "honba"]
+    paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
+    values = {  # every win and every deal-in with its player (the plain way)
+        "best_win": scored.filter(pl.col("_paid")).select(
+            _at_seat(players, pl.col("_winner")).alias("player"), pl.col("points").alias("value"), *where),
+        "worst_deal_in": scored.with_columns(
+            pl.when(paid_ron).then(pl.col("points")).otherwise(0).sum().over("_hand").alias("value"),
+            paid_ron.any().over("_hand").alias("dealt_in"),
+        ).filter(pl.col("_first") & pl.col("dealt_in") & (pl.col("result") != "chombo")).select(
+            _at_seat(players, pl.col("_loser")).alias("player"), "value", *where),
+    }
+    for prefix, rows in values.items():
+        key = f"{prefix}_points"
+        plain = rows.select("player", pl.col("value").alias(key), *[pl.col(c).alias(f"{prefix}_{c.split('_')[0]}")
+                                                                    for c in where])
+        plain = plain.group_by("player").agg(pl.col(key).max(),
+                                             *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
+        fast = best.filter(pl.col(key).is_not_null()).select(plain.columns).sort("player")
+        assert_frame_equal(fast, plain.sort("player"))

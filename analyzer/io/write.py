@@ -211,8 +211,9 @@ class ResultWriter:
             handle.close()
         self._parquet, self._csv = {}, {}
 
-    def commit(self) -> dict[str, Path]:
-        """Move every table into OUTDIR; returns the paths written."""
+    def commit(self, details: dict | None = None) -> dict[str, Path]:
+        """Move every table into OUTDIR; returns the paths written. ``details`` (plain JSON values) go into the
+        manifest beside the run id and the tables."""
         self._close()
         self._raise_error()
         manifest = self.outdir / MANIFEST_NAME
@@ -224,7 +225,8 @@ class ResultWriter:
             os.chmod(temp, 0o666 & ~_umask())
             os.replace(temp, final)
             paths[name] = final
-        text = json.dumps({"run": uuid.uuid4().hex, "tables": {n: p.name for n, p in paths.items()}}, indent=2)
+        text = json.dumps({"run": uuid.uuid4().hex, "tables": {n: p.name for n, p in paths.items()}, **(details or {})},
+                          indent=2)
         write_atomic(manifest, lambda temp: Path(temp).write_text(text + "\n", encoding="utf-8"))
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
