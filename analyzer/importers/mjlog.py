@@ -17,7 +17,7 @@ _KNOWN_TYPE_BITS = 0xFF
 
 
 def _ints(text: str | None) -> list[int]:
-    return [int(x) for x in text.split(",")] if text else []
+    return list(map(int, text.split(","))) if text else []
 
 
 def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
@@ -76,11 +76,15 @@ def parse_mjlog(text: str, file: str) -> Game:
     tags = _tags(text)
     game = Game(file=file, ref=None, names=[])
     aka = True
-    reds = (16, 52, 88)
+    tile_of = _TILE_RED  # tile id -> tile, as the GO tag's red-five bit says
+
+    def tiles(ids: list[int]) -> list[int]:
+        if ids and (min(ids) < 0 or max(ids) > 135):
+            raise LogError(f"a tile id outside 0-135 ({min(ids)}..{max(ids)})")
+        return [tile_of[t] for t in ids]
 
     def tile(tid: int) -> int:
-        k = tid >> 2
-        return k + RED if aka and tid in reds else k
+        return tiles([tid])[0]
 
     kyoku: Kyoku | None = None
     events: list[tuple] = []
@@ -88,30 +92,33 @@ def parse_mjlog(text: str, file: str) -> Game:
     rinshan = [False] * 4
     started = False
     plays = _PLAYS_RED if aka else _PLAYS_PLAIN
+    special = False  # a seat is due a rinshan draw or a riichi discard: the next play tags need a look
     for text in tags:
         ev = plays.get(text)
-        if ev is None and text[-1:] != ">":
-            text = text.rstrip()
-            ev = plays.get(text)
-        if ev is None and not text[-2:] == "/>":
+        if ev is None:
             if text[-1:] != ">":
+                text = text.rstrip()
+                ev = plays.get(text)
+            if ev is None and text[-2:] == "/>" and text[0] in _SEAT and text[1:2].isdigit():
+                play = _SPACED_PLAY.fullmatch(text)  # <T12 />, or a tile id out of range
+                if play is None or int(play.group(2)) > 135:
+                    raise LogError(f"bad tile id {text[1:-2].strip()} in <{text}")
+                ev = plays[play.group(1) + play.group(2) + "/>"]
+            elif ev is None and text[-1:] != ">":
                 raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
-        elif ev is None and text[0] in _SEAT and text[1:2].isdigit():  # <T12 />, or a tile id out of range
-            play = _SPACED_PLAY.fullmatch(text)
-            if play is None or int(play.group(2)) > 135:
-                raise LogError(f"bad tile id {text[1:-2].strip()} in <{text}")
-            ev = plays[play.group(1) + play.group(2) + "/>"]
         if ev is not None:  # a draw or a discard: most of a log, a precomputed event
             if kyoku is None:
                 raise LogError(f"<{text[:-2].strip()}> before any <INIT>")
-            s = ev[1]
-            if ev[0] == "draw":
-                if rinshan[s]:
-                    ev = ("draw", s, ev[2], True)
-                    rinshan[s] = False
-            elif s in pending_riichi:
-                pending_riichi.discard(s)
-                ev = ("discard", s, ev[2], True)
+            if special:
+                s = ev[1]
+                if ev[0] == "draw":
+                    if rinshan[s]:
+                        ev = ("draw", s, ev[2], True)
+                        rinshan[s] = False
+                elif s in pending_riichi:
+                    pending_riichi.discard(s)
+                    ev = ("discard", s, ev[2], True)
+                special = bool(pending_riichi) or True in rinshan
             events.append(ev)
             continue
         if text[0] in "/?!":  # a closing tag, the XML declaration, a comment
@@ -133,6 +140,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 )
             aka = not t & 0x02
             plays = _PLAYS_RED if aka else _PLAYS_PLAIN
+            tile_of = _TILE_RED if aka else _TILE_PLAIN
             game.aka = aka
             game.kuitan = not t & 0x04
             game.game_length = "hanchan" if t & 0x08 else "tonpuu"
@@ -154,7 +162,7 @@ def parse_mjlog(text: str, file: str) -> Game:
             if (not hands[3]) != (game.players == 3):
                 raise LogError(f"<INIT> deals {'no' if not hands[3] else 'a'} fourth hand in a "
                                f"{game.players}-player game")
-            if any(not 0 <= x <= 135 for h in hands for x in h) or not 0 <= seed[5] <= 135:
+            if not 0 <= seed[5] <= 135 or any(h and (min(h) < 0 or max(h) > 135) for h in hands):
                 raise LogError("malformed <INIT>: a tile id outside 0-135")
             events = []
             kyoku = Kyoku(
@@ -162,7 +170,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 honba=seed[1],
                 kyotaku=seed[2],
                 scores=[x * 100 for x in ten],
-                haipai=[[tile(t) for t in h] for h in hands],
+                haipai=[tiles(h) for h in hands],
                 dora=[tile(seed[5])],
                 events=events,
                 players=game.players,
@@ -172,6 +180,7 @@ def parse_mjlog(text: str, file: str) -> Game:
             game.kyokus.append(kyoku)
             pending_riichi = set()
             rinshan = [False] * 4
+            special = False
         elif tag == "N":
             if kyoku is None:
                 raise LogError("<N> before any <INIT>")
@@ -181,17 +190,18 @@ def parse_mjlog(text: str, file: str) -> Game:
                 if game.players != 3 or tile(called) != NORTH:
                     raise LogError("a north set aside (nukidora) outside a three-player game, or not a north")
                 events.append(("kita", who, tile(called)))
-                rinshan[who] = True  # the replacement comes from the dead wall
+                rinshan[who] = special = True  # the replacement comes from the dead wall
                 continue
-            events.append(("call", who, mk, [tile(t) for t in tids], tile(called), frm))
+            events.append(("call", who, mk, tiles(tids), tile(called), frm))
             if mk in ("minkan", "kakan", "ankan"):
-                rinshan[who] = True
+                rinshan[who] = special = True
         elif tag == "REACH":
             if kyoku is None:
                 raise LogError("<REACH> before any <INIT>")
             who, step = _seat(a.get("who")), a.get("step")
             if step == "1":
                 pending_riichi.add(who)
+                special = True
             elif step == "2":
                 events.append(("reach", who))
         elif tag == "DORA":
@@ -201,7 +211,7 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "AGARI":
             if kyoku is None:
                 raise LogError("<AGARI> before any <INIT>")
-            kyoku.outcomes.append(_agari(a, tile))
+            kyoku.outcomes.append(_agari(a, tiles))
             _owari(game, a)
         elif tag == "RYUUKYOKU":
             if kyoku is None:
@@ -257,7 +267,7 @@ def _owari(game: Game, a: dict) -> None:
         game.final_points = [float(vals[2 * i + 1]) for i in range(4)]
 
 
-def _agari(a: dict, tile) -> Outcome:
+def _agari(a: dict, tiles) -> Outcome:
     who, frm = _seat(a.get("who")), _seat(a.get("fromWho"))
     melds = [_meld(m, who) for m in _ints(a.get("m"))]
     ten = _ints(a.get("ten"))
@@ -270,11 +280,11 @@ def _agari(a: dict, tile) -> Outcome:
         fu=ten[0],
         points=ten[1],
         limit=LIMITS.get(ten[2]) if len(ten) > 2 else None,
-        dora_indicators=[tile(t) for t in _ints(a.get("doraHai"))],
-        ura_indicators=[tile(t) for t in _ints(a.get("doraHaiUra"))] if "doraHaiUra" in a else None,
-        hand=[tile(t) for t in _ints(a.get("hai"))],
-        win_tile=tile(int(a["machi"])),
-        melds=[(mk, [tile(t) for t in tids]) for mk, tids, _, _ in melds if mk != "kita"],
+        dora_indicators=tiles(_ints(a.get("doraHai"))),
+        ura_indicators=tiles(_ints(a.get("doraHaiUra"))) if "doraHaiUra" in a else None,
+        hand=tiles(_ints(a.get("hai"))),
+        win_tile=tiles([int(a["machi"])])[0],
+        melds=[(mk, tiles(tids)) for mk, tids, _, _ in melds if mk != "kita"],
         kita=sum(mk == "kita" for mk, _, _, _ in melds),
     )
     if "yakuman" in a:
