@@ -46,7 +46,7 @@ R_KITA_4P = reason("kita", pl.col("kita"), "kita (north tiles set aside) exist o
 R_AOTENJOU_FU = reason("fu", pl.col("_raw_fu"), "aotenjou prices every hand from its fu: fu is required")
 R_AOTENJOU_SIZE = reason(
     "han", pl.format("{} han {} fu {} yakuman", "han", "fu", pl.col("yakuman").fill_null(0)),
-    f"aotenjou: worth more than 2^56 base points, beyond what 64-bit scores can add up",
+    "aotenjou: worth more than 2^56 base points, beyond what 64-bit scores can add up",
 )
 MAX_KITA = 4
 
