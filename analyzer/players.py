@@ -25,6 +25,8 @@ missing (``riichi_turn_0..3``, ``calls_0..3``, ``open_0..3``, ``turn``) is null,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import polars as pl
 
 from analyzer import segments as seg
@@ -143,6 +145,7 @@ FIELD_MASK = (1 << FIELD_BITS) - 1
 RUN_ROWS = (1 << (FIELD_BITS - 1)) - 1
 SEAT_FIELDS = 4 * FIELD_BITS  # bits of one mask; a word holds 64 // SEAT_FIELDS masks
 MASKS_PER_WORD = 64 // SEAT_FIELDS
+SEAT_WORD_FIELDS = FIELD_MASK | (FIELD_MASK << SEAT_FIELDS)  # one seat's field of each of a word's two masks
 
 
 def _unit(s: int) -> int:
@@ -397,11 +400,11 @@ def _game_bits(facts: pl.LazyFrame) -> int:
     return bits
 
 
-def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, list[str], pl.LazyFrame, int]:
+def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, SeatSums, pl.LazyFrame, int]:
     """One row per run and seat (``player``): the counts of the run's rows for the player in the seat,
     the amounts (``AMOUNT_SUMS``), ``max_renchan``, and the keys ``_best_win_key`` / ``_worst_deal_in_key`` of
-    the run's best win and worst deal-in; the names of the counts (the ones whose inputs exist); the game ids by
-    ``_game``; and the bits of the game number in the hand keys.
+    the run's best win and worst deal-in; what is summed (:class:`SeatSums`: the counts whose inputs exist, two
+    to a word, and the amounts); the game ids by ``_game``; and the bits of the game number in the hand keys.
 
     Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
@@ -413,7 +416,8 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
-    facts = facts.collect().lazy()  # read twice (the key bits, the runs): materialised once
+    materialised = facts.collect()  # read twice (the key bits, the runs): materialised once
+    facts = materialised.lazy()
     game_bits = _game_bits(facts)
     rows = facts.with_columns(
         pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
@@ -451,13 +455,19 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("_game", "game_id", *PLAYER_COLUMNS).first(),
     ).collect().lazy()  # read once per seat below: materialised (a cached plan is slower here)
 
-    def field(word: int, j: int, s: int) -> pl.Expr:
-        return (pl.col(f"_word{word}") // (1 << (SEAT_FIELDS * j + FIELD_BITS * s))).and_(FIELD_MASK)
+    # A seat's fields of a word, moved to the bottom of their halves: the seat's two counts, 32 bits each. A
+    # player's count in a part is at most 4 per row (one name in every seat), so up to 2^29 rows the halves
+    # cannot overflow and the counts stay two to a word through the players' group-by.
+    if 4 * materialised.height >= 1 << (SEAT_FIELDS - 1):
+        raise ValueError("a part of more than 2^29 rows does not fit the players' count fields: use partitions")
+
+    def seat_word(word: int, s: int) -> pl.Expr:
+        return (pl.col(f"_word{word}") // (1 << (FIELD_BITS * s))).and_(SEAT_WORD_FIELDS)
 
     seat_rows = pl.concat([
         per_run.select(
             pl.col(PLAYER_COLUMNS[s]).alias("player"),
-            *[field(i, j, s).alias(k) for i, word in enumerate(words) for j, k in enumerate(word)],
+            *[seat_word(i, s).alias(f"_word{i}") for i in range(len(words))],
             *[pl.col(f"{k}_{s}").alias(k) for k in amounts[s]],
             pl.col(f"_renchan_{s}").alias("max_renchan"),
             *[pl.col(f"_{p}_key_{s}").alias(f"_{p}_key") for p in BEST],
@@ -465,15 +475,31 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         for s in SEATS
     ])
     game_ids = per_run.select("_game", "game_id").unique("_game")
-    return seat_rows, [*masks, *amounts[0]], game_ids, game_bits
+    return seat_rows, SeatSums(words, list(amounts[0])), game_ids, game_bits
 
 
-def _per_seat_sums(seat_rows: pl.LazyFrame, summed: list[str]) -> pl.LazyFrame:
+class SeatSums(NamedTuple):
+    """What :func:`_seat_rows` sums per seat: the counts as words (``_word{i}`` holds ``words[i]``, 32 bits each)
+    and the amounts as columns of their own."""
+
+    words: list[list[str]]
+    amounts: list[str]
+
+
+def _per_seat_sums(seat_rows: pl.LazyFrame, summed: SeatSums) -> pl.LazyFrame:
     """Per player, the counts of :data:`COUNT_SUMS`, the sums of :data:`AMOUNT_SUMS` (0 where their inputs are
     missing), ``max_renchan`` and the largest hand keys ``_best_win_key``, ``_worst_deal_in_key``."""
     keys = [f"_{p}_key" for p in BEST]
-    return seat_rows.group_by("player").agg(*[pl.col(c).sum() for c in summed], pl.col("max_renchan", *keys).max()).select(
-        "player", *[pl.col(c) if c in summed else pl.lit(0, pl.Int64).alias(c) for c in ROW_SUMS], "max_renchan", *keys
+    word_names = [f"_word{i}" for i in range(len(summed.words))]
+    counts = {k: (pl.col(f"_word{i}") // (1 << (SEAT_FIELDS * j))).and_((1 << SEAT_FIELDS) - 1)
+              for i, word in enumerate(summed.words) for j, k in enumerate(word)}
+    return seat_rows.group_by("player").agg(
+        pl.col(*word_names, *summed.amounts).sum(), pl.col("max_renchan", *keys).max()
+    ).select(
+        "player",
+        *[counts[c].alias(c) if c in counts else pl.col(c) if c in summed.amounts else pl.lit(0, pl.Int64).alias(c)
+          for c in ROW_SUMS],
+        "max_renchan", *keys,
     )
 
 
