@@ -215,7 +215,8 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
 def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
     """Facts of each hand spread over its rows (a multiple ron has several rows) and the per-seat inputs parsed,
     the per-seat ones as seat masks: ``_won`` (seats paid in the hand), ``_riichi`` (declared in the hand),
-    ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed).
+    ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed); the outcome tests
+    ``_counted_hand`` (a hand's first row, not chombo), ``_exhaustive`` (draw or nagashi), ``_paid_tsumo``.
 
     The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
     so its totals are segment passes, not hashed windows; its yes/no facts share one running total
@@ -259,6 +260,11 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
         *kept, *columns,
         _spread(pl.col("_hand_riichi")).alias("_riichi"),
         tenpai.alias("_tenpai"),
+        # outcome tests that several counts read, computed once each (a test repeated inside one select is
+        # evaluated once per use)
+        (pl.col("_first") & (pl.col("result") != "chombo")).alias("_counted_hand"),
+        pl.col("result").is_in(["draw", "nagashi"]).alias("_exhaustive"),
+        (pl.col("_paid") & (pl.col("result") == "tsumo")).fill_null(False).alias("_paid_tsumo"),
         pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).alias("_deal_in_cost"),
         *[w.alias(n) for w, n in zip(words, word_names)],
     ).with_columns(seg.total(pl.col(c), start, end) for c in [*word_names, "_deal_in_cost"])
@@ -273,9 +279,7 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
 def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
     """Per count, the seat mask of the seats a row counts for (on :func:`_hand_facts` with ``_win``,
     ``_deal_in``, ``_riichi_hand`` and ``_dealer`` added); counts whose inputs are missing are left out."""
-    hand = pl.col("_first") & (pl.col("result") != "chombo")
-    result = pl.col("result")
-    exhaustive = result.is_in(["draw", "nagashi"])
+    hand, exhaustive, result = pl.col("_counted_hand"), pl.col("_exhaustive"), pl.col("result")
     win, deal_in, riichi, dealer = pl.col("_win"), pl.col("_deal_in"), pl.col("_riichi_hand"), pl.col("_dealer")
     in_riichi, won, tenpai = pl.col("_riichi"), pl.col("_won"), pl.col("_tenpai")
     opened, closed = pl.col("_open"), pl.col("_closed")
@@ -294,7 +298,7 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
         "dealer_keeps": on(hand, dealer.and_(on(pl.col("_dealer_won") | (result == "abort"), everyone)
                                              .or_(on(exhaustive, tenpai)))),
         "wins": win,
-        "tsumo_wins": on(result == "tsumo", win),
+        "tsumo_wins": on(pl.col("_paid_tsumo"), win),
         "riichi_wins": win.and_(in_riichi),
         "open_wins": win.and_(opened),
         "dama_wins": without(win.and_(closed), in_riichi),
@@ -338,7 +342,7 @@ def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
     delta = pl.col(DELTA_COLUMNS[s])
     win, deal_in, riichi = _has("_win", s), _has("_deal_in", s), _has("_riichi_hand", s)
     in_riichi = _has("_riichi", s)
-    others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
+    others_tsumo = (pl.col("_paid_tsumo") & (pl.col("_winner") != s)).fill_null(False)
 
     def value(condition: pl.Expr, amount: pl.Expr) -> pl.Expr:
         return pl.when(condition.fill_null(False)).then(amount).otherwise(0).fill_null(0)
@@ -354,7 +358,7 @@ def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
     if "open" in inputs:
         opened, closed = _has("_open", s), _has("_closed", s)
         amounts |= {
-            "_calls_sum": value(pl.col("_first") & (pl.col("result") != "chombo") & opened, pl.col(f"_calls_{s}")),
+            "_calls_sum": value(pl.col("_counted_hand") & opened, pl.col(f"_calls_{s}")),
             "_open_win_value_sum": value(win & opened, pl.col("points")),
             "_dama_win_value_sum": value(win & ~in_riichi & closed, pl.col("points")),
         }
@@ -409,7 +413,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
     Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
     run is split into its four seats."""
-    hand = pl.col("_first") & (pl.col("result") != "chombo")
+    hand = pl.col("_counted_hand")
     masks = _seat_masks(inputs)
     words = [list(masks)[i:i + MASKS_PER_WORD] for i in range(0, len(masks), MASKS_PER_WORD)]
     amounts = {s: _seat_amounts(s, inputs) for s in SEATS}
