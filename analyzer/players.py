@@ -276,6 +276,13 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
     ).drop(word_names)
 
 
+def _is_limit(names: list[str] | None) -> pl.Expr:
+    """The hand's ``limit`` is one of ``names`` (None: no limit); ``==`` costs a third of ``is_in``."""
+    if names is None:
+        return pl.col("limit").is_null()
+    return pl.col("limit") == names[0] if len(names) == 1 else pl.col("limit").is_in(names)
+
+
 def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
     """Per count, the seat mask of the seats a row counts for (on :func:`_hand_facts` with ``_win``,
     ``_deal_in``, ``_riichi_hand`` and ``_dealer`` added); counts whose inputs are missing are left out."""
@@ -317,8 +324,7 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
         "deal_ins_to_riichi": on(pl.col("_into_riichi"), deal_in),
         "deal_ins_to_open": on(pl.col("_into_open"), deal_in),
         "deal_ins_to_dama": on(pl.col("_into_dama") & ~pl.col("_into_unknown"), deal_in),
-        **{bucket: on(pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names), win)
-           for bucket, names in LIMIT_BUCKETS.items()},
+        **{bucket: on(_is_limit(names), win) for bucket, names in LIMIT_BUCKETS.items()},
         "yakuman": on(pl.col("limit").str.contains("yakuman"), win),
         "nagashi": on(result == "nagashi", _seat_mask(pl.col("_winner"))),
         "chombo": on(result == "chombo", _seat_mask(pl.col("_loser"))),
