@@ -454,7 +454,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
     summed = [f"{k}_{s}" for s in SEATS for k in amounts[s]]
     largest = [f"{c}_{s}" for s in SEATS for c in ("_renchan", "_best_win_key", "_worst_deal_in_key")]
     per_run = rows.select(
-        pl.col("_run").set_sorted(), "_game", "game_id", *PLAYER_COLUMNS,
+        pl.col("_run").set_sorted(), *PLAYER_COLUMNS,
         *[pl.sum_horizontal(masks[k] * (1 << (SEAT_FIELDS * j)) for j, k in enumerate(word)).alias(name)
           for name, word in zip(word_names, words)],
         *[e.alias(f"{k}_{s}") for s in SEATS for k, e in amounts[s].items()],
@@ -462,7 +462,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
         *[pl.when(_has("_win", s)).then(pl.col("_win_key")).alias(f"_best_win_key_{s}") for s in SEATS],
         *[pl.when(_has("_deal_in", s)).then(pl.col("_deal_in_key")).alias(f"_worst_deal_in_key_{s}") for s in SEATS],
     ).group_by_dynamic("_run", every="1i").agg(
-        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("_game", "game_id", *PLAYER_COLUMNS).first(),
+        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col(*PLAYER_COLUMNS).first(),
     ).collect().lazy()  # read once per seat below: materialised (a cached plan is slower here)
 
     # A seat's fields of a word, moved to the bottom of their halves: the seat's two counts, 32 bits each. A
@@ -484,7 +484,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
         ).filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
         for s in SEATS
     ])
-    game_ids = per_run.select("_game", "game_id").unique("_game")
+    game_ids = facts.filter(seg.starts("_game")).select("_game", "game_id").unique("_game")
     return seat_rows, SeatSums(words, list(amounts[0])), game_ids, game_bits
 
 
