@@ -267,7 +267,12 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
         (pl.col("_paid") & (pl.col("result") == "tsumo")).fill_null(False).alias("_paid_tsumo"),
         pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).alias("_deal_in_cost"),
         *[w.alias(n) for w, n in zip(words, word_names)],
-    ).with_columns(seg.total(pl.col(c), start, end) for c in [*word_names, "_deal_in_cost"])
+    ).with_columns(
+        pl.col(c).cum_sum().alias(f"{c}_running") for c in [*word_names, "_deal_in_cost"]
+    ).with_columns(
+        seg.total_of_running(pl.col(f"{c}_running"), pl.col(c), start, end).alias(c)
+        for c in [*word_names, "_deal_in_cost"]
+    ).drop(f"{c}_running" for c in [*word_names, "_deal_in_cost"])
     totals = dict(zip(facts, seg.unpack(word_names, len(facts), bits)))
     return counted.with_columns(
         *[(totals[k] > 0).alias(k) for k in facts if not k.startswith("_won_")],
@@ -443,7 +448,10 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
         _hand_key(pl.col("points"), game_bits).alias("_win_key"),
         _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),
     ).with_columns(
-        seg.total(pl.col("_counted"), dealership, seg.ends_from_starts(dealership)).alias("_dealer_hands")
+        pl.col("_counted").cum_sum().alias("_counted_running"), seg.ends_from_starts(dealership).alias("_dealership_end"),
+    ).with_columns(
+        seg.total_of_running(pl.col("_counted_running"), pl.col("_counted"), dealership, pl.col("_dealership_end"))
+        .alias("_dealer_hands")
     ).with_columns(
         pl.when(dealership & (pl.col("_dealer_hands") >= 1)).then(pl.col("_dealer_hands") - 1).alias("_renchan"),
     )
