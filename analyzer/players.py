@@ -604,15 +604,31 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def _carried(partials: pl.LazyFrame, maxima: pl.LazyFrame, prefix: str, key: str) -> pl.LazyFrame:
+    """Per player, the columns carried with ``key`` (``arg_max:KEY`` in :data:`MERGE`) from the row with the
+    largest ``key`` (ties: first game id, round, honba): only the rows that reach the player's maximum are
+    sorted, once, instead of every player's rows once per carried column (:func:`_arg_max`)."""
+    carried = [c for c, how in MERGE.items() if how == f"arg_max:{key}"]
+    return (
+        partials.select("player", key, *carried)
+        .join(maxima.select("player", pl.col(key).alias("_largest")), on="player", how="left")
+        .filter(pl.col(key).fill_null(-1) == pl.col("_largest").fill_null(-1))
+        .sort("player", f"{prefix}_game", f"{prefix}_round", f"{prefix}_honba", nulls_last=True)
+        .unique("player", keep="first", maintain_order=True)
+        .select("player", *carried)
+    )
+
+
 def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFrame:
     """Partial rows of many parts (stacked, or a list) merged into one partial row per player."""
     if isinstance(partials, list):
         partials = pl.concat(partials, how="vertical_relaxed")
     merge = {"sum": pl.Expr.sum, "max": pl.Expr.max}
     scalars = partials.group_by("player").agg(
-        merge[how](pl.col(c)).alias(c) if how in merge else _arg_max(c, how.split(":", 1)[1])
-        for c, how in MERGE.items() if how != "count_map"
-    )
+        merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
+    ).collect().lazy()  # read once per best hand below
+    for prefix, key in BEST.items():
+        scalars = scalars.join(_carried(partials, scalars, prefix, key), on="player", how="left")
     yaku = _count_map(
         partials.select("player", "_yaku").explode("_yaku").drop_nulls("_yaku").unnest("_yaku")
         .group_by("player", "yaku").agg(pl.col("count").sum())
