@@ -25,6 +25,7 @@ missing (``riichi_turn_0..3``, ``calls_0..3``, ``open_0..3``, ``turn``) is null,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import polars as pl
@@ -288,7 +289,8 @@ def _is_limit(names: list[str] | None) -> pl.Expr:
     return pl.col("limit") == names[0] if len(names) == 1 else pl.col("limit").is_in(names)
 
 
-def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
+@cache  # building the expressions costs more than a small part's sums: once per set of inputs
+def _seat_masks(inputs: frozenset[str]) -> dict[str, pl.Expr]:
     """Per count, the seat mask of the seats a row counts for (on :func:`_hand_facts` with ``_win``,
     ``_deal_in``, ``_riichi_hand`` and ``_dealer`` added); counts whose inputs are missing are left out."""
     hand, exhaustive, result = pl.col("_counted_hand"), pl.col("_exhaustive"), pl.col("result")
@@ -348,7 +350,8 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
     return {k: v for k, v in masks.items() if k not in missing}
 
 
-def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
+@cache
+def _seat_amounts(s: int, inputs: frozenset[str]) -> dict[str, pl.Expr]:
     """What one row adds to the sums of points and turns of the player in seat ``s`` (missing inputs left out)."""
     delta = pl.col(DELTA_COLUMNS[s])
     win, deal_in, riichi = _has("_win", s), _has("_deal_in", s), _has("_riichi_hand", s)
@@ -383,7 +386,7 @@ def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
 AMOUNT_SUMS = ["points_received", "points_paid", "tsumo_paid", "_calls_sum", "_riichi_turn_sum", "_win_turn_sum",
                "_deal_in_turn_sum", "_win_value_sum", "_riichi_win_value_sum", "_open_win_value_sum",
                "_dama_win_value_sum", "_deal_in_cost_sum"]
-COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(set(NEEDS))]
+COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(frozenset(NEEDS))]
 ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 
 
@@ -425,9 +428,9 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
     run is split into its four seats."""
     hand = pl.col("_counted_hand")
-    masks = _seat_masks(inputs)
+    masks = _seat_masks(frozenset(inputs))
     words = [list(masks)[i:i + MASKS_PER_WORD] for i in range(0, len(masks), MASKS_PER_WORD)]
-    amounts = {s: _seat_amounts(s, inputs) for s in SEATS}
+    amounts = {s: _seat_amounts(s, frozenset(inputs)) for s in SEATS}
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
