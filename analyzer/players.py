@@ -25,6 +25,9 @@ missing (``riichi_turn_0..3``, ``calls_0..3``, ``open_0..3``, ``turn``) is null,
 
 from __future__ import annotations
 
+from functools import cache
+from typing import NamedTuple
+
 import polars as pl
 
 from analyzer import segments as seg
@@ -143,6 +146,7 @@ FIELD_MASK = (1 << FIELD_BITS) - 1
 RUN_ROWS = (1 << (FIELD_BITS - 1)) - 1
 SEAT_FIELDS = 4 * FIELD_BITS  # bits of one mask; a word holds 64 // SEAT_FIELDS masks
 MASKS_PER_WORD = 64 // SEAT_FIELDS
+SEAT_WORD_FIELDS = FIELD_MASK | (FIELD_MASK << SEAT_FIELDS)  # one seat's field of each of a word's two masks
 
 
 def _unit(s: int) -> int:
@@ -212,7 +216,8 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
 def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
     """Facts of each hand spread over its rows (a multiple ron has several rows) and the per-seat inputs parsed,
     the per-seat ones as seat masks: ``_won`` (seats paid in the hand), ``_riichi`` (declared in the hand),
-    ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed).
+    ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed); the outcome tests
+    ``_counted_hand`` (a hand's first row, not chombo), ``_exhaustive`` (draw or nagashi), ``_paid_tsumo``.
 
     The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
     so its totals are segment passes, not hashed windows; its yes/no facts share one running total
@@ -256,9 +261,19 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
         *kept, *columns,
         _spread(pl.col("_hand_riichi")).alias("_riichi"),
         tenpai.alias("_tenpai"),
+        # outcome tests that several counts read, computed once each (a test repeated inside one select is
+        # evaluated once per use)
+        (pl.col("_first") & (pl.col("result") != "chombo")).alias("_counted_hand"),
+        pl.col("result").is_in(["draw", "nagashi"]).alias("_exhaustive"),
+        (pl.col("_paid") & (pl.col("result") == "tsumo")).fill_null(False).alias("_paid_tsumo"),
         pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).alias("_deal_in_cost"),
         *[w.alias(n) for w, n in zip(words, word_names)],
-    ).with_columns(seg.total(pl.col(c), start, end) for c in [*word_names, "_deal_in_cost"])
+    ).with_columns(
+        pl.col(c).cum_sum().alias(f"{c}_running") for c in [*word_names, "_deal_in_cost"]
+    ).with_columns(
+        seg.total_of_running(pl.col(f"{c}_running"), pl.col(c), start, end).alias(c)
+        for c in [*word_names, "_deal_in_cost"]
+    ).drop(f"{c}_running" for c in [*word_names, "_deal_in_cost"])
     totals = dict(zip(facts, seg.unpack(word_names, len(facts), bits)))
     return counted.with_columns(
         *[(totals[k] > 0).alias(k) for k in facts if not k.startswith("_won_")],
@@ -267,12 +282,18 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
     ).drop(word_names)
 
 
-def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
+def _is_limit(names: list[str] | None) -> pl.Expr:
+    """The hand's ``limit`` is one of ``names`` (None: no limit); ``==`` costs a third of ``is_in``."""
+    if names is None:
+        return pl.col("limit").is_null()
+    return pl.col("limit") == names[0] if len(names) == 1 else pl.col("limit").is_in(names)
+
+
+@cache  # building the expressions costs more than a small part's sums: once per set of inputs
+def _seat_masks(inputs: frozenset[str]) -> dict[str, pl.Expr]:
     """Per count, the seat mask of the seats a row counts for (on :func:`_hand_facts` with ``_win``,
     ``_deal_in``, ``_riichi_hand`` and ``_dealer`` added); counts whose inputs are missing are left out."""
-    hand = pl.col("_first") & (pl.col("result") != "chombo")
-    result = pl.col("result")
-    exhaustive = result.is_in(["draw", "nagashi"])
+    hand, exhaustive, result = pl.col("_counted_hand"), pl.col("_exhaustive"), pl.col("result")
     win, deal_in, riichi, dealer = pl.col("_win"), pl.col("_deal_in"), pl.col("_riichi_hand"), pl.col("_dealer")
     in_riichi, won, tenpai = pl.col("_riichi"), pl.col("_won"), pl.col("_tenpai")
     opened, closed = pl.col("_open"), pl.col("_closed")
@@ -291,7 +312,7 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
         "dealer_keeps": on(hand, dealer.and_(on(pl.col("_dealer_won") | (result == "abort"), everyone)
                                              .or_(on(exhaustive, tenpai)))),
         "wins": win,
-        "tsumo_wins": on(result == "tsumo", win),
+        "tsumo_wins": on(pl.col("_paid_tsumo"), win),
         "riichi_wins": win.and_(in_riichi),
         "open_wins": win.and_(opened),
         "dama_wins": without(win.and_(closed), in_riichi),
@@ -310,8 +331,7 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
         "deal_ins_to_riichi": on(pl.col("_into_riichi"), deal_in),
         "deal_ins_to_open": on(pl.col("_into_open"), deal_in),
         "deal_ins_to_dama": on(pl.col("_into_dama") & ~pl.col("_into_unknown"), deal_in),
-        **{bucket: on(pl.col("limit").is_null() if names is None else pl.col("limit").is_in(names), win)
-           for bucket, names in LIMIT_BUCKETS.items()},
+        **{bucket: on(_is_limit(names), win) for bucket, names in LIMIT_BUCKETS.items()},
         "yakuman": on(pl.col("limit").str.contains("yakuman"), win),
         "nagashi": on(result == "nagashi", _seat_mask(pl.col("_winner"))),
         "chombo": on(result == "chombo", _seat_mask(pl.col("_loser"))),
@@ -330,12 +350,13 @@ def _seat_masks(inputs: set[str]) -> dict[str, pl.Expr]:
     return {k: v for k, v in masks.items() if k not in missing}
 
 
-def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
+@cache
+def _seat_amounts(s: int, inputs: frozenset[str]) -> dict[str, pl.Expr]:
     """What one row adds to the sums of points and turns of the player in seat ``s`` (missing inputs left out)."""
     delta = pl.col(DELTA_COLUMNS[s])
     win, deal_in, riichi = _has("_win", s), _has("_deal_in", s), _has("_riichi_hand", s)
     in_riichi = _has("_riichi", s)
-    others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
+    others_tsumo = (pl.col("_paid_tsumo") & (pl.col("_winner") != s)).fill_null(False)
 
     def value(condition: pl.Expr, amount: pl.Expr) -> pl.Expr:
         return pl.when(condition.fill_null(False)).then(amount).otherwise(0).fill_null(0)
@@ -351,7 +372,7 @@ def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
     if "open" in inputs:
         opened, closed = _has("_open", s), _has("_closed", s)
         amounts |= {
-            "_calls_sum": value(pl.col("_first") & (pl.col("result") != "chombo") & opened, pl.col(f"_calls_{s}")),
+            "_calls_sum": value(pl.col("_counted_hand") & opened, pl.col(f"_calls_{s}")),
             "_open_win_value_sum": value(win & opened, pl.col("points")),
             "_dama_win_value_sum": value(win & ~in_riichi & closed, pl.col("points")),
         }
@@ -365,7 +386,7 @@ def _seat_amounts(s: int, inputs: set[str]) -> dict[str, pl.Expr]:
 AMOUNT_SUMS = ["points_received", "points_paid", "tsumo_paid", "_calls_sum", "_riichi_turn_sum", "_win_turn_sum",
                "_deal_in_turn_sum", "_win_value_sum", "_riichi_win_value_sum", "_open_win_value_sum",
                "_dama_win_value_sum", "_deal_in_cost_sum"]
-COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(set(NEEDS))]
+COUNT_SUMS = [c for c in [*COUNTS, *OPEN_COUNTS, *SUMS] if c in _seat_masks(frozenset(NEEDS))]
 ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 
 
@@ -397,23 +418,24 @@ def _game_bits(facts: pl.LazyFrame) -> int:
     return bits
 
 
-def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, list[str], pl.LazyFrame, int]:
+def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, SeatSums, pl.LazyFrame, int]:
     """One row per run and seat (``player``): the counts of the run's rows for the player in the seat,
     the amounts (``AMOUNT_SUMS``), ``max_renchan``, and the keys ``_best_win_key`` / ``_worst_deal_in_key`` of
-    the run's best win and worst deal-in; the names of the counts (the ones whose inputs exist); the game ids by
-    ``_game``; and the bits of the game number in the hand keys.
+    the run's best win and worst deal-in; what is summed (:class:`SeatSums`: the counts whose inputs exist, two
+    to a word, and the amounts); the game ids by ``_game``; and the bits of the game number in the hand keys.
 
     Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
     run is split into its four seats."""
-    hand = pl.col("_first") & (pl.col("result") != "chombo")
-    masks = _seat_masks(inputs)
+    hand = pl.col("_counted_hand")
+    masks = _seat_masks(frozenset(inputs))
     words = [list(masks)[i:i + MASKS_PER_WORD] for i in range(0, len(masks), MASKS_PER_WORD)]
-    amounts = {s: _seat_amounts(s, inputs) for s in SEATS}
+    amounts = {s: _seat_amounts(s, frozenset(inputs)) for s in SEATS}
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
-    facts = facts.collect().lazy()  # read twice (the key bits, the runs): materialised once
+    materialised = facts.collect()  # read twice (the key bits, the runs): materialised once
+    facts = materialised.lazy()
     game_bits = _game_bits(facts)
     rows = facts.with_columns(
         pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
@@ -429,7 +451,10 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         _hand_key(pl.col("points"), game_bits).alias("_win_key"),
         _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),
     ).with_columns(
-        seg.total(pl.col("_counted"), dealership, seg.ends_from_starts(dealership)).alias("_dealer_hands")
+        pl.col("_counted").cum_sum().alias("_counted_running"), seg.ends_from_starts(dealership).alias("_dealership_end"),
+    ).with_columns(
+        seg.total_of_running(pl.col("_counted_running"), pl.col("_counted"), dealership, pl.col("_dealership_end"))
+        .alias("_dealer_hands")
     ).with_columns(
         pl.when(dealership & (pl.col("_dealer_hands") >= 1)).then(pl.col("_dealer_hands") - 1).alias("_renchan"),
     )
@@ -440,7 +465,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
     summed = [f"{k}_{s}" for s in SEATS for k in amounts[s]]
     largest = [f"{c}_{s}" for s in SEATS for c in ("_renchan", "_best_win_key", "_worst_deal_in_key")]
     per_run = rows.select(
-        pl.col("_run").set_sorted(), "_game", "game_id", *PLAYER_COLUMNS,
+        pl.col("_run").set_sorted(), *PLAYER_COLUMNS,
         *[pl.sum_horizontal(masks[k] * (1 << (SEAT_FIELDS * j)) for j, k in enumerate(word)).alias(name)
           for name, word in zip(word_names, words)],
         *[e.alias(f"{k}_{s}") for s in SEATS for k, e in amounts[s].items()],
@@ -448,32 +473,54 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, lis
         *[pl.when(_has("_win", s)).then(pl.col("_win_key")).alias(f"_best_win_key_{s}") for s in SEATS],
         *[pl.when(_has("_deal_in", s)).then(pl.col("_deal_in_key")).alias(f"_worst_deal_in_key_{s}") for s in SEATS],
     ).group_by_dynamic("_run", every="1i").agg(
-        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col("_game", "game_id", *PLAYER_COLUMNS).first(),
+        pl.col(*word_names, *summed).sum(), pl.col(*largest).max(), pl.col(*PLAYER_COLUMNS).first(),
     ).collect().lazy()  # read once per seat below: materialised (a cached plan is slower here)
 
-    def field(word: int, j: int, s: int) -> pl.Expr:
-        return (pl.col(f"_word{word}") // (1 << (SEAT_FIELDS * j + FIELD_BITS * s))).and_(FIELD_MASK)
+    # A seat's fields of a word, moved to the bottom of their halves: the seat's two counts, 32 bits each. A
+    # player's count in a part is at most 4 per row (one name in every seat), so up to 2^29 rows the halves
+    # cannot overflow and the counts stay two to a word through the players' group-by.
+    if 4 * materialised.height >= 1 << (SEAT_FIELDS - 1):
+        raise ValueError("a part of more than 2^29 rows does not fit the players' count fields: use partitions")
+
+    def seat_word(word: int, s: int) -> pl.Expr:
+        return (pl.col(f"_word{word}") // (1 << (FIELD_BITS * s))).and_(SEAT_WORD_FIELDS)
 
     seat_rows = pl.concat([
         per_run.select(
             pl.col(PLAYER_COLUMNS[s]).alias("player"),
-            *[field(i, j, s).alias(k) for i, word in enumerate(words) for j, k in enumerate(word)],
+            *[seat_word(i, s).alias(f"_word{i}") for i in range(len(words))],
             *[pl.col(f"{k}_{s}").alias(k) for k in amounts[s]],
             pl.col(f"_renchan_{s}").alias("max_renchan"),
             *[pl.col(f"_{p}_key_{s}").alias(f"_{p}_key") for p in BEST],
         ).filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
         for s in SEATS
     ])
-    game_ids = per_run.select("_game", "game_id").unique("_game")
-    return seat_rows, [*masks, *amounts[0]], game_ids, game_bits
+    game_ids = facts.filter(seg.starts("_game")).select("_game", "game_id").unique("_game")
+    return seat_rows, SeatSums(words, list(amounts[0])), game_ids, game_bits
 
 
-def _per_seat_sums(seat_rows: pl.LazyFrame, summed: list[str]) -> pl.LazyFrame:
+class SeatSums(NamedTuple):
+    """What :func:`_seat_rows` sums per seat: the counts as words (``_word{i}`` holds ``words[i]``, 32 bits each)
+    and the amounts as columns of their own."""
+
+    words: list[list[str]]
+    amounts: list[str]
+
+
+def _per_seat_sums(seat_rows: pl.LazyFrame, summed: SeatSums) -> pl.LazyFrame:
     """Per player, the counts of :data:`COUNT_SUMS`, the sums of :data:`AMOUNT_SUMS` (0 where their inputs are
     missing), ``max_renchan`` and the largest hand keys ``_best_win_key``, ``_worst_deal_in_key``."""
     keys = [f"_{p}_key" for p in BEST]
-    return seat_rows.group_by("player").agg(*[pl.col(c).sum() for c in summed], pl.col("max_renchan", *keys).max()).select(
-        "player", *[pl.col(c) if c in summed else pl.lit(0, pl.Int64).alias(c) for c in ROW_SUMS], "max_renchan", *keys
+    word_names = [f"_word{i}" for i in range(len(summed.words))]
+    counts = {k: (pl.col(f"_word{i}") // (1 << (SEAT_FIELDS * j))).and_((1 << SEAT_FIELDS) - 1)
+              for i, word in enumerate(summed.words) for j, k in enumerate(word)}
+    return seat_rows.group_by("player").agg(
+        pl.col(*word_names, *summed.amounts).sum(), pl.col("max_renchan", *keys).max()
+    ).select(
+        "player",
+        *[counts[c].alias(c) if c in counts else pl.col(c) if c in summed.amounts else pl.lit(0, pl.Int64).alias(c)
+          for c in ROW_SUMS],
+        "max_renchan", *keys,
     )
 
 
@@ -560,15 +607,31 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def _carried(partials: pl.LazyFrame, maxima: pl.LazyFrame, prefix: str, key: str) -> pl.LazyFrame:
+    """Per player, the columns carried with ``key`` (``arg_max:KEY`` in :data:`MERGE`) from the row with the
+    largest ``key`` (ties: first game id, round, honba): only the rows that reach the player's maximum are
+    sorted, once, instead of every player's rows once per carried column (:func:`_arg_max`)."""
+    carried = [c for c, how in MERGE.items() if how == f"arg_max:{key}"]
+    return (
+        partials.select("player", key, *carried)
+        .join(maxima.select("player", pl.col(key).alias("_largest")), on="player", how="left")
+        .filter(pl.col(key).fill_null(-1) == pl.col("_largest").fill_null(-1))
+        .sort("player", f"{prefix}_game", f"{prefix}_round", f"{prefix}_honba", nulls_last=True)
+        .unique("player", keep="first", maintain_order=True)
+        .select("player", *carried)
+    )
+
+
 def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFrame:
     """Partial rows of many parts (stacked, or a list) merged into one partial row per player."""
     if isinstance(partials, list):
         partials = pl.concat(partials, how="vertical_relaxed")
     merge = {"sum": pl.Expr.sum, "max": pl.Expr.max}
     scalars = partials.group_by("player").agg(
-        merge[how](pl.col(c)).alias(c) if how in merge else _arg_max(c, how.split(":", 1)[1])
-        for c, how in MERGE.items() if how != "count_map"
-    )
+        merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
+    ).collect().lazy()  # read once per best hand below
+    for prefix, key in BEST.items():
+        scalars = scalars.join(_carried(partials, scalars, prefix, key), on="player", how="left")
     yaku = _count_map(
         partials.select("player", "_yaku").explode("_yaku").drop_nulls("_yaku").unnest("_yaku")
         .group_by("player", "yaku").agg(pl.col("count").sum())

@@ -45,7 +45,12 @@ def cum_sum_before(expr: pl.Expr, start: pl.Expr) -> pl.Expr:
 
 def total(expr: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
     """The segment's sum of ``expr``, on every row."""
-    running = expr.cum_sum()
+    return total_of_running(expr.cum_sum(), expr, start, end)
+
+
+def total_of_running(running: pl.Expr, expr: pl.Expr, start: pl.Expr, end: pl.Expr) -> pl.Expr:
+    """:func:`total` from ``running``, the cumulative sum of ``expr``: it is read twice, so a column of its own
+    step costs one pass instead of two."""
     return last(running, end) - first(running - expr, start)
 
 

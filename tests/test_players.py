@@ -245,3 +245,32 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
                                              *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
         fast = best.filter(pl.col(key).is_not_null()).select(plain.columns).sort("player")
         assert_frame_equal(fast, plain.sort("player"))
+
+
+def test_merged_best_hands_are_the_per_player_sort_of_the_partial_rows():
+    """Merging partial rows picks each player's best win and worst deal-in as a per-player sort does: the largest
+    value, then the first game id, round and honba; a player whose values are all null keeps the first place."""
+    from analyzer.players import BEST, MERGE, PARTIAL_COLUMNS, _arg_max
+
+    rows = []
+    for i in range(60):
+        value = None if i % 7 == 0 else [8000, 12000, 8000][i % 3]
+        rows.append({"player": f"p{i % 5}", "best_win_points": value, "best_win_game": f"g{(i * 7) % 4}",
+                     "best_win_round": ["E1", "S2", "E1"][i % 3], "best_win_honba": i % 2,
+                     "worst_deal_in_points": None if i % 5 == 4 else 1000 * (i % 4),
+                     "worst_deal_in_game": f"g{i % 3}", "worst_deal_in_round": "E2", "worst_deal_in_honba": i % 3})
+    rows.append({"player": "nulls", "best_win_points": None, "best_win_game": "g2", "best_win_round": "S1",
+                 "best_win_honba": 0, "worst_deal_in_points": None, "worst_deal_in_game": "g1",
+                 "worst_deal_in_round": "E1", "worst_deal_in_honba": 1})
+    given = pl.DataFrame(rows)
+    partials = given.with_columns(
+        *[pl.lit(0, pl.Int64).alias(c) for c in PARTIAL_COLUMNS if c not in given.columns and c != "_yaku"],
+        pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64}))).alias("_yaku"),
+    ).select(PARTIAL_COLUMNS)
+    merged = combine_partials(partials.lazy()).collect().sort("player")
+    carried = [c for c, how in MERGE.items() if how.startswith("arg_max:")]
+    plain = partials.group_by("player").agg(
+        *[pl.col(key).max() for key in BEST.values()],
+        *[_arg_max(c, MERGE[c].split(":", 1)[1]) for c in carried],
+    ).sort("player")
+    assert_frame_equal(merged.select(plain.columns), plain)
