@@ -389,15 +389,23 @@ def import_group() -> None:
 MAX_LOG_SIZE_HELP = "Largest log file read, and largest content a .gz may decompress to; a larger one is reported."
 
 
+def _import_options(command):
+    """The arguments and options every ``import`` command takes (paths, output, workers, size cap, debug)."""
+    for option in reversed([
+        click.argument("paths", nargs=-1, required=True),
+        click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+                     help="hands.parquet or hands.csv"),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Processes parsing files in parallel. [default: one per core from 200 files on]"),
+        click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", help=MAX_LOG_SIZE_HELP),
+        click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors."),
+    ]):
+        command = option(command)
+    return command
+
+
 @import_group.command("tenhou")
-@click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=None,
-    help="Processes parsing files in parallel. [default: one per core from 200 files on]",
-)
-@click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", help=MAX_LOG_SIZE_HELP)
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@_import_options
 def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: str, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
@@ -410,14 +418,7 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
 
 
 @import_group.command("mjai")
-@click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="hands.parquet or hands.csv")
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=None,
-    help="Processes parsing files in parallel. [default: one per core from 200 files on]",
-)
-@click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", help=MAX_LOG_SIZE_HELP)
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@_import_options
 def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: str, debug: bool) -> None:
     """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
     files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
