@@ -35,6 +35,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.per_game import last_round_expr
 from analyzer.game_end import dealer_stays, hand_ends, next_round, round_name
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
@@ -524,7 +525,7 @@ def _game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     # A record that stops before the last round, or a fragment, is an unfinished game (``complete`` is false in
     # the games table), not a disagreement; from the last round on, where it stops is the rules' question.
-    last_round = 3 if rules.game_length == "east" else 7
+    last_round = last_round_expr(rules, hands.collect_schema().names())
     stops = _finding(
         ends, pl.col("_is_last") & ~pl.col("_must_end") & ~pl.col("_may_stop") & (pl.col("_round_idx") >= last_round)
         & ~pl.col("_partial_game"), "end", "game_end",

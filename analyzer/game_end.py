@@ -25,6 +25,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer import segments as seg
+from analyzer.per_game import last_round_expr
 from analyzer.rules import Rules
 from analyzer.schema import SCORE_COLUMNS
 from analyzer.text import format_text
@@ -51,11 +52,6 @@ def next_round(round_idx: pl.Expr, stays: pl.Expr, players: int) -> pl.Expr:
     return pl.when(stays).then(round_idx).otherwise(passed)
 
 
-def last_round(rules: Rules) -> int:
-    """The round index of the rules' last round: E4 / S4, or E3 / S3 with three players."""
-    return (0 if rules.game_length == "east" else 4) + rules.players - 1
-
-
 def dealer_won() -> pl.Expr:
     """A paid winner of the hand is its dealer (on every row of the hand; rows in replay order)."""
     return seg.any_((pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).fill_null(False), HAND_START, HAND_END)
@@ -71,7 +67,8 @@ def dealer_stays() -> pl.Expr:
 
 
 def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    last = last_round(rules)
+    # the game's own last round when its part mixes game lengths (analyzer.per_game)
+    last = last_round_expr(rules, hands.collect_schema().names())
     # rows in replay order (analyzer.replay): hands and games are runs of rows, windows are segment passes
     per_hand = hands.with_columns(
         dealer_stays().alias("_stays"),
@@ -103,13 +100,12 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .when(stop).then(pl.lit("the all-last dealer is tenpai and top (tenpai-yame)"))
         .when(sudden_death).then(format_text("someone has {} or more in the extension (sudden death)",
                                              pl.lit(rules.return_points)))
-        .when(over).then(format_text("the last round ({}) is over", pl.lit(ROUND_NAMES[last])))
+        .when(over).then(format_text("the last round ({}) is over", round_name(last)))
     )
     goes_on = (
         pl.when(end_reason.is_not_null()).then(pl.lit(None, pl.String))
         .when(following <= last).then(
-            format_text("the game goes on to {} ({} is the last round)", round_name(following),
-                        pl.lit(ROUND_NAMES[last])))
+            format_text("the game goes on to {} ({} is the last round)", round_name(following), round_name(last)))
         .otherwise(format_text("nobody has {} yet: the game goes on into {} (West extension)",
                                pl.lit(rules.return_points), round_name(following)))
     )

@@ -17,13 +17,14 @@ import polars as pl
 
 from analyzer import segments as seg
 from analyzer.game_end import game_end_ok
+from analyzer.per_game import GAME_RULES, PER_GAME_COLUMNS, uma_exprs
 from analyzer.rules import Rules
 from analyzer.schema import GAMES_SCHEMA, PLAYER_COLUMNS, SCORE_COLUMNS, SEATS
 
 GAME = "game_id"
 
 
-def _last_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
+def _last_rows(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     """The last row of each game (scores after it, sticks left) with the game's chombo count per seat.
 
     The hands are in replay order (:mod:`analyzer.replay`): a game's totals are segment sums, read on its
@@ -36,6 +37,7 @@ def _last_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
         *[seg.cum_sum((chombo & (pl.col("_loser") == s)).cast(pl.Int64), start).alias(f"_chombo_{s}") for s in SEATS],
     ).filter(end).select(
         GAME, "_game", *SCORE_COLUMNS, pl.col("_kyotaku_after").alias("_leftover"), *[f"_chombo_{s}" for s in SEATS],
+        *[c for c in PER_GAME_COLUMNS if c in names],
     )
     return pl.concat([last, seating], how="horizontal")
 
@@ -63,14 +65,14 @@ def _ordinals(rules: Rules) -> list[pl.Expr]:
     ]
 
 
-def _places(rules: Rules) -> list[pl.Expr]:
+def _places(rules: Rules, names: list[str]) -> list[pl.Expr]:
     """Per seat, on the game's row: ``_ordinal_s`` (score, then seat), ``place_s``, ``uma_s``, ``oka_s``,
     ``leftover_s``, ``final_s``, ``penalty_s``, ``points_s``. Four seats are four columns: no window over a
     game key, no sort."""
     seats = rules.seats
     raw = [pl.col(SCORE_COLUMNS[s]) for s in seats]
     ordinal = [pl.col(f"_ordinal_{s}") for s in seats]
-    uma_of = [pl.lit(u, pl.Float64) for u in rules.uma]
+    uma_of = uma_exprs(rules, names)  # the game's own uma when its part mixes them (analyzer.per_game)
 
     def uma_at(k: pl.Expr) -> pl.Expr:
         expr = pl.when(k == 1).then(uma_of[0])
@@ -127,7 +129,7 @@ def _game_points(rules: Rules) -> list[pl.Expr]:
             *[p.cast(pl.Float64).alias(f"_points_{s}") for s, p in enumerate(points)]]
 
 
-def _by_place(wide: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+def _by_place(wide: pl.LazyFrame, rules: Rules, names: list[str]) -> pl.LazyFrame:
     """One row per game and seat (seats 0-2 with three players), in order of game, place and seat (the seat's
     ordinal)."""
     game = pl.int_range(pl.len(), dtype=pl.Int64)
@@ -146,6 +148,7 @@ def _by_place(wide: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             pl.col(f"_chombo_{s}").cast(pl.Int64).alias("chombo"),
             pl.col("_complete").alias("complete"),
             (game * 4 + pl.col(f"_ordinal_{s}") - 1).alias("_position"),
+            *([GAME_RULES] if GAME_RULES in names else []),
         )
         for s in rules.seats
     ]
@@ -153,14 +156,17 @@ def _by_place(wide: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 
 def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    names = hands.collect_schema().names()
     wide = (
-        _last_rows(hands)
+        _last_rows(hands, names)
         .with_columns(_ordinals(rules))
-        .with_columns(_places(rules))
+        .with_columns(_places(rules, names))
         .with_columns(_results(rules))
         .with_columns(_game_points(rules))
     )
     wide = wide.join(game_end_ok(hands, rules), on=GAME, how="left", maintain_order="left").with_columns(
         (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
     )
-    return _by_place(wide, rules).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete")
+    # the game's own ruleset when its part mixes per-game options (analyzer.per_game)
+    return _by_place(wide, rules, names).select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete",
+                                         *[c for c in [GAME_RULES] if c in names])

@@ -19,6 +19,7 @@ import polars as pl
 from analyzer.games import game_results
 from analyzer.io.load import as_text_columns, expand_inputs, load
 from analyzer.io.write import ResultWriter
+from analyzer.per_game import GAME_RULES, per_game_columns, scoring_key
 from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, plan, rows_for_memory
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 from analyzer.problems import flag_problems
@@ -99,7 +100,9 @@ def rules_label(rulesets: list[Rules], rules: Rules) -> str:
 
 @dataclass
 class ScoredPart:
-    """The games of one ruleset, as two materialised stage boundaries (internal columns kept).
+    """The games of one ruleset (or of several that differ only in per-game options: ``members``, each game's
+    own options in columns, see :mod:`analyzer.per_game`), as two materialised stage boundaries (internal
+    columns kept).
 
     ``checked``: every row validated and scored from its tiles, reject reasons included; ``scored``: the rows
     without reasons after the whole hand pipeline (``_seq`` and ``_hand`` are unique across the parts).
@@ -108,6 +111,7 @@ class ScoredPart:
     rules: Rules
     checked: pl.LazyFrame
     scored: pl.LazyFrame
+    members: list[Rules] = field(default_factory=list)  # the rulesets of its games (analyzer.per_game)
 
 
 def _input_columns(lf: pl.LazyFrame) -> list[str]:
@@ -181,10 +185,17 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     ).with_columns(add_bits([when(pl.col("_rules_problem").is_not_null(), R_RULES)]))
     if not by_name:  # no rows at all
         return [_score_part(validated.lazy(), default, offset=0)]
-    parts, offset = [], 0
+    # Rulesets that score every hand alike share a part, each game's own options in columns (analyzer.per_game)
+    groups: dict[tuple, dict[str, Rules]] = {}
     for ruleset, specs in by_name.values():
-        rows = validated.filter(pl.col("_rules_spec").is_in(specs))
-        parts.append(_score_part(rows.lazy(), ruleset, offset))
+        groups.setdefault(scoring_key(ruleset), {}).update(dict.fromkeys(specs, ruleset))
+    parts, offset = [], 0
+    for by_spec in groups.values():
+        rows = validated.filter(pl.col("_rules_spec").is_in(list(by_spec)))
+        members = unique_rulesets(list(by_spec.values()))
+        if len(members) > 1:
+            rows = rows.with_columns(per_game_columns(pl.col("_rules_spec"), by_spec))
+        parts.append(_score_part(rows.lazy(), members[0], offset, members))
         offset += rows.height
     return parts
 
@@ -201,7 +212,7 @@ def _three_player_game(names: list[str]) -> pl.Expr:
     return pl.when(stated.is_not_null()).then(stated == "3").otherwise(seat3_empty)
 
 
-def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPart:
+def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int, members: list[Rules] | None = None) -> ScoredPart:
     # Two materialised stage boundaries: the validated rows (feeding both the rejects and the scoring) and the
     # scored hands (feeding the hands, games and players outputs). Planning the whole chain once per output
     # costs more than it saves.
@@ -219,7 +230,7 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int) -> ScoredPar
         .collect()
         .lazy()
     )
-    return ScoredPart(rules=rules, checked=checked.lazy(), scored=scored)
+    return ScoredPart(rules=rules, checked=checked.lazy(), scored=scored, members=members or [rules])
 
 
 def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -276,13 +287,21 @@ def _hands_output(scored: pl.LazyFrame, checked: pl.LazyFrame, multiple: bool) -
     )
 
 
+def _game_rows(part: ScoredPart) -> pl.LazyFrame:
+    """The games table rows of a part, each tagged with its game's ruleset."""
+    games = game_results(part.scored, part.rules)
+    if GAME_RULES in games.collect_schema().names():
+        return games.rename({GAME_RULES: "rules"})
+    return games.with_columns(pl.lit(part.rules.name).alias("rules"))
+
+
 def assemble_part(parts: list[ScoredPart]) -> PartResult:
     """The outputs of one partition from its scored ruleset parts."""
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
     games = pl.concat(
-        [game_results(p.scored, p.rules).with_columns(pl.lit(p.rules.name).alias("rules")) for p in parts]
+        [_game_rows(p) for p in parts]
     ).sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
     # a game with a rejected row is incomplete — unless the row was only a copy of one that was scored
@@ -290,7 +309,7 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
     games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode()))
     started = time.perf_counter()
     partials = player_partials(scored, games_df.lazy()).collect()
-    return PartResult(hands_df, games_df, rejects_df, partials, [p.rules for p in parts],
+    return PartResult(hands_df, games_df, rejects_df, partials, [r for p in parts for r in p.members or [p.rules]],
                       statistics_seconds=time.perf_counter() - started)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rejects import REJECT, add_bits, reason, when
+from analyzer.per_game import rules_name_expr
 from analyzer.rules import Rules, preset_names
 from analyzer.scoring.points import AOTENJOU_MAX_BASE, aotenjou_han
 from analyzer.validate import R_PLAYER, parse_int
@@ -61,7 +62,7 @@ def seat_checks(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         terms.append(when(kita_text.is_not_null() & ~kita.is_between(0, MAX_KITA).fill_null(False), R_KITA))
     if "players" in names:
         players = parse_int(pl.col("players").cast(pl.String).str.strip_chars())
-        lf = lf.with_columns(pl.lit(rules.name).alias("_rules_name"), pl.lit(rules.players).alias("_rules_players"))
+        lf = lf.with_columns(rules_name_expr(rules, names).alias("_rules_name"), pl.lit(rules.players).alias("_rules_players"))
         terms.append(when(players.is_not_null() & (players != rules.players), R_PLAYERS_COLUMN))
     if rules.players == 4:
         if kita_text is not None:
@@ -71,7 +72,7 @@ def seat_checks(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             three = (pl.col("player_3").is_null() | (pl.col("player_3") == "")).all().over("game_id")
             missing = pl.lit(R_PLAYER["player_3"], pl.Int64)
             lf = lf.with_columns(
-                pl.lit(rules.name).alias("_rules_name"),
+                rules_name_expr(rules, names).alias("_rules_name"),
                 pl.lit(twin if twin in preset_names() else "tenhou_sanma").alias("_sanma_preset"),
                 pl.when(three).then(pl.col(REJECT).and_(~missing).or_(R_THREE_PLAYER_GAME)).otherwise(pl.col(REJECT))
                 .alias(REJECT),
