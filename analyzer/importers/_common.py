@@ -395,10 +395,8 @@ def replay(k: Kyoku) -> Replay:
     chankan."""
     concealed = [list(h) for h in k.haipai]
     melds: list[list[tuple[str, list[int]]]] = [[] for _ in range(4)]
-    draws = 0
     any_call = False
-    drew = [False] * 4
-    discarded = [False] * 4
+    calls_made = 0  # call and kita events (kita counts as a call for ippatsu and first-turn wins)
     ippatsu = [False] * 4
     double = [False] * 4
     accepted: list[int] = []
@@ -411,24 +409,17 @@ def replay(k: Kyoku) -> Replay:
         robbed_kan = events[-1]
         events = events[:-1]
     kita = [0] * 4
-    last_draw: tuple | None = None  # (seat, rinshan, first draw, call before)
-    last_discard: tuple | None = None  # (seat, tile, draws so far)
     discards = [0] * 4
     riichi_turn: list[int | None] = [None] * 4
     calls = [0] * 4
-    turn = 0
-    drawn: list[int] = []
+    last_discard: tuple | None = None  # the discard a call takes: the last event but a riichi or a dora
+    # The hot loop does only what needs the order of events; what the end of the hand needs (the last draw or
+    # discard, the turn, the wall drawn) is read off the event list afterwards.
     for ev in events:
         typ = ev[0]
         if typ == "draw":
-            _, s, t, rinshan = ev
-            draws += 1
-            concealed[s].append(t)
-            drawn.append(t)
-            last_draw = (s, rinshan, not drew[s], any_call, t)
-            drew[s] = True
+            concealed[ev[1]].append(ev[2])
             last_discard = None
-            turn = discards[s] + 1
         elif typ == "discard":
             _, s, t, riichi = ev
             try:
@@ -436,25 +427,23 @@ def replay(k: Kyoku) -> Replay:
             except ValueError:
                 _remove(concealed[s], t, s, "discards")
             ippatsu[s] = False
-            discards[s] += 1
-            turn = discards[s]
+            n = discards[s] = discards[s] + 1
             if riichi:
-                riichi_turn[s] = discards[s]
-                double[s] = not discarded[s] and not any_call
+                riichi_turn[s] = n
+                double[s] = n == 1 and not any_call
                 ippatsu[s] = True
-            discarded[s] = True
             if t % RED not in TERMINAL_HONOUR:
                 nagashi_ok[s] = False
-            last_discard = (s, t, draws)
-            last_draw = None
+            last_discard = ev
         elif typ == "call":
             _, s, mk, tiles, called, frm = ev
             any_call = True
+            calls_made += 1
             ippatsu = [False] * 4
             if mk != "ankan":
                 calls[s] += 1
             if mk in ("chi", "pon", "minkan"):
-                if last_discard is None or last_discard[1] != called:
+                if last_discard is None or last_discard[2] != called:
                     raise LogError(f"replay failed: seat {s} calls {tile_str(called)} that was not just discarded")
                 rest = list(tiles)
                 rest.remove(called)
@@ -480,6 +469,7 @@ def replay(k: Kyoku) -> Replay:
             _remove(concealed[s], t, s, "sets aside")
             kita[s] += 1
             any_call = True
+            calls_made += 1
             ippatsu = [False] * 4
             last_discard = None
         elif typ == "reach":
@@ -487,7 +477,28 @@ def replay(k: Kyoku) -> Replay:
         elif typ == "dora":
             dora.append(ev[1])
 
+    drawn = [ev[2] for ev in events if ev[0] == "draw"]
+    draws = len(drawn)
     _four_at_most([t for h in k.haipai for t in h] + drawn)  # after the play: a replay error is reported first
+    # The last draw or discard: a tsumo is on the last draw (calls may follow it: a kan before its rinshan
+    # draw), a ron on the last discard (nothing but a riichi or dora after it). The hand ends on its turn.
+    last_draw = last_discard = None
+    calls_after = 0
+    turn = 0
+    for ev in reversed(events):
+        typ = ev[0]
+        if typ == "draw":
+            last_draw = ev
+            turn = discards[ev[1]] + 1
+            break
+        if typ == "discard":
+            last_discard = ev if calls_after == 0 else None
+            turn = discards[ev[1]]
+            break
+        if typ == "call" or typ == "kita":
+            calls_after += 1
+    # Before any call every draw is followed by its discard: a seat's first draw is one before its first discard.
+    first_uncalled = last_draw is not None and discards[last_draw[1]] == 0 and calls_made == calls_after
     if robbed_kan is not None:
         turn = discards[robbed_kan[1]] + 1
     flags: dict[int, dict[str, bool]] = {}
@@ -498,13 +509,13 @@ def replay(k: Kyoku) -> Replay:
         f["ippatsu"] = ippatsu[w] and w in accepted
         f["double_riichi"] = double[w] and w in accepted
         if o.result == "tsumo":
-            if last_draw is None or last_draw[0] != w:
+            if last_draw is None or last_draw[1] != w:
                 raise LogError(f"replay failed: tsumo by seat {w} but the last action is not its draw")
-            _, rinshan, first, call_before, t = last_draw
+            _, _, t, rinshan = last_draw
             f["rinshan"] = rinshan
             f["haitei"] = not rinshan and draws == wall_draws(k.players)
-            f["tenhou"] = first and not call_before and w == k.dealer
-            f["chiihou"] = first and not call_before and w != k.dealer
+            f["tenhou"] = first_uncalled and w == k.dealer
+            f["chiihou"] = first_uncalled and w != k.dealer
             win_tiles[w] = t
         else:
             if robbed_kan is not None and robbed_kan[0] == "kita":  # a ron on a north set aside: no chankan
@@ -518,13 +529,14 @@ def replay(k: Kyoku) -> Replay:
                 f["chankan"] = True
                 win_tiles[w] = called
             else:
-                if last_discard is None or last_discard[0] != o.loser:
+                if last_discard is None or last_discard[1] != o.loser:
                     raise LogError(f"replay failed: ron by seat {w} but the last discard is not seat {o.loser}'s")
-                f["houtei"] = last_discard[2] == wall_draws(k.players)
-                win_tiles[w] = last_discard[1]
-            f["renhou"] = not drew[w] and not any_call
+                f["houtei"] = draws == wall_draws(k.players)  # no draw follows the discard won on
+                win_tiles[w] = last_discard[2]
+            # before any call, a seat that has not discarded has not drawn (the last event is another's)
+            f["renhou"] = discards[w] == 0 and not any_call
         flags[w] = f
-    nagashi = [s for s in range(4) if nagashi_ok[s] and discarded[s]]
+    nagashi = [s for s in range(4) if nagashi_ok[s] and discards[s]]
     opened = [any(mk != "ankan" for mk, _ in m) for m in melds]
     return Replay(concealed, melds, accepted, flags, win_tiles, nagashi, draws, dora, riichi_turn, calls, opened, turn,
                   kita)

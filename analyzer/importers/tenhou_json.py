@@ -33,6 +33,7 @@ number of norths the winner set aside as recorded with the win (the ``kita`` col
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -71,15 +72,19 @@ def _tile(code) -> int:
     return t
 
 
-def _call(text: str) -> tuple[str, list[int], int, int]:
-    """(letter, tiles, called tile, letter position) of a call string such as ``p434343`` or ``3737k3737``."""
+@functools.lru_cache(maxsize=4096)
+def _call(text: str) -> tuple[str, tuple[int, ...], int, int]:
+    """(letter, tiles, called tile, letter position) of a call string such as ``p434343`` or ``3737k3737``.
+
+    Cached: the replay looks at a seat's next call after every discard of the seat before it, and the same
+    strings recur from game to game."""
     m = re.fullmatch(r"((?:\d\d)*)([cpmka])((?:\d\d)+)", text)
     if not m:
         raise LogError(f"bad call string {text!r}")
     before, letter, after = m.groups()
     tiles = [_tile(int(before[i : i + 2])) for i in range(0, len(before), 2)]
     tiles += [_tile(int(after[i : i + 2])) for i in range(0, len(after), 2)]
-    return letter, tiles, _tile(int(after[:2])), len(before)
+    return letter, tuple(tiles), _tile(int(after[:2])), len(before)
 
 
 def _from_seat(caller: int, letter: str, pos: int) -> int:
