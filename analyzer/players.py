@@ -213,7 +213,7 @@ def _chasing(s: int) -> tuple[pl.Expr, pl.Expr]:
     return pl.any_horizontal(earlier), own.is_not_null() & others_known
 
 
-def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
+def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     """Facts of each hand spread over its rows (a multiple ron has several rows) and the per-seat inputs parsed,
     the per-seat ones as seat masks: ``_won`` (seats paid in the hand), ``_riichi`` (declared in the hand),
     ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed); the outcome tests
@@ -221,8 +221,8 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
 
     The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
     so its totals are segment passes, not hashed windows; its yes/no facts share one running total
-    (:func:`analyzer.segments.pack`). Inputs the hands do not carry add no columns. Each step is its own
-    ``select``: an expression used twice inside one is computed twice."""
+    (:func:`analyzer.segments.pack`), ``longest`` the rows of the longest hand. Inputs the hands do not carry
+    add no columns. Each step is its own ``select``: an expression used twice inside one is computed twice."""
     names = hands.collect_schema().names()
     inputs = _inputs(names)
     start, end = pl.col("_first"), pl.col("_last")
@@ -251,7 +251,6 @@ def _hand_facts(hands: pl.LazyFrame) -> pl.LazyFrame:
         columns.append(_int("turn", names).alias("_turn"))
     tenpai = (_seats_where([_flag(f"tenpai_{s}", names).fill_null(_bit("_tenpai_mask", s)) for s in SEATS])
               if any(f"tenpai_{s}" in names for s in SEATS) else _spread(pl.col("_tenpai_mask")))
-    longest = hands.select(pl.col("_rows_in_hand").max()).collect().item() or 1
     bits = seg.field_bits(longest)
     words = seg.pack(list(facts.values()), bits)
     word_names = [f"_hand_word{i}" for i in range(len(words))]
@@ -408,21 +407,34 @@ def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
             + ((1 << PLACE_BITS) - 1 - place))
 
 
-def _game_bits(facts: pl.LazyFrame) -> int:
-    """Bits of the game number in a hand key (the part's largest game number and value decide)."""
-    game, *values = facts.select(pl.col("_game", "points", "_deal_in_cost").max()).collect().row(0)
+class PartBounds(NamedTuple):
+    """What a part's sums are laid out by, read from its hands in one pass: ``rows``, the rows of its longest
+    hand (``longest``) and the bits of the game number in a hand key (``game_bits``)."""
+
+    rows: int
+    longest: int
+    game_bits: int
+
+
+def _bounds(hands: pl.LazyFrame) -> PartBounds:
+    """The part's :class:`PartBounds`; the largest game number and value decide the hand keys' layout."""
+    rows, longest, game, points = hands.select(
+        pl.len(), pl.col("_rows_in_hand").max(), pl.col("_game").max(), pl.col("points").max()
+    ).collect().row(0)
+    longest = longest or 1
     bits = max(1, int(game or 0).bit_length())
-    value_bits = max(int(v or 0) for v in values).bit_length()
+    # the largest win is the largest `points`; a deal-in pays every winner of its hand: at most `longest` wins
+    value_bits = (max(int(points or 0), 0) * longest).bit_length()
     if value_bits + bits + PLACE_BITS > 63:  # not with validated hands: values are limited by MAX_YAKUMAN
         raise ValueError(f"hand values up to 2^{value_bits} in games numbered up to 2^{bits} do not fit a hand key")
-    return bits
+    return PartBounds(rows, longest, bits)
 
 
-def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, SeatSums, pl.LazyFrame, int]:
+def _seat_rows(facts: pl.LazyFrame, inputs: set[str], bounds: PartBounds) -> tuple[pl.LazyFrame, SeatSums]:
     """One row per run and seat (``player``): the counts of the run's rows for the player in the seat,
     the amounts (``AMOUNT_SUMS``), ``max_renchan``, and the keys ``_best_win_key`` / ``_worst_deal_in_key`` of
-    the run's best win and worst deal-in; what is summed (:class:`SeatSums`: the counts whose inputs exist, two
-    to a word, and the amounts); the game ids by ``_game``; and the bits of the game number in the hand keys.
+    the run's best win and worst deal-in; and what is summed (:class:`SeatSums`: the counts whose inputs exist,
+    two to a word, and the amounts).
 
     Every count is a seat mask, two masks to a word; the words, the per-seat amounts, each seat's longest
     renchan and its hand keys go through one aggregation over the run of rows (see ``FIELD_BITS``), then each
@@ -434,9 +446,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
     # a dealership is one round of one game (a run of rows in replay order); its renchan is the number of
     # hands it kept the deal for, credited to the dealer on the dealership's first row
     dealership = pl.col("_dealership")
-    materialised = facts.collect()  # read twice (the key bits, the runs): materialised once
-    facts = materialised.lazy()
-    game_bits = _game_bits(facts)
+    game_bits = bounds.game_bits
     rows = facts.with_columns(
         pl.when(pl.col("_paid")).then(_seat_mask(pl.col("_winner"))).otherwise(pl.lit(0, pl.Int64)).alias("_win"),
         pl.when(hand & pl.col("_dealt_in")).then(_seat_mask(pl.col("_loser"))).otherwise(pl.lit(0, pl.Int64))
@@ -479,7 +489,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
     # A seat's fields of a word, moved to the bottom of their halves: the seat's two counts, 32 bits each. A
     # player's count in a part is at most 4 per row (one name in every seat), so up to 2^29 rows the halves
     # cannot overflow and the counts stay two to a word through the players' group-by.
-    if 4 * materialised.height >= 1 << (SEAT_FIELDS - 1):
+    if 4 * bounds.rows >= 1 << (SEAT_FIELDS - 1):
         raise ValueError("a part of more than 2^29 rows does not fit the players' count fields: use partitions")
 
     def seat_word(word: int, s: int) -> pl.Expr:
@@ -495,8 +505,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str]) -> tuple[pl.LazyFrame, Sea
         ).filter(pl.col("player").is_not_null())  # seat 3 of a three-player game
         for s in SEATS
     ])
-    game_ids = facts.filter(seg.starts("_game")).select("_game", "game_id").unique("_game")
-    return seat_rows, SeatSums(words, list(amounts[0])), game_ids, game_bits
+    return seat_rows, SeatSums(words, list(amounts[0]))
 
 
 class SeatSums(NamedTuple):
@@ -529,6 +538,11 @@ def _arg_max(column: str, key: str) -> pl.Expr:
     order = [pl.col(key).fill_null(-1), pl.col(key.rsplit("_", 1)[0] + "_game"),
              pl.col(key.rsplit("_", 1)[0] + "_round"), pl.col(key.rsplit("_", 1)[0] + "_honba")]
     return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
+
+
+def _game_ids(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """``game_id`` by ``_game`` (one row per game), read once per best hand in :func:`_best`: materialised."""
+    return hands.filter(seg.starts("_game")).select("_game", "game_id").collect().lazy()
 
 
 def _best(sums: pl.LazyFrame, game_ids: pl.LazyFrame, game_bits: int) -> pl.LazyFrame:
@@ -576,8 +590,9 @@ def _count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
 
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
-    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(hands), _inputs(hands.collect_schema().names()))
-    per_hand = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits)
+    bounds = _bounds(hands)
+    seat_rows, summed = _seat_rows(_hand_facts(hands, bounds.longest), _inputs(hands.collect_schema().names()), bounds)
+    per_hand = _best(_per_seat_sums(seat_rows, summed), _game_ids(hands), bounds.game_bits)
     place, final_score = pl.col("place"), pl.col("final_score")
     has_complete = "complete" in games.collect_schema().names()
     # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)

@@ -182,7 +182,7 @@ def _with_seat_inputs(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
 
 @pytest.mark.parametrize("source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game"])
 def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
-    from analyzer.players import _hand_facts, _inputs, _per_seat_sums, _seat_rows
+    from analyzer.players import _bounds, _hand_facts, _inputs, _per_seat_sums, _seat_rows
     from benchmarks.gamegen import generate
 
     if source == "stats_game":
@@ -201,7 +201,8 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
                                        .otherwise(pl.col("player_2")).alias("player_2"))
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
-    seat_rows, summed, _, _ = _seat_rows(_hand_facts(scored), _inputs(scored.collect_schema().names()))
+    bounds = _bounds(scored)
+    seat_rows, summed = _seat_rows(_hand_facts(scored, bounds.longest), _inputs(scored.collect_schema().names()), bounds)
     fast = _per_seat_sums(seat_rows, summed).collect().sort("player")
     plain = _reference_sums(scored).sort("player")
     assert_frame_equal(fast.select(plain.columns), plain)
@@ -210,7 +211,8 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
 
 @pytest.mark.parametrize("source", ["generated", "long_rounds"])
 def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
-    from analyzer.players import PLAYER_COLUMNS, _arg_max, _at_seat, _best, _hand_facts, _inputs, _per_seat_sums, _seat_rows
+    from analyzer.players import (PLAYER_COLUMNS, _arg_max, _at_seat, _best, _bounds, _game_ids, _hand_facts, _inputs,
+                                  _per_seat_sums, _seat_rows)
     from benchmarks.gamegen import generate
 
     if source == "generated":
@@ -223,8 +225,9 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
              "han": 3, "fu": 30}]], game_id=f"g{h}") for h in (99, 5)])
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
-    seat_rows, summed, game_ids, game_bits = _seat_rows(_hand_facts(scored.lazy()), _inputs(scored.columns))
-    best = _best(_per_seat_sums(seat_rows, summed), game_ids, game_bits).collect()
+    bounds = _bounds(scored.lazy())
+    seat_rows, summed = _seat_rows(_hand_facts(scored.lazy(), bounds.longest), _inputs(scored.columns), bounds)
+    best = _best(_per_seat_sums(seat_rows, summed), _game_ids(scored.lazy()), bounds.game_bits).collect()
     players = [pl.col(c) for c in PLAYER_COLUMNS]
     where = ["game_id", "round", "honba"]
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
