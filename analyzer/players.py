@@ -642,11 +642,12 @@ def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFram
     if isinstance(partials, list):
         partials = pl.concat(partials, how="vertical_relaxed")
     merge = {"sum": pl.Expr.sum, "max": pl.Expr.max}
-    scalars = partials.group_by("player").agg(
+    maxima = partials.group_by("player").agg(
         merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
     ).collect().lazy()  # read once per best hand below
-    for prefix, key in BEST.items():
-        scalars = scalars.join(_carried(partials, scalars, prefix, key), on="player", how="left")
+    scalars = maxima
+    for prefix, key in BEST.items():  # each best hand from the maxima alone (not from the join before it)
+        scalars = scalars.join(_carried(partials, maxima, prefix, key), on="player", how="left")
     yaku = _count_map(
         partials.select("player", "_yaku").explode("_yaku").drop_nulls("_yaku").unnest("_yaku")
         .group_by("player", "yaku").agg(pl.col("count").sum())
