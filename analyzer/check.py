@@ -206,7 +206,7 @@ class PartCheck:
 def check_partition(raw: pl.LazyFrame, rules: Rules | str | Path | None = None, keep_scored: bool = False) -> PartCheck:
     """Score and check the rows of whole games (one partition): the work of one partition or cluster task."""
     parts = score_parts(raw, rules)
-    result = assemble_part(parts)
+    result = assemble_part(parts, statistics=keep_scored)  # the players' sums only when the tables are kept
     rejects = finish_rejects([result.rejects])
     findings = [f for p in parts for f in _part_findings(p, result.games)]
     findings.append(_reject_findings(rejects))

@@ -268,7 +268,7 @@ class PartResult:
     hands: pl.DataFrame
     games: pl.DataFrame
     rejects: pl.DataFrame
-    partials: pl.DataFrame
+    partials: pl.DataFrame | None  # None when assembled without statistics
     rulesets: list[Rules]
     statistics_seconds: float = 0.0  # wall time of the players' partial sums
 
@@ -295,8 +295,9 @@ def _game_rows(part: ScoredPart) -> pl.LazyFrame:
     return games.with_columns(pl.lit(part.rules.name).alias("rules"))
 
 
-def assemble_part(parts: list[ScoredPart]) -> PartResult:
-    """The outputs of one partition from its scored ruleset parts."""
+def assemble_part(parts: list[ScoredPart], statistics: bool = True) -> PartResult:
+    """The outputs of one partition from its scored ruleset parts; without ``statistics`` no players' partial
+    sums (``partials`` is None: ``check`` needs them only when it keeps the scored tables)."""
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
@@ -307,9 +308,12 @@ def assemble_part(parts: list[ScoredPart]) -> PartResult:
     # a game with a rejected row is incomplete — unless the row was only a copy of one that was scored
     lost = rejects_df.filter(~pl.col("reason").str.starts_with(COPY_REASON_START))["game_id"]
     games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode()))
+    rulesets = [r for p in parts for r in p.members or [p.rules]]
+    if not statistics:
+        return PartResult(hands_df, games_df, rejects_df, None, rulesets)
     started = time.perf_counter()
     partials = player_partials(scored, games_df.lazy()).collect()
-    return PartResult(hands_df, games_df, rejects_df, partials, [r for p in parts for r in p.members or [p.rules]],
+    return PartResult(hands_df, games_df, rejects_df, partials, rulesets,
                       statistics_seconds=time.perf_counter() - started)
 
 
