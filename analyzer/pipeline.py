@@ -23,14 +23,13 @@ from analyzer.per_game import GAME_RULES, per_game_columns, scoring_key
 from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, plan, rows_for_memory
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 from analyzer.problems import flag_problems
-from analyzer.replay import derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
+from analyzer.replay import REPLAY_ORDER, derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.checks import seat_checks, value_checks
 from analyzer.scoring.payments import deltas, hand_value
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS, apply_tiles
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, rejects_of, when
-from analyzer import segments as seg
 from analyzer.validate import COPY_REASON_START, R_DUPLICATE, validate
 
 ADDED_COLUMNS = [
@@ -238,14 +237,24 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     CSV and the Parquet of one sheet) are rejected as copies instead of being paid twice.
 
     Exact copies share every replay key, so in replay order each copy follows its original: comparing each
-    row with the one before it finds them all, with no hashing of whole rows."""
-    values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns]
-    same = pl.all_horizontal(pl.col(c).eq_missing(pl.col(c).shift(1)) for c in values) & ~pl.col("_game_start_row")
-    flagged = ordered.with_columns(seg.starts("_game").alias("_game_start_row")).select(
-        same.fill_null(False).alias("_copy"), "_pos", "_row", "_file"
-    )
-    if not flagged["_copy"].any():
+    row with the one before it finds them all, with no hashing of whole rows. Only the rows whose replay keys
+    (integers) equal the row before's — a multiple ron, a chombo, a copy: a few in a hundred — are compared
+    column by column."""
+    keys = [k for k in REPLAY_ORDER if k != "_pos"]
+    candidates = ordered.select(
+        pl.int_range(pl.len(), dtype=pl.Int64).filter(pl.all_horizontal(pl.col(k).eq_missing(pl.col(k).shift(1)) for k in keys))
+    ).to_series()
+    if candidates.is_empty():
         return ordered, checked
+    values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns]
+    row, before = ordered[candidates].select(values), ordered[candidates - 1].select(values)
+    same = row.select(pl.all_horizontal(row[c].eq_missing(before[c]) for c in values)).to_series()
+    copies = candidates.filter(same)
+    if copies.is_empty():
+        return ordered, checked
+    flagged = ordered.select(
+        pl.int_range(pl.len(), dtype=pl.Int64).is_in(copies.implode()).alias("_copy"), "_pos", "_row", "_file"
+    )
     # a run of copies follows its original: the run's first row is the one kept
     run = (~pl.col("_copy")).cum_sum()
     flagged = flagged.select(

@@ -131,6 +131,18 @@ def test_the_same_rows_given_twice_are_counted_once(tmp_path):
     assert set(twice.rejects["file"]) == {str(tmp_path / "a.parquet")}
 
 
+def test_only_exact_copies_are_rejected_among_rows_with_the_same_replay_keys():
+    # a double ron's two rows share every replay key but differ in their winner; a hand given three times keeps
+    # its first row, and both copies name it
+    double_ron = [{"round": "E1", "honba": 0, "result": "ron", "winner": w, "loser": "Aoki", "han": 2, "fu": 30}
+                  for w in ("Baba", "Chiba")]
+    tsumo = {"round": "E2", "honba": 0, "result": "tsumo", "winner": "Baba", "han": 1, "fu": 30}
+    result = score(game([*double_ron, tsumo, tsumo, tsumo]), "tenhou")
+    assert result.hands.select("round", "winner").rows() == [("E1", "Baba"), ("E1", "Chiba"), ("E2", "Baba")]
+    assert result.rejects["row"].to_list() == [4, 5]
+    assert result.rejects["reason"].str.starts_with("duplicate_row: an exact copy of row 3 of").all()
+
+
 def test_typed_parquet_numbers_out_of_range_reject_their_rows(tmp_path):
     import polars as pl
 
