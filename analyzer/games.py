@@ -131,7 +131,8 @@ def _game_points(rules: Rules) -> list[pl.Expr]:
 
 def _by_place(wide: pl.LazyFrame, rules: Rules, names: list[str]) -> pl.LazyFrame:
     """One row per game and seat (seats 0-2 with three players), in order of game, place and seat (the seat's
-    ordinal)."""
+    ordinal: by score, then seat, which is the order of place and seat under either tie rule). Games come in
+    ``_game`` order, the order of their ids (:func:`analyzer.replay.game_keys`)."""
     game = pl.int_range(pl.len(), dtype=pl.Int64)
     per_seat = [
         wide.select(

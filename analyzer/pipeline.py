@@ -310,9 +310,10 @@ def assemble_part(parts: list[ScoredPart], statistics: bool = True) -> PartResul
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
-    games = pl.concat(
-        [_game_rows(p) for p in parts]
-    ).sort("game_id", "place", "seat")
+    # a part's game rows come in game id, place and seat order already; rows of several parts interleave
+    games = pl.concat([_game_rows(p) for p in parts])
+    if len(parts) > 1:
+        games = games.sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
     # a game with a rejected row is incomplete — unless the row was only a copy of one that was scored
     lost = rejects_df.filter(~pl.col("reason").str.starts_with(COPY_REASON_START))["game_id"]

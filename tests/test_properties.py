@@ -77,3 +77,5 @@ def test_money_is_conserved_and_final_scores_add_up(hands, rules):
     )
     assert result.games["final_score"].sum() == 4 * rules.start_points - on_table * deposit + leftover
     assert leftover in (0, on_table * deposit) or rules.tie_rule == "split"
+    # the games table comes in place order, ties by seat (under either tie rule), without a sort
+    assert result.games.equals(result.games.sort("game_id", "place", "seat", maintain_order=True))
