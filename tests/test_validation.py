@@ -157,3 +157,26 @@ def test_typed_parquet_numbers_out_of_range_reject_their_rows(tmp_path):
     result = analyzer.score(tmp_path / "typed.parquet", "tenhou")
     assert result.rows_read == 4 and result.rows_rejected == 3
     assert set(result.rejects["column"]) == {"honba", "han"}
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Aoki,Baba", ["Aoki", "Baba"]),
+    ("Aoki , Baba", ["Aoki", "Baba"]),
+    ("Aoki,,Baba, ,", ["Aoki", "Baba"]),
+    (" , Aoki", ["Aoki"]),
+    ("Bob Smith, Al", ["Bob Smith", "Al"]),
+    ("Aoki  Baba\tChiba", ["Aoki", "Baba", "Chiba"]),
+    ("\u3000青木\u3000馬場 ", ["青木", "馬場"]),
+    ("Aoki\u00a0,\u00a0Baba", ["Aoki", "Baba"]),
+    ("", []),
+    ("   ", []),
+    (",,,", []),
+    (None, None),
+])
+def test_player_lists_written_as_text(text, names):
+    import polars as pl
+
+    from analyzer.io.load import split_player_list
+
+    got = pl.DataFrame({"t": [text]}, schema={"t": pl.String}).select(split_player_list(pl.col("t"))).item()
+    assert (None if got is None else got.to_list()) == names

