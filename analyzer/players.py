@@ -423,8 +423,12 @@ def _bounds(hands: pl.LazyFrame) -> PartBounds:
     ).collect().row(0)
     longest = longest or 1
     bits = max(1, int(game or 0).bit_length())
-    # the largest win is the largest `points`; a deal-in pays every winner of its hand: at most `longest` wins
-    value_bits = (max(int(points or 0), 0) * longest).bit_length()
+    # a deal-in into a multiple ron pays every winner of its hand (`_deal_in_cost`): summed over the few rows
+    # of hands with several rows
+    deal_in = 0 if longest == 1 else hands.filter(
+        (pl.col("_rows_in_hand") > 1) & pl.col("_paid") & (pl.col("result") == "ron")
+    ).group_by("_hand").agg(pl.col("points").sum()).select(pl.col("points").max()).collect().item()
+    value_bits = max(int(points or 0), int(deal_in or 0)).bit_length()
     if value_bits + bits + PLACE_BITS > 63:  # not with validated hands: values are limited by MAX_YAKUMAN
         raise ValueError(f"hand values up to 2^{value_bits} in games numbered up to 2^{bits} do not fit a hand key")
     return PartBounds(rows, longest, bits)
