@@ -408,8 +408,8 @@ def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
 
 
 class PartBounds(NamedTuple):
-    """What a part's sums are laid out by, read from its hands in one pass: ``rows``, the rows of its longest
-    hand (``longest``) and the bits of the game number in a hand key (``game_bits``)."""
+    """What a part's sums are laid out by, read from its hands: ``rows``, the rows of its longest hand
+    (``longest``) and the bits of the game number in a hand key (``game_bits``)."""
 
     rows: int
     longest: int
