@@ -76,13 +76,17 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         *[seg.last(pl.col(SCORE_COLUMNS[s]), HAND_END).alias(f"_after_{s}") for s in rules.seats],
     ).filter(pl.col("_first") & (pl.col("result") != "chombo"))
     after = [pl.col(f"_after_{s}") for s in rules.seats]
-    low, top = pl.min_horizontal(after), pl.max_horizontal(after)
-    dealer_score = pl.coalesce(pl.when(pl.col("dealer") == s).then(after[s]) for s in rules.seats)
+    # values read by several tests below, as columns (an expression used several times is evaluated each time)
+    per_hand = per_hand.with_columns(
+        pl.min_horizontal(after).alias("_low"), pl.max_horizontal(after).alias("_top"),
+        pl.coalesce(pl.when(pl.col("dealer") == s).then(after[s]) for s in rules.seats).alias("_dealer_score"),
+        next_round(pl.col("_round_idx"), pl.col("_stays"), rules.players).alias("_following"),
+    )
+    low, top, dealer_score, following = pl.col("_low"), pl.col("_top"), pl.col("_dealer_score"), pl.col("_following")
     others_at_least = pl.sum_horizontal(
         ((after[s] >= dealer_score) & (pl.col("dealer") != s)).cast(pl.Int64) for s in rules.seats
     )
     reached = top >= rules.return_points
-    following = next_round(pl.col("_round_idx"), pl.col("_stays"), rules.players)
     bust = {"off": pl.lit(False), "below_zero": low < 0, "zero_or_below": low <= 0}[rules.tobi]
     if rules.west_extension:  # at most one more wind: its last round is ``last + 4`` in round indexes
         over = (following > last) & (reached | (following > last + 4))
@@ -115,7 +119,7 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         end_reason.alias("_end_reason"),
         seg.ends_from_starts(seg.starts("_game")).alias("_is_last"),
         goes_on.alias("_goes_on_reason"),
-    )
+    ).drop("_low", "_top", "_dealer_score", "_following")
 
 
 def game_end_ok(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
