@@ -1,8 +1,7 @@
 """Where a game must end under its rules, and whether the recorded game ended there.
 
 ``hand_ends(hands, rules)`` needs scored hands in replay order (``_game``, ``_first``, ``_last``, ``_round_idx``,
-``dealer``,
-``_paid``, ``_winner``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo re-deals left out:
+``dealer``, ``_dealer_won``, ``_is_win``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo re-deals left out:
 they neither count as a hand nor end a game), all columns kept, plus:
 
 =============== ==============================================================================================
@@ -42,7 +41,7 @@ def _dealer_tenpai() -> pl.Expr:
     return pl.col("_tenpai_mask").and_(seg.seat_bit(pl.col("dealer"))) != 0
 
 
-HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
+HAND_END = pl.col("_last")
 
 
 def next_round(round_idx: pl.Expr, stays: pl.Expr, players: int) -> pl.Expr:
@@ -53,8 +52,9 @@ def next_round(round_idx: pl.Expr, stays: pl.Expr, players: int) -> pl.Expr:
 
 
 def dealer_won() -> pl.Expr:
-    """A paid winner of the hand is its dealer (on every row of the hand; rows in replay order)."""
-    return seg.any_((pl.col("_paid") & (pl.col("_winner") == pl.col("dealer"))).fill_null(False), HAND_START, HAND_END)
+    """A paid winner of the hand is its dealer (on every row of the hand), as the replay found it
+    (:func:`analyzer.replay.derive_table_state`)."""
+    return pl.col("_dealer_won")
 
 
 def dealer_stays() -> pl.Expr:
@@ -72,7 +72,6 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     # rows in replay order (analyzer.replay): hands and games are runs of rows, windows are segment passes
     per_hand = hands.with_columns(
         dealer_stays().alias("_stays"),
-        dealer_won().alias("_dealer_won"),
         *[seg.last(pl.col(SCORE_COLUMNS[s]), HAND_END).alias(f"_after_{s}") for s in rules.seats],
     ).filter(pl.col("_first") & (pl.col("result") != "chombo"))
     after = [pl.col(f"_after_{s}") for s in rules.seats]

@@ -231,7 +231,6 @@ def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     facts = {
         "_dealt_in": paid_ron,
         "_into_riichi": paid_ron & winner_riichi,
-        "_dealer_won": pl.col("_paid") & (pl.col("_winner") == pl.col("dealer")),
         **{f"_won_{s}": pl.col("_paid") & (pl.col("_winner") == s) for s in SEATS},
     }
     columns = []
@@ -255,7 +254,8 @@ def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     words = seg.pack(list(facts.values()), bits)
     word_names = [f"_hand_word{i}" for i in range(len(words))]
     kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_game", "_round_idx", "_game_start", "_first",
-            "_last", "_paid", "_is_win", "_winner", "_loser", "_hand_riichi", *PLAYER_COLUMNS, *DELTA_COLUMNS]
+            "_last", "_paid", "_is_win", "_dealer_won", "_winner", "_loser", "_hand_riichi", *PLAYER_COLUMNS,
+            *DELTA_COLUMNS]
     counted = hands.select(
         *kept, *columns,
         _spread(pl.col("_hand_riichi")).alias("_riichi"),

@@ -20,9 +20,10 @@ _is_win          the hand has a paid ron or tsumo
 ================ ====================================================================================
 
 ``derive_table_state`` adds ``replayed_honba``, ``kyotaku`` (sticks on the table at the start of the hand),
-``_sticks_put`` (sticks declared in the hand), ``_kyotaku_after`` (sticks left on the table after it) and
-``_partial_game`` (the game's first row is not E1 with no honba and no sticks: a fragment, replayed from the
-counters its first row records).
+``_sticks_put`` (sticks declared in the hand), ``_kyotaku_after`` (sticks left on the table after it),
+``_dealer_won`` (a paid winner of the hand is its dealer, on every row of the hand: the game-end rules and the
+statistics read it too) and ``_partial_game`` (the game's first row is not E1 with no honba and no sticks: a
+fragment, replayed from the counters its first row records).
 
 ``running_scores`` adds ``score_0``..``score_3`` after each row.
 """
@@ -166,7 +167,7 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     return lf.with_columns(
         pl.when(pl.col("_is_win")).then(0).otherwise(pl.col("kyotaku") + pl.col("_sticks_put")).alias("_kyotaku_after")
-    ).drop("_honba_reset", "_honba_inc", "_collects", "_sticks_on_first", "_honba_era", "_stick_era", "_dealer_won",
+    ).drop("_honba_reset", "_honba_inc", "_collects", "_sticks_on_first", "_honba_era", "_stick_era",
            "_start_honba", "_start_sticks", "_honba_era_start", "_stick_era_start")
 
 
