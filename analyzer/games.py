@@ -31,12 +31,16 @@ def _last_rows(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     last row."""
     start, end = pl.col("_game_start"), pl.col("_game_end")
     chombo = pl.col("result") == "chombo"
-    # The k-th first row and the k-th last row belong to the same game: two filters side by side.
+    # The k-th first row and the k-th last row belong to the same game: two filters side by side. A game's
+    # chombo count is the running count on its last row minus the running count on the game before's last row.
     seating = hands.filter(start).select(PLAYER_COLUMNS)
+    running = [f"_chombo_running_{s}" for s in SEATS]
     last = hands.with_columns(
-        *[seg.cum_sum((chombo & (pl.col("_loser") == s)).cast(pl.Int64), start).alias(f"_chombo_{s}") for s in SEATS],
+        *[(chombo & (pl.col("_loser") == s)).fill_null(False).cast(pl.Int64).cum_sum().alias(r)
+          for s, r in zip(SEATS, running)],
     ).filter(end).select(
-        GAME, "_game", *SCORE_COLUMNS, pl.col("_kyotaku_after").alias("_leftover"), *[f"_chombo_{s}" for s in SEATS],
+        GAME, "_game", *SCORE_COLUMNS, pl.col("_kyotaku_after").alias("_leftover"),
+        *[(pl.col(r) - pl.col(r).shift(1).fill_null(0)).alias(f"_chombo_{s}") for s, r in zip(SEATS, running)],
         *[c for c in PER_GAME_COLUMNS if c in names],
     )
     return pl.concat([last, seating], how="horizontal")
