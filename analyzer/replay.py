@@ -172,6 +172,10 @@ def derive_table_state(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 
 
 def running_scores(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    return lf.with_columns(
-        (rules.start_points + seg.cum_sum(pl.col(d), GAME_START)).alias(s) for d, s in zip(DELTA_COLUMNS, SCORE_COLUMNS)
-    )
+    # each seat's running total over the whole part first, as a column (it is read twice below), then less its
+    # value before the game started
+    running = [f"_running_{s}" for s in SCORE_COLUMNS]
+    return lf.with_columns(pl.col(d).cum_sum().alias(r) for d, r in zip(DELTA_COLUMNS, running)).with_columns(
+        (rules.start_points + pl.col(r) - seg.first(pl.col(r) - pl.col(d), GAME_START)).alias(s)
+        for d, r, s in zip(DELTA_COLUMNS, running, SCORE_COLUMNS)
+    ).drop(running)
