@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer import segments as seg
 from analyzer.game_end import game_end_ok
 from analyzer.per_game import GAME_RULES, PER_GAME_COLUMNS, uma_exprs
 from analyzer.rules import Rules
