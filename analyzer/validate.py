@@ -28,6 +28,7 @@ from analyzer.rejects import bits as reject_bits
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, SEATS, WINDS
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
+ROUND_NAMES = [f"{wind}{number}" for wind in WINDS for number in range(1, 5)]  # in the order of _round_idx
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
 NUMBER_COLUMNS = ["honba", "han", "fu", "yakuman"]
@@ -139,15 +140,15 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         *[_text(c, schema).alias(f"_ref_{c}") for c in PLAYER_REF_COLUMNS],
         *[pl.col(c).alias(f"_raw_{c}") for c in NUMBER_COLUMNS],
     )
-    round_text = pl.col("_round_text")
-    round_ok = round_text.str.contains(r"^[ESWN][1-4]$").fill_null(False)
-    wind = round_text.str.slice(0, 1).replace_strict(list(WINDS), list(range(4)), default=None, return_dtype=pl.Int64)
-    number = round_text.str.slice(1, 1).cast(pl.Int64, strict=False)
+    # the round's index (E1 = 0 … N4 = 15) looked up by its name: one hash lookup, no pattern or slices
+    round_idx = pl.col("_round_text").replace_strict(ROUND_NAMES, list(range(len(ROUND_NAMES))), default=None,
+                                                     return_dtype=pl.Int64)
+    lf = lf.with_columns(round_idx.alias("_round_idx"))
+    round_ok = pl.col("_round_idx").is_not_null()
 
     typed = lf.with_columns(
-        pl.when(round_ok).then(round_text).otherwise(pl.col("round")).alias("round"),
-        pl.when(round_ok).then(wind * 4 + number - 1).alias("_round_idx"),
-        pl.when(round_ok).then(number - 1).alias("dealer"),
+        pl.when(round_ok).then(pl.col("_round_text")).otherwise(pl.col("round")).alias("round"),
+        (pl.col("_round_idx") % 4).alias("dealer"),
         *[parse_int(_text(c, schema)).alias(c) for c in NUMBER_COLUMNS],
         # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
         *[seat_of(pl.col(f"_ref_{c}")).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
