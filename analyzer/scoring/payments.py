@@ -12,6 +12,8 @@ payments, nagashi, chombo). Riichi sticks put out in a hand are charged on its f
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import polars as pl
 
 from analyzer import segments as seg
@@ -130,6 +132,28 @@ def _as_deltas(payee: pl.Expr, payments: list[pl.Expr]) -> list[pl.Expr]:
 PAY = [f"_pay_{s}" for s in SEATS]
 
 
+@lru_cache(maxsize=32)
+def _seat_table(rules: Rules, kind: str) -> pl.DataFrame:
+    """Each seat's delta of a nagashi or chombo (a mangan tsumo by, or paid back by, each seat with each dealer:
+    row ``seat * 4 + dealer``) or of the noten payments (row = tenpai mask), for every case: the expressions
+    of :func:`deltas` evaluated on 16 rows instead of on every row."""
+    cases = pl.DataFrame({"_case": list(range(16))}, schema={"_case": pl.Int64}).with_columns(
+        (pl.col("_case") // 4).alias("_winner"), (pl.col("_case") // 4).alias("_loser"),
+        (pl.col("_case") % 4).alias("dealer"), pl.col("_case").alias("_tenpai_mask"),
+    )
+    if kind == "nagashi":
+        columns = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN), rules))
+    elif kind == "chombo":
+        columns = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN), rules))]
+    else:
+        columns = _noten_deltas(rules)
+    return cases.select(c.cast(pl.Int64).alias(f"_{s}") for s, c in zip(rules.seats, columns))
+
+
+def _by_seats(table: pl.DataFrame, case: pl.Expr, rules: Rules) -> list[pl.Expr]:
+    return [pl.lit(table[f"_{s}"]).gather(case) for s in rules.seats]
+
+
 def _noten_deltas(rules: Rules) -> list[pl.Expr]:
     tenpai = pl.col("_tenpai_mask")
     n_tenpai = tenpai.bitwise_count_ones().cast(pl.Int64)
@@ -181,9 +205,10 @@ def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     lf = lf.with_columns(pl.when(pl.col("_paid")).then(p).otherwise(0).alias(name)
                          for p, name in zip(_win_payments(rules), pay))
     win = _as_deltas(WINNER, [pl.col(c) for c in pay])
-    nagashi = _as_deltas(WINNER, _tsumo_shares(WINNER, pl.lit(MANGAN), rules))
-    chombo = [-d for d in _as_deltas(LOSER, _tsumo_shares(LOSER, pl.lit(MANGAN), rules))]
-    noten = _noten_deltas(rules)
+    # deltas that depend only on seats: looked up in small tables built by the same expressions
+    nagashi = _by_seats(_seat_table(rules, "nagashi"), WINNER * 4 + DEALER, rules)
+    chombo = _by_seats(_seat_table(rules, "chombo"), LOSER * 4 + DEALER, rules)
+    noten = _by_seats(_seat_table(rules, "noten"), pl.col("_tenpai_mask"), rules)
     sticks = _stick_deltas(rules)
     is_draw = (RESULT == "draw") | ((RESULT == "nagashi") & pl.lit(not rules.nagashi))
     columns = []
