@@ -270,3 +270,12 @@ def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
     score_to(SAMPLE_CSV, out, "csv", "tenhou")
     second = json.loads((out / ".analyzer-run.json").read_text())
     assert second["run"] != first["run"] and second["tables"]["hands"] == "hands.csv"
+
+
+def test_games_come_in_key_order_whatever_order_the_input_has():
+    from analyzer.partition import _in_key_order
+
+    games = pl.DataFrame({"_game_key": ["b", "a", "c"], "_n": [1, 2, 3], "_first": [5, 1, 9], "_last": [5, 2, 11]})
+    assert _in_key_order(games)["_game_key"].to_list() == ["a", "b", "c"]  # written in key order: by first row
+    shuffled = games.with_columns(pl.Series("_first", [1, 5, 9]), pl.Series("_last", [1, 6, 11]))
+    assert _in_key_order(shuffled)["_game_key"].to_list() == ["a", "b", "c"]  # not: sorted by key text
