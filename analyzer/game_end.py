@@ -26,10 +26,9 @@ import polars as pl
 from analyzer import segments as seg
 from analyzer.per_game import last_round_expr
 from analyzer.rules import Rules
-from analyzer.schema import SCORE_COLUMNS
+from analyzer.schema import ROUND_NAMES, SCORE_COLUMNS
 from analyzer.text import format_text
 
-ROUND_NAMES = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
 EXHAUSTIVE = ["draw", "nagashi"]
 
 

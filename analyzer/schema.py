@@ -31,6 +31,8 @@ import polars as pl
 
 RESULTS = ("ron", "tsumo", "draw", "nagashi", "abort", "chombo")
 WINDS = "ESWN"
+# every round name, in the order of the round index (`_round_idx`: E1 = 0 … E4 = 3, S1 = 4 … N4 = 15)
+ROUND_NAMES = [f"{wind}{number}" for wind in WINDS for number in range(1, 5)]
 SEATS = range(4)
 PLAYER_COLUMNS = [f"player_{s}" for s in SEATS]
 PLAYER_REF_COLUMNS = ["winner", "loser", "pao"]

@@ -25,10 +25,9 @@ import polars as pl
 
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rejects import bits as reject_bits
-from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, SEATS, WINDS
+from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
-ROUND_NAMES = [f"{wind}{number}" for wind in WINDS for number in range(1, 5)]  # in the order of _round_idx
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
 NUMBER_COLUMNS = ["honba", "han", "fu", "yakuman"]
