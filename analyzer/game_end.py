@@ -1,8 +1,8 @@
 """Where a game must end under its rules, and whether the recorded game ended there.
 
 ``hand_ends(hands, rules)`` needs scored hands in replay order (``_game``, ``_first``, ``_last``, ``_round_idx``,
-``dealer``, ``_dealer_won``, ``_is_win``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo re-deals left out:
-they neither count as a hand nor end a game), all columns kept, plus:
+``dealer``, ``_dealer_won``, ``_is_win``, ``_tenpai_mask``, ``score_*``) and returns one row per hand (chombo
+re-deals left out: they neither count as a hand nor end a game), all columns kept, plus:
 
 =============== ==============================================================================================
 _must_end       the rules end the game after this hand (bust, last round over, West sudden death)
@@ -12,8 +12,8 @@ _is_last        the game's last recorded hand
 _goes_on_reason why the game may not end after this hand (null when it may)
 =============== ==============================================================================================
 
-``game_end_ok(hands, rules)``: one row per game (``_game``), ``_ends_right``: no hand that must end the game is followed by
-another, and the last hand may end it; ``_fragment``: the record does not start at E1 with nothing on the table.
+``game_end_ok(hands, rules)``: one row per game (``_game``), ``_ends_right``: no hand that must end the game is
+followed by another, and the last hand may end it; ``_fragment``: the record does not start at E1 with nothing on the table.
 
 Agari-yame and tenpai-yame are the dealer's choice: a game that goes on after them is not wrong (a real Tenhou
 log, mjai-reviewer's ``bug1``, plays S4-2 after the top dealer was tenpai alone in S4-1).

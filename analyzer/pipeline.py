@@ -240,10 +240,8 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     row with the one before it finds them all, with no hashing of whole rows. Only the rows whose replay keys
     (integers) equal the row before's — a multiple ron, a chombo, a copy: a few in a hundred — are compared
     column by column."""
-    keys = [k for k in REPLAY_ORDER if k != "_pos"]
-    candidates = ordered.select(
-        pl.int_range(pl.len(), dtype=pl.Int64).filter(pl.all_horizontal(pl.col(k).eq_missing(pl.col(k).shift(1)) for k in keys))
-    ).to_series()
+    same_keys = pl.all_horizontal(pl.col(k).eq_missing(pl.col(k).shift(1)) for k in REPLAY_ORDER if k != "_pos")
+    candidates = ordered.select(pl.int_range(pl.len(), dtype=pl.Int64).filter(same_keys)).to_series()
     if candidates.is_empty():
         return ordered, checked
     values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns]

@@ -150,8 +150,9 @@ def _seat_table(rules: Rules, kind: str) -> pl.DataFrame:
     return cases.select(c.cast(pl.Int64).alias(f"_{s}") for s, c in zip(rules.seats, columns))
 
 
-def _by_seats(table: pl.DataFrame, case: pl.Expr, rules: Rules) -> list[pl.Expr]:
-    return [pl.lit(table[f"_{s}"]).gather(case) for s in rules.seats]
+def _by_seats(table: pl.DataFrame, case: pl.Expr) -> list[pl.Expr]:
+    """Each seat's value of the row's ``case`` in a :func:`_seat_table` (one column per seat of the rules)."""
+    return [pl.lit(table[column]).gather(case) for column in table.columns]
 
 
 def _noten_deltas(rules: Rules) -> list[pl.Expr]:
@@ -206,9 +207,9 @@ def deltas(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
                          for p, name in zip(_win_payments(rules), pay))
     win = _as_deltas(WINNER, [pl.col(c) for c in pay])
     # deltas that depend only on seats: looked up in small tables built by the same expressions
-    nagashi = _by_seats(_seat_table(rules, "nagashi"), WINNER * 4 + DEALER, rules)
-    chombo = _by_seats(_seat_table(rules, "chombo"), LOSER * 4 + DEALER, rules)
-    noten = _by_seats(_seat_table(rules, "noten"), pl.col("_tenpai_mask"), rules)
+    nagashi = _by_seats(_seat_table(rules, "nagashi"), WINNER * 4 + DEALER)
+    chombo = _by_seats(_seat_table(rules, "chombo"), LOSER * 4 + DEALER)
+    noten = _by_seats(_seat_table(rules, "noten"), pl.col("_tenpai_mask"))
     sticks = _stick_deltas(rules)
     is_draw = (RESULT == "draw") | ((RESULT == "nagashi") & pl.lit(not rules.nagashi))
     columns = []
