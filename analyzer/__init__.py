@@ -5,6 +5,10 @@
 >>> result.players.head()
 """
 
+from analyzer._allocator import tune_for_batch
+
+tune_for_batch()  # before anything below loads Polars
+
 from analyzer.check import CheckResult, check
 from analyzer.importers import read_mjai, read_tenhou
 from analyzer.io.load import InputError, load

@@ -1,0 +1,34 @@
+"""The allocator settings of a batch run (analyzer._allocator), checked in fresh processes: the variable is
+read by Polars when it loads, so only a process that has not loaded Polars yet shows what analyzer sets."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analyzer._allocator import ALLOCATOR_VARIABLE, BATCH_SETTINGS, POLARS_SETTINGS
+
+SHOW = "import os, {first}; print(os.environ.get({name!r}, ''))"
+
+
+def _variable_after(first: str, value: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != ALLOCATOR_VARIABLE}
+    if value is not None:
+        env[ALLOCATOR_VARIABLE] = value
+    code = SHOW.format(first=first, name=ALLOCATOR_VARIABLE)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("inherited", [None, POLARS_SETTINGS])
+def test_analyzer_loaded_first_keeps_freed_memory_longer(inherited):
+    # unset, or only what Polars wrote into a parent process's environment: ours, after Polars' own
+    assert _variable_after("analyzer", inherited) == f"{POLARS_SETTINGS},{BATCH_SETTINGS}"
+
+
+def test_a_users_own_setting_is_left_alone():
+    assert _variable_after("analyzer", "narenas:2") == f"{POLARS_SETTINGS},narenas:2"
+
+
+def test_polars_loaded_first_is_left_alone():
+    assert _variable_after("polars, analyzer", None) == POLARS_SETTINGS
