@@ -2,7 +2,8 @@
 
 Games are independent, so a part of whole games is scored exactly as it would be with the rest of the input
 beside it. :func:`plan` reads only the ``game_id`` column of the inputs, counts each game's rows and cuts the
-games, in ``game_id`` order, into parts of about ``partition_rows`` rows (a game is never split). Scoring the
+games, in ``game_id`` order, into parts of about ``partition_rows`` rows (a game is never split; the last
+part is a quarter of that, see :data:`TAIL_FRACTION`). Scoring the
 parts in that order and appending their outputs gives the same tables, row for row, whatever the part size.
 
 How a part's rows are read back:
@@ -35,6 +36,9 @@ DEFAULT_PARTITION_ROWS = 500_000
 # headroom): turns --memory-limit into a part size.
 BYTES_PER_ROW = 1_500
 MIN_PARTITION_ROWS = 1
+# The last part's outputs are written when all scoring is done, with nothing left to overlap the write: the
+# last rows (whole games) of a partitioned input make a part of this fraction of the others' size.
+TAIL_FRACTION = 4
 
 
 def rows_for_memory(limit_bytes: int) -> int:
@@ -145,8 +149,10 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     if total <= partition_rows:
         frame = unified(scans, schema)
         return Plan([Part(0, total, games.height, frame)], total, games.height, spilled=False)
+    start = pl.col("_n").cum_sum() - pl.col("_n")
+    in_tail = start >= total - partition_rows // TAIL_FRACTION
     games = games.with_columns(
-        (pl.col("_n").cum_sum() - pl.col("_n")).floordiv(partition_rows).alias("_part"),
+        pl.when(in_tail).then(pl.lit(total, pl.Int64)).otherwise(start.floordiv(partition_rows)).alias("_part"),
         pl.int_range(pl.len(), dtype=pl.Int64).alias("_game"),
     )
     # consecutive part numbers, even where one game is bigger than a part
