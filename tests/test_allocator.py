@@ -17,7 +17,8 @@ def _variable_after(first: str, value: str | None) -> str:
     if value is not None:
         env[ALLOCATOR_VARIABLE] = value
     code = SHOW.format(first=first, name=ALLOCATOR_VARIABLE)
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
 
 
 @pytest.mark.parametrize("inherited", [None, POLARS_SETTINGS])
