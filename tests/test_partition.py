@@ -46,6 +46,17 @@ def test_game_ordered_parquet_is_sliced_and_other_input_spilled():
         spilled.close()
 
 
+def test_the_last_part_is_a_quarter_of_the_others(tmp_path):
+    # 20 games of 10 rows in 60-row parts: the games starting in the last 15 rows (one, at row 190) make the last
+    # part; the others are cut as before
+    path = tmp_path / "games.parquet"
+    pl.DataFrame({"game_id": [f"g{g:02d}" for g in range(20) for _ in range(10)], "round": "E1"}).write_parquet(path)
+    parts = plan([path], partition_rows=60).parts
+    assert [p.rows for p in parts] == [60, 60, 60, 10, 10]
+    assert [p.index for p in parts] == list(range(5))
+    assert plan([path], partition_rows=200).parts[0].rows == 200  # one part: no tail of its own
+
+
 def test_a_memory_limit_below_one_game_still_scores_everything():
     assert rows_for_memory(1) == 1
     tiny = analyzer.score(SAMPLE_CSV, "tenhou", memory_limit="1KB")
