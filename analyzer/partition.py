@@ -3,8 +3,8 @@
 Games are independent, so a part of whole games is scored exactly as it would be with the rest of the input
 beside it. :func:`plan` reads only the ``game_id`` column of the inputs, counts each game's rows and cuts the
 games, in ``game_id`` order, into parts of about ``partition_rows`` rows (a game is never split; the last
-part is a quarter of that, see :data:`TAIL_FRACTION`). Scoring the
-parts in that order and appending their outputs gives the same tables, row for row, whatever the part size.
+part is a quarter of that, see :data:`TAIL_FRACTION`). Scoring the parts in that order and appending their
+outputs gives the same tables, row for row, whatever the part size.
 
 How a part's rows are read back:
 
