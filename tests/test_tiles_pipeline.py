@@ -81,3 +81,26 @@ def test_unreadable_tile_text_is_rejected_as_tiles_encode_reports_it():
     result = score(game(rows), "tenhou")
     assert result.rejects["reason"].to_list() == ["tiles cannot be scored: bad_notation"]
     assert result.hands["problems"].str.starts_with("bad_notation").all()  # given han/fu paid, with the code
+
+
+@pytest.mark.parametrize(
+    ("ippatsu", "han", "rejected"),
+    [
+        ("true", 4, False),  # the words a boolean column reads as: taken as they are
+        ("false", 3, False),
+        (" True ", 4, False),  # any spacing and case of the flag words
+        ("YES", 4, False),
+        ("maybe", None, True),  # not a flag word: the row is rejected, naming the column
+    ],
+)
+def test_situation_flags_are_read_in_any_spelling_and_bad_ones_rejected(ippatsu, han, rejected):
+    # Pinfu, tanyao, riichi ron: 3 han, ippatsu one more. A column of exact flag words is read as it is, any
+    # other column is stripped and case-folded first, and the rejected row shows the text it had.
+    df = _tile_row(hand="234m456p678s55p234s", win_tile="2s", riichi="Chiba", ippatsu=ippatsu)
+    result = score(df, preset("tenhou"))
+    if rejected:
+        assert result.hands.height == 0
+        reject = result.rejects.row(0, named=True)
+        assert (reject["column"], reject["value"], reject["reason"]) == ("ippatsu", ippatsu, "not true/false")
+    else:
+        assert result.rows_rejected == 0 and result.hands["han"].to_list() == [han]
