@@ -75,6 +75,18 @@ def test_statistic_counted_by_hand(g1, player, column):
     assert g1[player][column] == (expected if exact else pytest.approx(expected))
 
 
+def test_per_seat_inputs_written_loosely_count_the_same():
+    # plainly written inputs are read as they are, others stripped, case-folded and parsed through a number:
+    # ' 1 ', '1.0', ' YES ', 'True' count as 1 and true do
+    plain = analyzer.score(_rows(), "tenhou").players
+    loose = _rows().with_columns(
+        *[pl.format(" {}.0 ", pl.col(c)).replace(" .0 ", "").alias(c) for c in PER_SEAT if not c.startswith("open")],
+        *[pl.col(f"open_{s}").replace({"1": " YES ", "0": "False"}) for s in range(4)],
+    )
+    assert loose["turn"][0] == " 9.0 " and loose["open_0"][0] == " YES "
+    assert_frame_equal(analyzer.score(loose, "tenhou").players, plain)
+
+
 @pytest.mark.parametrize("column", ["avg_riichi_turn", "chasing_riichi_rate", "call_rate", "avg_calls",
                                     "avg_win_turn", "avg_deal_in_turn", "open_wins", "dama_wins",
                                     "deal_ins_while_open", "deal_ins_to_open"])
