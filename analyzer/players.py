@@ -32,6 +32,7 @@ import polars as pl
 
 from analyzer import segments as seg
 from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS, WINDS
+from analyzer.text import columns_where_every_row
 from analyzer.validate import MAX_HONBA
 
 # Game points are summed as integers in these units: exact and independent of the order of the parts.
@@ -138,17 +139,13 @@ def _plain_inputs(hands: pl.LazyFrame, names: list[str]) -> set[str]:
     read — which need no stripping, case folding or parsing through floating point. The importer writes them
     so (a boolean column reads as true/false); reading every value of 13 such columns the long way took three
     quarters of a part's statistics (one query decides, instead)."""
-    ints = [c for c in INT_INPUTS if c in names]
-    flags = [c for c in FLAG_INPUTS if c in names]
-    if not ints and not flags:
-        return set()
-    text = {c: pl.col(c).cast(pl.String) for c in ints + flags}
-    empty = {c: text[c].is_null() | (text[c] == "") for c in text}
-    plain = hands.select(
-        *[(empty[c] | text[c].str.to_integer(strict=False).is_not_null()).all().alias(c) for c in ints],
-        *[(empty[c] | text[c].is_in(YES_WORDS + NO_WORDS)).all().alias(c) for c in flags],
-    ).collect().row(0, named=True)
-    return {c for c, ok in plain.items() if ok}
+    def written_plainly(name: str) -> pl.Expr:
+        text = pl.col(name).cast(pl.String)
+        plain = (text.str.to_integer(strict=False).is_not_null() if name in INT_INPUTS
+                 else text.is_in(YES_WORDS + NO_WORDS))
+        return text.is_null() | (text == "") | plain
+
+    return columns_where_every_row(hands, {c: written_plainly(c) for c in [*INT_INPUTS, *FLAG_INPUTS] if c in names})
 
 
 def _at_seat(values: list[pl.Expr], seat: pl.Expr) -> pl.Expr:
@@ -265,19 +262,19 @@ def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     }
     # the per-seat inputs read from their text once, as columns: each is read several times below
     plain = _plain_inputs(hands, names)
-    parsed = {}
+    numbers, flags = {}, {}  # numbers go on to the runs, flags become seat masks here
     if "open" in inputs:
-        parsed |= {f"_open_flag_{s}": _flag(f"open_{s}", names, f"open_{s}" in plain) for s in SEATS}
-        parsed |= {f"_calls_{s}": _int(f"calls_{s}", names, f"calls_{s}" in plain) for s in SEATS}
+        flags |= {f"_open_flag_{s}": _flag(f"open_{s}", names, f"open_{s}" in plain) for s in SEATS}
+        numbers |= {f"_calls_{s}": _int(f"calls_{s}", names, f"calls_{s}" in plain) for s in SEATS}
     if "riichi_turn" in inputs:
-        parsed |= {f"_riichi_turn_{s}": _int(f"riichi_turn_{s}", names, f"riichi_turn_{s}" in plain) for s in SEATS}
+        numbers |= {f"_riichi_turn_{s}": _int(f"riichi_turn_{s}", names, f"riichi_turn_{s}" in plain) for s in SEATS}
     if "turn" in inputs:
-        parsed["_turn"] = _int("turn", names, "turn" in plain)
+        numbers["_turn"] = _int("turn", names, "turn" in plain)
     if any(f"tenpai_{s}" in names for s in SEATS):
-        parsed |= {f"_tenpai_flag_{s}": _flag(f"tenpai_{s}", names, f"tenpai_{s}" in plain) for s in SEATS}
-    if parsed:
-        hands = hands.with_columns(e.alias(n) for n, e in parsed.items())
-    columns = [pl.col(n) for n in parsed if not n.startswith(("_open_flag_", "_tenpai_flag_"))]
+        flags |= {f"_tenpai_flag_{s}": _flag(f"tenpai_{s}", names, f"tenpai_{s}" in plain) for s in SEATS}
+    if numbers or flags:
+        hands = hands.with_columns(e.alias(n) for n, e in {**numbers, **flags}.items())
+    columns = [pl.col(n) for n in numbers]
     if "open" in inputs:
         opened = [pl.col(f"_open_flag_{s}") for s in SEATS]
         winner_open = _at_seat(opened, pl.col("_winner"))

@@ -1,4 +1,4 @@
-"""Text built from columns."""
+"""Text built from columns, and what text columns hold."""
 
 from __future__ import annotations
 
@@ -18,3 +18,12 @@ def format_text(template: str, *args: pl.Expr | str) -> pl.Expr:
     for arg, piece in zip(args, pieces[1:]):
         parts += [(pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String), pl.lit(piece)]
     return pl.concat_str(parts)
+
+
+def columns_where_every_row(lf: pl.LazyFrame, conditions: dict[str, pl.Expr]) -> set[str]:
+    """The names of ``conditions`` whose condition holds on every row of ``lf`` (one query for all of them):
+    used to find text columns already written plainly, which then skip their stripping and parsing."""
+    if not conditions:
+        return set()
+    held = lf.select(c.all().alias(name) for name, c in conditions.items()).collect().row(0, named=True)
+    return {name for name, ok in held.items() if ok}

@@ -29,7 +29,7 @@ from analyzer.rejects import add_bits, is_clean, reason, when
 from analyzer.rules import Rules
 from analyzer.segments import seat_bit
 from analyzer.schema import SITUATION_FLAGS
-from analyzer.text import format_text
+from analyzer.text import columns_where_every_row, format_text
 from analyzer.tiles.codes import CODE_COLUMNS, has_codes
 
 TRUE_TEXT = ["true", "1", "yes", "y", "t"]
@@ -37,26 +37,25 @@ FALSE_TEXT = ["false", "0", "no", "n", "f", ""]
 TILE_OUTPUTS = ["yaku", "fu_detail", "dora_count", "ura_dora", "aka_dora", "wait"]
 
 
-def _flag(name: str, schema: pl.Schema, canonical: bool = False) -> pl.Expr:
-    """A situation flag as a boolean; ``canonical``: its text is already stripped and lower-case."""
+def _flag(name: str, schema: pl.Schema, loose: bool = True) -> pl.Expr:
+    """A situation flag as a boolean; unless ``loose`` its text is one of the flag words exactly."""
     if name not in schema:
         return pl.lit(False)
     if schema[name] == pl.Boolean:
         return pl.col(name).fill_null(False)
-    text = pl.col(name) if canonical else pl.col(name).cast(pl.String).str.strip_chars().str.to_lowercase()
+    text = pl.col(name).cast(pl.String).str.strip_chars().str.to_lowercase() if loose else pl.col(name)
     return text.is_in(TRUE_TEXT).fill_null(False)
 
 
-def _canonical_flags(lf: pl.LazyFrame, schema: pl.Schema) -> set[str]:
-    """The text flag columns whose every value is one of the flag words exactly (or null): the usual input — a
-    boolean column reads as ``true``/``false`` — needs no stripping, case folding or check of its words."""
+def _loose_flags(lf: pl.LazyFrame, schema: pl.Schema) -> list[str]:
+    """The text flag columns not written plainly: some value is not one of the flag words exactly (the usual
+    input — a boolean column reads as ``true``/``false`` — is plain and needs no stripping, case folding or
+    check of its words)."""
     text = [name for name in SITUATION_FLAGS if name in schema and schema[name] == pl.String]
-    if not text:
-        return set()
-    known = lf.select(
-        (pl.col(name).is_null() | pl.col(name).is_in(TRUE_TEXT + FALSE_TEXT)).all().alias(name) for name in text
-    ).collect().row(0, named=True)
-    return {name for name, ok in known.items() if ok}
+    plain = columns_where_every_row(
+        lf, {name: pl.col(name).is_null() | pl.col(name).is_in(TRUE_TEXT + FALSE_TEXT) for name in text}
+    )
+    return [name for name in text if name not in plain]
 
 
 # the flag as written: the flag column itself is a boolean from this stage on
@@ -69,12 +68,11 @@ _CODES_TEXT = format_text(
 R_TILE_CODES = reason("tc_m", _CODES_TEXT, _UNSCORABLE)
 
 
-def _bad_flags(schema: pl.Schema, canonical: set[str]) -> list[pl.Expr]:
+def _bad_flags(loose: list[str]) -> list[pl.Expr]:
     terms = []
-    for name in SITUATION_FLAGS:
-        if name in schema and schema[name] == pl.String and name not in canonical:
-            text = pl.col(name).str.strip_chars().str.to_lowercase()
-            terms.append(when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT), R_FLAG[name]))
+    for name in loose:
+        text = pl.col(name).str.strip_chars().str.to_lowercase()
+        terms.append(when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT), R_FLAG[name]))
     return terms
 
 
@@ -94,14 +92,13 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     key = "tc_m" if coded else "hand"
     win = pl.col("result").is_in(["ron", "tsumo"]) & is_clean()
     winner_bit = seat_bit(pl.col("_winner").fill_null(0))
-    canonical = _canonical_flags(lf, schema)
-    double_riichi = _flag("double_riichi", schema, "double_riichi" in canonical)
+    loose = _loose_flags(lf, schema)
+    double_riichi = _flag("double_riichi", schema, "double_riichi" in loose)
     prepared = lf.with_columns(
         pl.col(key).alias("_key_in"),
         pl.when(win).then(pl.col("hand").str.strip_chars() if key == "hand" else pl.col(key)).alias(key),
-        *[pl.col(name).alias(f"_text_{name}") for name in SITUATION_FLAGS
-          if name in schema and schema[name] == pl.String and name not in canonical],
-        *[_flag(name, schema, name in canonical).alias(name) for name in SITUATION_FLAGS],
+        *[pl.col(name).alias(f"_text_{name}") for name in loose],
+        *[_flag(name, schema, name in loose).alias(name) for name in SITUATION_FLAGS],
         (pl.col("result") == "tsumo").alias("_is_tsumo"),
         ((pl.col("_riichi_mask").and_(winner_bit) != 0) | double_riichi).alias("_is_riichi"),
         ((pl.col("_winner") - pl.col("dealer")) % rules.players).alias("_seat_wind"),
@@ -110,7 +107,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         pl.col("han").alias("given_han"),
         pl.col("fu").alias("given_fu"),
         pl.col("yakuman").alias("given_yakuman"),
-        add_bits(_bad_flags(schema, canonical)),
+        add_bits(_bad_flags(loose)),
     )
     scored = score_tiles(prepared.drop("han", "fu", "yakuman"), rules)
     scored_names = scored.collect_schema().names()
