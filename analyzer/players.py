@@ -31,7 +31,7 @@ from typing import NamedTuple
 import polars as pl
 
 from analyzer import segments as seg
-from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS, WINDS
+from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, ROUND_NAMES, SEATS
 from analyzer.text import columns_where_every_row
 from analyzer.validate import MAX_HONBA
 
@@ -432,8 +432,8 @@ ROW_SUMS = [*COUNT_SUMS, *AMOUNT_SUMS]
 # the game number and of the largest value are read from the part, and must fit 63 bits with the place.
 HONBA_BITS = MAX_HONBA.bit_length()
 PLACE_BITS = 4 + HONBA_BITS
-ROUND_NAMES = sorted(f"{w}{n}" for w in WINDS for n in range(1, 5))  # E1..E4, N1..N4, S1..S4, W1..W4
-_NAME_RANK = [ROUND_NAMES.index(f"{WINDS[i // 4]}{i % 4 + 1}") for i in range(16)]  # by _round_idx
+ROUNDS_BY_NAME = sorted(ROUND_NAMES)  # E1..E4, N1..N4, S1..S4, W1..W4
+_NAME_RANK = [ROUNDS_BY_NAME.index(name) for name in ROUND_NAMES]  # by _round_idx
 
 
 def _hand_key(value: pl.Expr, game_bits: int) -> pl.Expr:
@@ -596,7 +596,7 @@ def _best(sums: pl.LazyFrame, game_ids: pl.LazyFrame, game_bits: int) -> pl.Lazy
         out = out.with_columns(
             (key // (1 << (game_bits + PLACE_BITS))).alias(value),
             game.alias("_game"),
-            pl.lit(pl.Series(ROUND_NAMES)).gather(place // (1 << HONBA_BITS)).alias(f"{prefix}_round"),
+            pl.lit(pl.Series(ROUNDS_BY_NAME)).gather(place // (1 << HONBA_BITS)).alias(f"{prefix}_round"),
             (place % (1 << HONBA_BITS)).alias(f"{prefix}_honba"),
         ).join(game_ids.rename({"game_id": f"{prefix}_game"}), on="_game", how="left").drop("_game", f"_{prefix}_key")
     return out
