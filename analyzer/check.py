@@ -56,7 +56,7 @@ from analyzer.pipeline import (
 from analyzer.rules import Rules, load_rules
 from analyzer.scoring.points import base_points, hand_points
 from analyzer.schema import DELTA_COLUMNS, SEATS
-from analyzer.text import format_text
+from analyzer.text import format_text, one_of
 from analyzer.validate import COPY_REASON_START, DUPLICATE_ROW
 
 FINDING_SCHEMA = {
@@ -74,7 +74,7 @@ FINDING_SCHEMA = {
     "source_row": pl.Int64,
 }
 NOT_A_MISMATCH = ("note",)
-WIN = pl.col("result").is_in(["ron", "tsumo"])
+WIN = one_of(pl.col("result"), ["ron", "tsumo"])
 
 # problem codes of the scoring pipeline that are findings of their own (the *_mismatch codes of the tiles
 # stage are covered by the field comparisons instead): code -> (field, kind, explanation)

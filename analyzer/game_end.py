@@ -27,7 +27,7 @@ from analyzer import segments as seg
 from analyzer.per_game import last_round_expr
 from analyzer.rules import Rules
 from analyzer.schema import ROUND_NAMES, SCORE_COLUMNS
-from analyzer.text import format_text
+from analyzer.text import format_text, one_of
 
 EXHAUSTIVE = ["draw", "nagashi"]
 
@@ -60,8 +60,8 @@ def dealer_stays() -> pl.Expr:
     """The deal stays after a paid win of the dealer, a draw or nagashi with the dealer tenpai, an abort."""
     return (
         pl.when(pl.col("_is_win")).then(dealer_won())
-        .when(pl.col("result").is_in(EXHAUSTIVE)).then(_dealer_tenpai().fill_null(False))
-        .otherwise(pl.col("result").is_in(["abort", "chombo"]))
+        .when(one_of(pl.col("result"), EXHAUSTIVE)).then(_dealer_tenpai().fill_null(False))
+        .otherwise(one_of(pl.col("result"), ["abort", "chombo"]))
     )
 
 
@@ -92,7 +92,7 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     else:
         over, sudden_death = following > last, pl.lit(False)
     stop_on = {"none": pl.lit(False), "agari": pl.col("_dealer_won"),
-               "agari_tenpai": pl.col("_dealer_won") | (pl.col("result").is_in(EXHAUSTIVE) & _dealer_tenpai())}
+               "agari_tenpai": pl.col("_dealer_won") | (one_of(pl.col("result"), EXHAUSTIVE) & _dealer_tenpai())}
     stop = ((pl.col("_round_idx") == last) & (others_at_least == 0) & (dealer_score >= rules.return_points)
             & stop_on[rules.last_dealer_stop].fill_null(False))
     end_reason = (

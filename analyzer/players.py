@@ -32,7 +32,7 @@ import polars as pl
 
 from analyzer import segments as seg
 from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, ROUND_NAMES, SEATS
-from analyzer.text import columns_where_every_row
+from analyzer.text import columns_where_every_row, one_of
 from analyzer.validate import MAX_HONBA
 
 # Game points are summed as integers in these units: exact and independent of the order of the parts.
@@ -299,7 +299,7 @@ def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
         # outcome tests that several counts read, computed once each (a test repeated inside one select is
         # evaluated once per use)
         (pl.col("_first") & (pl.col("result") != "chombo")).alias("_counted_hand"),
-        pl.col("result").is_in(["draw", "nagashi"]).alias("_exhaustive"),
+        one_of(pl.col("result"), ["draw", "nagashi"]).alias("_exhaustive"),
         (pl.col("_paid") & (pl.col("result") == "tsumo")).fill_null(False).alias("_paid_tsumo"),
         pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).alias("_deal_in_cost"),
         *[w.alias(n) for w, n in zip(words, word_names)],
@@ -783,7 +783,7 @@ def yaku_stats_from_hands(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     unpaid = pl.col("problems").fill_null("").str.contains("head_bump|triple_ron_abort")
     lf = lf.with_columns(
         seat_of(pl.col("winner").cast(pl.String)).alias("_winner"),
-        (pl.col("result").is_in(["ron", "tsumo"]) & ~unpaid).alias("_paid"),
+        (one_of(pl.col("result"), ["ron", "tsumo"]) & ~unpaid).alias("_paid"),
     )
     wins = lf.filter(pl.col("_paid")).group_by(
         _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player")

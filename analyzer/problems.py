@@ -29,6 +29,7 @@ import polars as pl
 from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import PLAYER_COLUMNS
+from analyzer.text import one_of
 
 RESULT = pl.col("result")
 
@@ -70,7 +71,7 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     riichi, tenpai = pl.col("_hand_riichi"), pl.col("_tenpai_mask")
     yakuman = pl.col("yakuman").fill_null(0)
     han, fu = pl.col("han"), pl.col("fu")
-    value_given = RESULT.is_in(["ron", "tsumo"]) & (yakuman == 0) & han.is_between(1, 4)
+    value_given = one_of(RESULT, ["ron", "tsumo"]) & (yakuman == 0) & han.is_between(1, 4)
     if "hand" in schema:
         value_given = value_given & pl.col("hand").is_null()
     codes = [
@@ -81,7 +82,7 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         _code(seating_differs, "seating_mismatch"),
         _code(pl.col("_head_bumped"), "head_bump"),
         _code(pl.col("_triple_ron_aborted"), "triple_ron_abort"),
-        _code(RESULT.is_in(["ron", "tsumo"]) & _winner_repeats(), "duplicate_winner"),
+        _code(one_of(RESULT, ["ron", "tsumo"]) & _winner_repeats(), "duplicate_winner"),
         _code((RESULT == "abort") & pl.lit(not rules.abortive_draws), "abort_not_in_rules"),
         _code((RESULT == "nagashi") & pl.lit(not rules.nagashi), "nagashi_not_in_rules"),
         _code((RESULT == "draw") & ((riichi & ~tenpai) != 0), "riichi_not_tenpai"),
@@ -91,8 +92,8 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
             "implausible_han_fu",
         ),
         _code(pl.col("_partial_game") & pl.col("_game_start"), "partial_game"),
-        _code(RESULT.is_in(["tsumo", "draw", "nagashi", "abort"]) & pl.col("_loser").is_not_null(), "loser_ignored"),
-        _code(RESULT.is_in(["draw", "abort", "chombo"]) & pl.col("_winner").is_not_null(), "winner_ignored"),
+        _code(one_of(RESULT, ["tsumo", "draw", "nagashi", "abort"]) & pl.col("_loser").is_not_null(), "loser_ignored"),
+        _code(one_of(RESULT, ["draw", "abort", "chombo"]) & pl.col("_winner").is_not_null(), "winner_ignored"),
     ]
     text = codes_text([c for c in codes if c is not None])
     if "_tile_problems" in schema:

@@ -35,6 +35,7 @@ import polars as pl
 from analyzer import segments as seg
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS
+from analyzer.text import one_of
 
 GAME = "game_id"
 REPLAY_ORDER = ["_game", "_round_idx", "honba", "_chombo_later", "_ron_loser", "_win_distance", "_pos"]
@@ -81,7 +82,7 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
         ~GAME_START
         & (pl.col("_round_idx") == prev["_round_idx"])
         & (pl.col("honba") == prev["honba"])
-        & pl.col("result").is_in(["ron", "nagashi"])
+        & one_of(pl.col("result"), ["ron", "nagashi"])
         & (pl.col("result") == prev["result"])
         & (~ron | (pl.col("_loser") == prev["_loser"]))
     ).fill_null(False)
@@ -97,7 +98,7 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
         (pl.col("_win_distance") == seg.first(pl.col("_win_distance"), HAND_START)).alias("_nearest"),
         seg.length(HAND_START, HAND_END).alias("_rows_in_hand"),
     ).pipe(seg.with_union4, pl.col("_riichi_mask").fill_null(0), HAND_START, HAND_END, "_hand_riichi")
-    is_ron_or_tsumo = pl.col("result").is_in(["ron", "tsumo"])
+    is_ron_or_tsumo = one_of(pl.col("result"), ["ron", "tsumo"])
     aborted = ron & (pl.col("_rows_in_hand") >= 3) if rules.triple_ron == "abort" else pl.lit(False)
     head_bumped = ~pl.col("_nearest") if rules.multi_ron == "atamahane" else pl.lit(False)
     lf = lf.with_columns(

@@ -26,6 +26,7 @@ import polars as pl
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rejects import bits as reject_bits
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS
+from analyzer.text import one_of
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
@@ -166,16 +167,16 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         pl.any_horizontal([pl.col(c).is_not_null() for c in ("hand", "tc_m") if c in schema]) if has_tiles
         else pl.lit(False)
     )
-    needs_value = result.is_in(SCORED_RESULTS) & (yakuman == 0) & ~tiles_given
+    needs_value = one_of(result, SCORED_RESULTS) & (yakuman == 0) & ~tiles_given
     terms = [
         when(pl.col("game_id").is_null() | (pl.col("game_id") == ""), R_GAME_ID),
         when(pl.col("_round_idx").is_null(), R_ROUND),
         when(pl.col("honba").is_null() | (pl.col("honba") < 0), R_HONBA),
-        when(~result.is_in(RESULTS) | result.is_null(), R_RESULT),
+        when(~one_of(result, RESULTS) | result.is_null(), R_RESULT),
         *[when(pl.col(p).is_null() | (pl.col(p) == ""), R_PLAYER[p]) for p in PLAYER_COLUMNS],
         when(_seating_repeats(), R_SEATING),
-        when(result.is_in(WINNER_RESULTS) & pl.col("_winner").is_null(), R_NO_WINNER),
-        when(result.is_in(["ron", "chombo"]) & pl.col("_loser").is_null(), R_NO_LOSER),
+        when(one_of(result, WINNER_RESULTS) & pl.col("_winner").is_null(), R_NO_WINNER),
+        when(one_of(result, ["ron", "chombo"]) & pl.col("_loser").is_null(), R_NO_LOSER),
         *[when(pl.col(f"_{c}") == -1, R_UNKNOWN[c]) for c in PLAYER_REF_COLUMNS],
         when((result == "ron") & (pl.col("_loser") == pl.col("_winner")), R_RON_SELF),
         when(pl.col("_pao").is_not_null() & (pl.col("_pao") == pl.col("_winner")), R_PAO_SELF),

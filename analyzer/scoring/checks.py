@@ -22,6 +22,7 @@ from analyzer.rejects import REJECT, add_bits, reason, when
 from analyzer.per_game import rules_name_expr
 from analyzer.rules import Rules, preset_names
 from analyzer.scoring.points import AOTENJOU_MAX_BASE, aotenjou_han
+from analyzer.text import one_of
 from analyzer.validate import R_PLAYER, parse_int
 
 R_SEAT3_PLAYER = reason("player_3", pl.col("player_3"), "a three-player ruleset: seat 3 must be empty")
@@ -93,7 +94,7 @@ def seat_checks(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
 def value_checks(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     if rules.limits != "aotenjou":
         return lf
-    win = pl.col("result").is_in(["ron", "tsumo"])
+    win = one_of(pl.col("result"), ["ron", "tsumo"])
     fu = pl.col("fu").cast(pl.Int64)
     exponent = aotenjou_han(pl.col("han"), pl.col("yakuman")) + 2
     headroom = AOTENJOU_MAX_BASE.bit_length() - 1  # 56: fu x 2^exponent <= 2^56

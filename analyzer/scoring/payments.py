@@ -29,6 +29,7 @@ from analyzer.scoring.points import (
     ron_payment,
     tsumo_shares,
 )
+from analyzer.text import one_of
 
 WINNER = pl.col("_winner")
 LOSER = pl.col("_loser")
@@ -41,7 +42,7 @@ def _nagashi_scored(rules: Rules) -> pl.Expr:
 
 
 def hand_value(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    win = RESULT.is_in(["ron", "tsumo"])
+    win = one_of(RESULT, ["ron", "tsumo"])
     nagashi = _nagashi_scored(rules)
     base = base_points(pl.col("han"), pl.col("fu"), pl.col("yakuman"), rules)
     lf = lf.with_columns(

@@ -29,7 +29,7 @@ from analyzer.rejects import add_bits, is_clean, reason, when
 from analyzer.rules import Rules
 from analyzer.segments import seat_bit
 from analyzer.schema import SITUATION_FLAGS
-from analyzer.text import columns_where_every_row, format_text
+from analyzer.text import columns_where_every_row, format_text, one_of
 from analyzer.tiles.codes import CODE_COLUMNS, has_codes
 
 TRUE_TEXT = ["true", "1", "yes", "y", "t"]
@@ -90,7 +90,7 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
                 lf = lf.with_columns(pl.lit(None, dtype).alias(name))
     # only winning rows are scored: the others get a null hand (or null codes) for the scorer
     key = "tc_m" if coded else "hand"
-    win = pl.col("result").is_in(["ron", "tsumo"]) & is_clean()
+    win = one_of(pl.col("result"), ["ron", "tsumo"]) & is_clean()
     winner_bit = seat_bit(pl.col("_winner").fill_null(0))
     loose = _loose_flags(lf, schema)
     double_riichi = _flag("double_riichi", schema, "double_riichi" in loose)
