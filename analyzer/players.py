@@ -580,26 +580,33 @@ def _arg_max(column: str, key: str) -> pl.Expr:
     return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
 
 
-def _game_ids(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """``game_id`` by ``_game`` (one row per game), read once per best hand in :func:`_best`: materialised."""
-    return hands.filter(seg.starts("_game")).select("_game", "game_id").collect().lazy()
+def _game_ids(hands: pl.LazyFrame) -> pl.DataFrame:
+    """``game_id`` by ``_game`` (one row per game), sorted by ``_game`` for :func:`_best` to look game numbers up."""
+    return hands.filter(seg.starts("_game")).select("_game", "game_id").collect().sort("_game")
 
 
-def _best(sums: pl.LazyFrame, game_ids: pl.LazyFrame, game_bits: int) -> pl.LazyFrame:
+def _best(sums: pl.DataFrame, game_ids: pl.DataFrame, game_bits: int) -> pl.DataFrame:
     """The best win and the worst deal-in of each player (value, game, round, honba) from the largest hand keys
-    of :func:`_per_seat_sums`; ``game_ids`` gives the game id of a game number."""
-    out = sums
+    of :func:`_per_seat_sums`; ``game_ids`` (:func:`_game_ids`) gives the game id of a game number, found by a
+    binary search of its sorted numbers (a join costs twice as much)."""
+    decoded = {}
     for prefix, value in BEST.items():
         key, low = pl.col(f"_{prefix}_key"), 1 << PLACE_BITS
         place = low - 1 - key.mod(low)
-        game = (1 << game_bits) - 1 - (key // low).mod(1 << game_bits)
-        out = out.with_columns(
-            (key // (1 << (game_bits + PLACE_BITS))).alias(value),
-            game.alias("_game"),
-            pl.lit(pl.Series(ROUNDS_BY_NAME)).gather(place // (1 << HONBA_BITS)).alias(f"{prefix}_round"),
-            (place % (1 << HONBA_BITS)).alias(f"{prefix}_honba"),
-        ).join(game_ids.rename({"game_id": f"{prefix}_game"}), on="_game", how="left").drop("_game", f"_{prefix}_key")
-    return out
+        decoded |= {
+            value: key // (1 << (game_bits + PLACE_BITS)),
+            f"_{prefix}_number": (1 << game_bits) - 1 - (key // low).mod(1 << game_bits),
+            f"{prefix}_round": pl.lit(pl.Series(ROUNDS_BY_NAME)).gather(place // (1 << HONBA_BITS)),
+            f"{prefix}_honba": place % (1 << HONBA_BITS),
+        }
+    out = sums.with_columns(e.alias(n) for n, e in decoded.items())
+    numbers, ids = game_ids["_game"], game_ids["game_id"]
+    return out.with_columns(
+        pl.when(pl.col(f"_{prefix}_number").is_not_null())
+        .then(ids.gather(numbers.search_sorted(out[f"_{prefix}_number"].fill_null(0))))
+        .alias(f"{prefix}_game")
+        for prefix in BEST
+    ).drop(*[f"_{prefix}_{c}" for prefix in BEST for c in ("key", "number")])
 
 
 def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
@@ -632,7 +639,7 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
     bounds = _bounds(hands)
     seat_rows, summed = _seat_rows(_hand_facts(hands, bounds.longest), _inputs(hands.collect_schema().names()), bounds)
-    per_hand = _best(_per_seat_sums(seat_rows, summed), _game_ids(hands), bounds.game_bits)
+    per_hand = _best(_per_seat_sums(seat_rows, summed).collect(), _game_ids(hands), bounds.game_bits).lazy()
     place, final_score = pl.col("place"), pl.col("final_score")
     has_complete = "complete" in games.collect_schema().names()
     # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)

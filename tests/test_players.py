@@ -228,7 +228,7 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
     bounds = _bounds(scored.lazy())
     seat_rows, summed = _seat_rows(_hand_facts(scored.lazy(), bounds.longest), _inputs(scored.columns), bounds)
-    best = _best(_per_seat_sums(seat_rows, summed), _game_ids(scored.lazy()), bounds.game_bits).collect()
+    best = _best(_per_seat_sums(seat_rows, summed).collect(), _game_ids(scored.lazy()), bounds.game_bits)
     players = [pl.col(c) for c in PLAYER_COLUMNS]
     where = ["game_id", "round", "honba"]
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
