@@ -148,7 +148,8 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     ``player_3`` on any of its rows — the default's three-player preset, ``tenhou_sanma`` for ``tenhou``).
     Rows of a game whose spec is not a valid ruleset are rejected with the reason.
     """
-    raw = _prepare_input(raw)
+    # read once: validation first asks which columns are written plainly, then cleans the others
+    raw = _prepare_input(raw).collect().lazy()
     names = raw.collect_schema().names()
     default = load_rules(rules)
     validated = validate(raw).pipe(game_keys)

@@ -26,7 +26,7 @@ import polars as pl
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rejects import bits as reject_bits
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS
-from analyzer.text import one_of
+from analyzer.text import columns_where_every_row, one_of
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
@@ -87,6 +87,22 @@ def parse_int(text: pl.Expr) -> pl.Expr:
     return text.str.strip_suffix(".0").str.to_integer(strict=False)
 
 
+def _round_index(text: pl.Expr) -> pl.Expr:
+    """The round's index (E1 = 0 … N4 = 15) looked up by its name: one hash lookup, no pattern or slices."""
+    return text.replace_strict(ROUND_NAMES, list(range(len(ROUND_NAMES))), default=None, return_dtype=pl.Int64)
+
+
+def _plainly_written(lf: pl.LazyFrame) -> set[str]:
+    """The columns among ``result``, ``round`` and the numbers whose every value is written as cleaning would
+    leave it (``ron``, ``E1``, ``3``): those skip the stripping, case folding and suffix removal, which cost
+    three to five times the test. Exports and the importers write them so."""
+    return columns_where_every_row(lf, {
+        "result": one_of(pl.col("result"), RESULTS) | pl.col("result").is_null(),
+        "round": _round_index(pl.col("round")).is_not_null() | pl.col("round").is_null(),
+        **{c: pl.col(c).str.to_integer(strict=False).is_not_null() | pl.col(c).is_null() for c in NUMBER_COLUMNS},
+    })
+
+
 def seat_of(text: pl.Expr) -> pl.Expr:
     """Seat 0-3 of a player reference, -1 when it names nobody at the table, null when empty."""
     by_name = pl.coalesce([pl.when(text == pl.col(PLAYER_COLUMNS[s])).then(pl.lit(s, pl.Int64)) for s in SEATS])
@@ -130,26 +146,25 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
             lf = lf.with_columns(pl.lit(None, pl.List(pl.String)).alias(name))
     schema = lf.collect_schema()
     has_tiles = "hand" in schema or "tc_m" in schema
+    plain = _plainly_written(lf)
 
     # Cleaned text first, as columns: an expression used several times is otherwise evaluated each time.
     lf = lf.with_columns(
         pl.col("game_id").str.strip_chars(),
         *[pl.col(p).str.strip_chars() for p in PLAYER_COLUMNS],
-        _text("result", schema).str.to_lowercase().alias("result"),
-        _text("round", schema).str.to_uppercase().alias("_round_text"),
+        (pl.col("result") if "result" in plain else _text("result", schema).str.to_lowercase()).alias("result"),
+        (pl.col("round") if "round" in plain else _text("round", schema).str.to_uppercase()).alias("_round_text"),
         *[_text(c, schema).alias(f"_ref_{c}") for c in PLAYER_REF_COLUMNS],
         *[pl.col(c).alias(f"_raw_{c}") for c in NUMBER_COLUMNS],
     )
-    # the round's index (E1 = 0 … N4 = 15) looked up by its name: one hash lookup, no pattern or slices
-    round_idx = pl.col("_round_text").replace_strict(ROUND_NAMES, list(range(len(ROUND_NAMES))), default=None,
-                                                     return_dtype=pl.Int64)
-    lf = lf.with_columns(round_idx.alias("_round_idx"))
+    lf = lf.with_columns(_round_index(pl.col("_round_text")).alias("_round_idx"))
     round_ok = pl.col("_round_idx").is_not_null()
 
     typed = lf.with_columns(
         pl.when(round_ok).then(pl.col("_round_text")).otherwise(pl.col("round")).alias("round"),
         (pl.col("_round_idx") % 4).alias("dealer"),
-        *[parse_int(_text(c, schema)).alias(c) for c in NUMBER_COLUMNS],
+        *[(pl.col(c).str.to_integer(strict=False) if c in plain else parse_int(_text(c, schema))).alias(c)
+          for c in NUMBER_COLUMNS],
         # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
         *[seat_of(pl.col(f"_ref_{c}")).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
     )

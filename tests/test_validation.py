@@ -180,3 +180,31 @@ def test_player_lists_written_as_text(text, names):
 
     got = pl.DataFrame({"t": [text]}, schema={"t": pl.String}).select(split_player_list(pl.col("t"))).item()
     assert (None if got is None else got.to_list()) == names
+
+
+def test_columns_written_loosely_score_as_plainly_written_ones():
+    """Result, round and numbers written plainly skip their cleaning (analyzer.validate._plainly_written); one
+    loosely written value in a column sends the whole column through it, with the same outcome."""
+    from analyzer.pipeline import raw_input
+    from analyzer.validate import _plainly_written
+
+    plain_rows = [
+        {"round": "E1", "honba": "0", "result": "ron", "winner": "Aoki", "loser": "Baba", "han": "2", "fu": "30"},
+        {"round": "E2", "honba": "0", "result": "draw", "tenpai": "Aoki"},
+        {"round": "E2", "honba": "1", "result": "tsumo", "winner": "Chiba", "han": "1", "fu": "40", "yakuman": "0"},
+        {"round": "S1", "honba": "0", "result": "ron", "winner": "Doi", "loser": "Aoki", "yakuman": "1"},
+    ]
+    # (row, column, the value written loosely)
+    loose = [(3, "round", " s1"), (0, "honba", "0.0"), (0, "result", " RON"), (0, "han", " 2 "), (2, "fu", "40.0"),
+             (3, "yakuman", "1 ")]
+    plain = game(plain_rows)
+    assert _plainly_written(raw_input(plain)) == {"result", "round", "honba", "han", "fu", "yakuman"}
+    for row, column, value in loose:
+        rows = [dict(r) for r in plain_rows]
+        rows[row][column] = value
+        frame = game(rows)
+        assert column not in _plainly_written(raw_input(frame))
+        expected, got = score(plain, "tenhou"), score(frame, "tenhou")
+        assert got.rows_rejected == 0
+        assert got.hands.drop(column).equals(expected.hands.drop(column))
+        assert got.games.equals(expected.games) and got.players.equals(expected.players)
