@@ -104,10 +104,15 @@ def _plainly_written(lf: pl.LazyFrame) -> set[str]:
 
 
 def seat_of(text: pl.Expr) -> pl.Expr:
-    """Seat 0-3 of a player reference, -1 when it names nobody at the table, null when empty."""
-    by_name = pl.coalesce([pl.when(text == pl.col(PLAYER_COLUMNS[s])).then(pl.lit(s, pl.Int64)) for s in SEATS])
-    by_seat = text.replace_strict([str(s) for s in SEATS], list(SEATS), default=-1, return_dtype=pl.Int64)
-    return pl.when(text.is_null() | (text == "")).then(pl.lit(None, pl.Int64)).otherwise(pl.coalesce(by_name, by_seat))
+    """Seat 0-3 of a player reference, -1 when it names nobody at the table, null when empty.
+
+    One chain of tests, names first: half the cost of a lookup of seat numbers beside a match of names."""
+    seat = pl.when(text.is_null() | (text == "")).then(pl.lit(None, pl.Int64))
+    for s in SEATS:
+        seat = seat.when(text == pl.col(PLAYER_COLUMNS[s])).then(pl.lit(s, pl.Int64))
+    for s in SEATS:
+        seat = seat.when(text == str(s)).then(pl.lit(s, pl.Int64))
+    return seat.otherwise(pl.lit(-1, pl.Int64))
 
 
 def _list_membership(name: str) -> list[pl.Expr]:
