@@ -32,6 +32,7 @@ FU_VALUES = [20, 25, *range(30, 150, 10)]
 WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
 NUMBER_COLUMNS = ["honba", "han", "fu", "yakuman"]
+SEAT_NUMBERS = [str(s) for s in SEATS]  # a player named by seat
 
 
 def _raw(name: str) -> pl.Expr:
@@ -95,11 +96,15 @@ def _round_index(text: pl.Expr) -> pl.Expr:
 def _plainly_written(lf: pl.LazyFrame) -> set[str]:
     """The columns among ``result``, ``round`` and the numbers whose every value is written as cleaning would
     leave it (``ron``, ``E1``, ``3``): those skip the stripping, case folding and suffix removal, which cost
-    three to five times the test. Exports and the importers write them so."""
+    three to five times the test. Exports and the importers write them so. And ``{list}_by_name`` for each
+    player list none of whose entries is a seat number."""
     return columns_where_every_row(lf, {
         "result": one_of(pl.col("result"), RESULTS) | pl.col("result").is_null(),
         "round": _round_index(pl.col("round")).is_not_null() | pl.col("round").is_null(),
         **{c: pl.col(c).str.to_integer(strict=False).is_not_null() | pl.col(c).is_null() for c in NUMBER_COLUMNS},
+        # player lists naming nobody by seat number skip the four tests for seat numbers
+        **{f"{n}_by_name": ~pl.col(n).list.eval(one_of(pl.element(), SEAT_NUMBERS)).list.any().fill_null(False)
+           for n in PLAYER_LIST_COLUMNS},
     })
 
 
@@ -115,22 +120,24 @@ def seat_of(text: pl.Expr) -> pl.Expr:
     return seat.otherwise(pl.lit(-1, pl.Int64))
 
 
-def _list_membership(name: str) -> list[pl.Expr]:
-    """Per seat, whether the list ``name`` holds the seat's player by name (``_{name}_by_name_s``) or by seat
-    number (``_{name}_by_seat_s``): columns, read twice by :func:`_list_mask`."""
+def _list_membership(name: str, by_seat: bool) -> list[pl.Expr]:
+    """Per seat, whether the list ``name`` holds the seat's player by name (``_{name}_by_name_s``) and, with
+    ``by_seat``, by seat number (``_{name}_by_seat_s``): columns, read twice by :func:`_list_mask`."""
     names = pl.col(name)
     return [
         *[names.list.contains(pl.col(PLAYER_COLUMNS[s])).fill_null(False).alias(f"_{name}_by_name_{s}") for s in SEATS],
-        *[names.list.contains(pl.lit(str(s))).fill_null(False).alias(f"_{name}_by_seat_{s}") for s in SEATS],
+        *[names.list.contains(pl.lit(SEAT_NUMBERS[s])).fill_null(False).alias(f"_{name}_by_seat_{s}")
+          for s in SEATS if by_seat],
     ]
 
 
-def _list_mask(name: str) -> tuple[pl.Expr, pl.Expr]:
+def _list_mask(name: str, by_seat: bool) -> tuple[pl.Expr, pl.Expr]:
     """(4-bit seat mask, number of entries that name nobody) of a list of player references."""
     by_name = [pl.col(f"_{name}_by_name_{s}") for s in SEATS]
-    by_seat = [pl.col(f"_{name}_by_seat_{s}") for s in SEATS]
-    mask = pl.sum_horizontal(pl.when(by_name[s] | by_seat[s]).then(1 << s).otherwise(0) for s in SEATS)
-    matched = pl.sum_horizontal(*[c.cast(pl.Int64) for c in by_name + by_seat])
+    numbers = [pl.col(f"_{name}_by_seat_{s}") for s in SEATS] if by_seat else []
+    held = [by_name[s] | numbers[s] if by_seat else by_name[s] for s in SEATS]
+    mask = pl.sum_horizontal(pl.when(held[s]).then(1 << s).otherwise(0) for s in SEATS)
+    matched = pl.sum_horizontal(*[c.cast(pl.Int64) for c in by_name + numbers])
     unknown = (pl.col(name).list.n_unique().fill_null(0).cast(pl.Int64) - matched).clip(lower_bound=0)
     return mask.cast(pl.Int64), unknown
 
@@ -173,8 +180,9 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         # player references after the seat names are stripped, so `Lev ` in the seating is loser `Lev`
         *[seat_of(pl.col(f"_ref_{c}")).alias(f"_{c}") for c in PLAYER_REF_COLUMNS],
     )
-    typed = typed.with_columns(*[e for name in PLAYER_LIST_COLUMNS for e in _list_membership(name)])
-    masks = {name: _list_mask(name) for name in PLAYER_LIST_COLUMNS}
+    by_seat = {name: f"{name}_by_name" not in plain for name in PLAYER_LIST_COLUMNS}
+    typed = typed.with_columns(*[e for name in PLAYER_LIST_COLUMNS for e in _list_membership(name, by_seat[name])])
+    masks = {name: _list_mask(name, by_seat[name]) for name in PLAYER_LIST_COLUMNS}
     typed = typed.with_columns(
         *[masks[n][0].alias(f"_{n}_mask") for n in PLAYER_LIST_COLUMNS],
         *[masks[n][1].alias(f"_{n}_unknown") for n in PLAYER_LIST_COLUMNS],
@@ -214,5 +222,6 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     ]
     return typed.with_columns(reject_bits(terms).alias(REJECT)).drop(
         "_round_text", *[f"_ref_{c}" for c in PLAYER_REF_COLUMNS], *[f"_{n}_unknown" for n in PLAYER_LIST_COLUMNS],
-        *[f"_{n}_by_{k}_{s}" for n in PLAYER_LIST_COLUMNS for k in ("name", "seat") for s in SEATS],
+        *[f"_{n}_by_{k}_{s}" for n in PLAYER_LIST_COLUMNS for k in ("name", "seat") for s in SEATS
+          if k == "name" or by_seat[n]],
     )

@@ -198,7 +198,8 @@ def test_columns_written_loosely_score_as_plainly_written_ones():
     loose = [(3, "round", " s1"), (0, "honba", "0.0"), (0, "result", " RON"), (0, "han", " 2 "), (2, "fu", "40.0"),
              (3, "yakuman", "1 ")]
     plain = game(plain_rows)
-    assert _plainly_written(raw_input(plain)) == {"result", "round", "honba", "han", "fu", "yakuman"}
+    assert _plainly_written(raw_input(plain)) == {"result", "round", "honba", "han", "fu", "yakuman",
+                                                  "riichi_by_name", "tenpai_by_name"}
     for row, column, value in loose:
         rows = [dict(r) for r in plain_rows]
         rows[row][column] = value
@@ -208,3 +209,22 @@ def test_columns_written_loosely_score_as_plainly_written_ones():
         assert got.rows_rejected == 0
         assert got.hands.drop(column).equals(expected.hands.drop(column))
         assert got.games.equals(expected.games) and got.players.equals(expected.players)
+
+
+def test_player_lists_naming_seats_by_number_are_read_as_lists_of_names_are():
+    """A list that names nobody by seat number skips the tests for seat numbers (analyzer.validate); one that
+    does takes them, and both read the same seats."""
+    from analyzer.pipeline import raw_input
+    from analyzer.validate import _plainly_written
+
+    def draw(tenpai):
+        return game([{"round": "E1", "honba": 0, "result": "draw", "tenpai": tenpai, "riichi": "Aoki"}])
+
+    by_name, by_number = draw("Aoki, Chiba"), draw("0, 2")
+    assert "tenpai_by_name" in _plainly_written(raw_input(by_name))
+    assert "tenpai_by_name" not in _plainly_written(raw_input(by_number))
+    assert "riichi_by_name" in _plainly_written(raw_input(by_number))
+    expected, got = score(by_name, "tenhou"), score(by_number, "tenhou")
+    assert got.rows_rejected == 0
+    assert got.hands.drop("tenpai").equals(expected.hands.drop("tenpai"))
+    assert got.players.equals(expected.players)
