@@ -318,10 +318,10 @@ def _hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
 
 
 def _is_limit(names: list[str] | None) -> pl.Expr:
-    """The hand's ``limit`` is one of ``names`` (None: no limit); ``==`` costs a third of ``is_in``."""
+    """The hand's ``limit`` is one of ``names`` (None: no limit)."""
     if names is None:
         return pl.col("limit").is_null()
-    return pl.col("limit") == names[0] if len(names) == 1 else pl.col("limit").is_in(names)
+    return one_of(pl.col("limit"), names)
 
 
 @cache  # building the expressions costs more than a small part's sums: once per set of inputs
