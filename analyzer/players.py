@@ -131,7 +131,7 @@ def _flag(name: str, names: list[str], plain: bool = False) -> pl.Expr:
     text = pl.col(name).cast(pl.String)
     if not plain:
         text = text.str.strip_chars().str.to_lowercase()
-    return pl.when(text.is_in(YES_WORDS)).then(True).when(text.is_in(NO_WORDS)).then(False)
+    return pl.when(one_of(text, YES_WORDS)).then(True).when(one_of(text, NO_WORDS)).then(False)
 
 
 def _plain_inputs(hands: pl.LazyFrame, names: list[str]) -> set[str]:
@@ -142,7 +142,7 @@ def _plain_inputs(hands: pl.LazyFrame, names: list[str]) -> set[str]:
     def written_plainly(name: str) -> pl.Expr:
         text = pl.col(name).cast(pl.String)
         plain = (text.str.to_integer(strict=False).is_not_null() if name in INT_INPUTS
-                 else text.is_in(YES_WORDS + NO_WORDS))
+                 else one_of(text, YES_WORDS + NO_WORDS))
         return text.is_null() | (text == "") | plain
 
     return columns_where_every_row(hands, {c: written_plainly(c) for c in [*INT_INPUTS, *FLAG_INPUTS] if c in names})

@@ -44,7 +44,7 @@ def _flag(name: str, schema: pl.Schema, loose: bool = True) -> pl.Expr:
     if schema[name] == pl.Boolean:
         return pl.col(name).fill_null(False)
     text = pl.col(name).cast(pl.String).str.strip_chars().str.to_lowercase() if loose else pl.col(name)
-    return text.is_in(TRUE_TEXT).fill_null(False)
+    return one_of(text, TRUE_TEXT).fill_null(False)
 
 
 def _loose_flags(lf: pl.LazyFrame, schema: pl.Schema) -> list[str]:
@@ -53,7 +53,7 @@ def _loose_flags(lf: pl.LazyFrame, schema: pl.Schema) -> list[str]:
     check of its words)."""
     text = [name for name in SITUATION_FLAGS if name in schema and schema[name] == pl.String]
     plain = columns_where_every_row(
-        lf, {name: pl.col(name).is_null() | pl.col(name).is_in(TRUE_TEXT + FALSE_TEXT) for name in text}
+        lf, {name: pl.col(name).is_null() | one_of(pl.col(name), TRUE_TEXT + FALSE_TEXT) for name in text}
     )
     return [name for name in text if name not in plain]
 
@@ -72,7 +72,7 @@ def _bad_flags(loose: list[str]) -> list[pl.Expr]:
     terms = []
     for name in loose:
         text = pl.col(name).str.strip_chars().str.to_lowercase()
-        terms.append(when(text.is_not_null() & ~text.is_in(TRUE_TEXT + FALSE_TEXT), R_FLAG[name]))
+        terms.append(when(text.is_not_null() & ~one_of(text, TRUE_TEXT + FALSE_TEXT), R_FLAG[name]))
     return terms
 
 
