@@ -10,12 +10,22 @@ RSS is its own. `mahjong` (``estimate_hand_value``) and `riichienv` (``HandEvalu
 hands only: it takes melds as objects, not text) score the first ``--sample`` hands one by one, building their
 inputs from our rows; their rates are hands/s of that loop. riichienv is optional (`pip install
 'analyzer[bench]'`); without it the run says so.
+
+The run also measures, in the same run, what `analyzer score` cannot do without, each step alone in a fresh
+process: starting Python and importing analyzer, reading the input, scoring the tiles (``score_tiles`` and
+the hands' points, from the text), and writing the run's own four outputs again with its writer. Their CPU
+seconds over the machine's cores bound the end-to-end rate from above (every step perfectly overlapped, and
+nothing else: no validation, replay, games table or statistics): the ``ceiling`` it prints.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,10 +59,10 @@ def hand_rows(n: int, seed: int) -> pl.DataFrame:
     )
 
 
-def dataset(n: int, seed: int) -> Path:
-    path = DATA / f"tiles-{n}-{seed}.parquet"
+def dataset(n: int, seed: int, data_dir: Path = DATA) -> Path:
+    path = data_dir / f"tiles-{n}-{seed}.parquet"
     if not path.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(parents=True, exist_ok=True)
         temp = path.with_suffix(".tmp")
         hand_rows(n, seed).write_parquet(temp)
         temp.replace(path)
@@ -109,12 +119,85 @@ def _oracle_row(row: dict) -> dict:
             "_winner_is_dealer": seat == 0}
 
 
-def main(n: int, sample: int, seed: int, out: Path = RESULTS) -> dict:
-    data = dataset(n, seed)
+def _tile_inputs(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Our rows with the situation columns ``score_tiles`` reads, as the tile stage derives them (every
+    generated hand is the first hand of its round wind: the dealer sits in seat 0)."""
+    seat = pl.col("winner").cast(pl.Int64)
+    return rows.with_columns(
+        (pl.col("result") == "tsumo").alias("_is_tsumo"), pl.col("riichi").is_not_null().alias("_is_riichi"),
+        seat.alias("_seat_wind"), pl.col("round").str.starts_with("S").cast(pl.Int64).alias("_round_wind"),
+        (seat == 0).alias("_winner_is_dealer"),
+    )
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure_steps(data: Path, outputs: Path) -> dict:
+    """Wall and CPU seconds of reading ``data``, scoring its tiles and writing the tables in ``outputs`` again
+    (with the run's writer, a part at a time as the run appends them), each alone: run in a fresh process."""
+    from analyzer.io.write import ResultWriter
+    from analyzer.rules import load_rules
+    from analyzer.tiles import score_tiles
+    from benchmarks.tiles import _with_points
+
+    def step(work):
+        cpu, wall = _cpu_seconds(), time.perf_counter()
+        out = work()
+        return out, {"seconds": round(time.perf_counter() - wall, 3), "cpu_seconds": round(_cpu_seconds() - cpu, 3)}
+
+    figures = {}
+    rows, figures["read"] = step(lambda: pl.read_parquet(data))
+    rules = load_rules("tenhou")
+    _, figures["tile_scoring"] = step(lambda: _with_points(score_tiles(_tile_inputs(rows.lazy()), rules), rules).collect())
+    tables = {name: pl.read_parquet(path) for name in ("hands", "games", "players", "rejects")
+              if (path := outputs / f"{name}.parquet").exists()}
+    parts = max(1, -(-rows.height // 500_000))  # as many appends as the run's default partitions made
+
+    def write() -> None:
+        writer = ResultWriter(outputs / "copy", streamed=parts > 1)
+        try:
+            for name, table in tables.items():
+                chunk = -(-table.height // parts) if name in ("hands", "games") else table.height
+                for start in range(0, max(table.height, 1), max(chunk, 1)):
+                    writer.append(name, table.slice(start, chunk))
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+
+    _, figures["write_outputs"] = step(write)
+    return figures
+
+
+def components(data: Path, outputs: Path, hands: int) -> dict:
+    """The steps of :func:`measure_steps`, and Python's start-up with analyzer imported, each in a fresh
+    process; ``ceiling``: hands/s if they were all the run did, perfectly overlapped on this machine's cores."""
+    startup = timed([sys.executable, "-c", "import analyzer.cli"])
+    child = subprocess.run(
+        [sys.executable, "-c", "import json, sys; from pathlib import Path; from benchmarks.tiles_e2e import "
+         "measure_steps; print(json.dumps(measure_steps(Path(sys.argv[1]), Path(sys.argv[2]))))",
+         str(data), str(outputs)],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1],
+    )
+    steps = {"startup": {"seconds": startup["seconds"], "cpu_seconds": startup["cpu_seconds"]},
+             **json.loads(child.stdout.strip().splitlines()[-1])}
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cpu = sum(s["cpu_seconds"] for s in steps.values())
+    best = round(max(cpu / cores, *(s["seconds"] for s in steps.values())), 3)
+    return {"steps": steps, "cores": cores, "cpu_seconds": round(cpu, 2), "best_seconds": best,
+            "ceiling_hands_per_s": round(hands / best)}
+
+
+def main(n: int, sample: int, seed: int, out: Path = RESULTS, data_dir: Path = DATA) -> dict:
+    data = dataset(n, seed, data_dir)
     work = Path(tempfile.mkdtemp(prefix="analyzer-tiles-e2e-"))
     fig = {"benchmark": "tiles_e2e", **run_info(), "hands": n, "input": str(data)}
     try:
         run = timed([sys.executable, "-m", "analyzer.cli", "score", str(data), "-o", str(work / "out"), "--top", "0"])
+        fig["components"] = components(data, work / "out", n)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     fig["analyzer"] = {**run, "hands_per_s": round(n / run["seconds"])}
@@ -132,6 +215,11 @@ def main(n: int, sample: int, seed: int, out: Path = RESULTS) -> dict:
               f" analyzer / mahjong = {fig['analyzer']['hands_per_s'] / fig['mahjong_hands_per_s']:.1f}x")
     else:
         print(f"riichienv       skipped: {note}")
+    parts = fig["components"]
+    steps = ", ".join(f"{label} {parts['steps'][key]['cpu_seconds']:.2f} s" for key, label in (
+        ("startup", "start-up"), ("read", "read"), ("tile_scoring", "tile scoring"), ("write_outputs", "writes")))
+    print(f"ceiling         {parts['ceiling_hands_per_s']:>10,} hands/s: these steps alone, perfectly overlapped on "
+          f"{parts['cores']} cores ({steps} of CPU: {parts['cpu_seconds']:.2f} s, at best {parts['best_seconds']:.2f} s)")
     path = save(fig, out, "tiles_e2e", f"n{n}")
     print(f"figures         {path}")
     return fig

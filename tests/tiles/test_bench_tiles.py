@@ -27,3 +27,22 @@ def test_benchmark_main_tiny(tmp_path, capsys) -> None:
         assert saved["values_from_codes_hands_per_s"] > 0 and saved["codes_agree"] is True
         assert "ratio_calc_only" in saved and "score from tile codes" in out
         assert 0 < saved["sample_compared"] <= 200
+
+
+def test_end_to_end_benchmark_tiny(tmp_path, capsys) -> None:
+    """`--e2e` scores a tiny file with `analyzer score` and measures the steps it cannot do without."""
+    from benchmarks.tiles_e2e import main
+
+    fig = main(300, 50, 2, out=tmp_path / "results", data_dir=tmp_path / "data")
+    out = capsys.readouterr().out
+    assert "analyzer score" in out and "ceiling" in out
+    assert fig["analyzer"]["exit"] in (0, 1)  # 1: some generated hands have no yaku, rejected with a reason
+    parts = fig["components"]
+    assert set(parts["steps"]) == {"startup", "read", "tile_scoring", "write_outputs"}
+    assert all(step["cpu_seconds"] > 0 for step in parts["steps"].values())
+    assert parts["cpu_seconds"] == round(sum(s["cpu_seconds"] for s in parts["steps"].values()), 2)
+    # the bound: the steps' CPU spread over the cores, never less than the longest step alone
+    assert parts["best_seconds"] >= max(s["seconds"] for s in parts["steps"].values()) - 0.01
+    assert parts["ceiling_hands_per_s"] == round(300 / parts["best_seconds"])
+    saved = json.loads((tmp_path / "results" / "tiles_e2e-latest.json").read_text())
+    assert saved["components"] == parts
