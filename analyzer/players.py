@@ -164,10 +164,11 @@ def _bit(mask: str, seat: int | pl.Expr) -> pl.Expr:
 # holding 1 in the field of each seat the row counts for. Masks combine with `&` and `|` (a riichi hand that the
 # player won is `riichi & won`), so a statistic costs one integer expression per row, not one per seat, and two
 # masks share a word (the seats' fields of the first at bits 0, 8, 16, 24, of the second at 32 … 56). The words
-# are summed over *runs* of rows — one game with one seating, cut to at most RUN_ROWS rows so that a field
-# never overflows into the next and the top field never reaches the sign bit — by one group-by on an integer
-# run key; only then are they split into seats and summed by player: the group-by on player names sees one row
-# per run and seat instead of four per hand row.
+# are summed over *runs* of rows — consecutive rows with one seating (games in a row at one table share a run;
+# a game's seat left empty in three-player records is one seating), cut to at most RUN_ROWS rows so that a
+# field never overflows into the next and the top field never reaches the sign bit — by one group-by on an
+# integer run key; only then are they split into seats and summed by player: the group-by on player names sees
+# one row per run and seat instead of four per hand row.
 FIELD_BITS = 8
 FIELD_MASK = (1 << FIELD_BITS) - 1
 RUN_ROWS = (1 << (FIELD_BITS - 1)) - 1
@@ -496,7 +497,7 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str], bounds: PartBounds) -> tup
         hand.cast(pl.Int64).alias("_counted"),
         (pl.col("_game_start") | (pl.col("_round_idx") != pl.col("_round_idx").shift(1))).fill_null(True)
         .alias("_dealership"),
-        (pl.col("_game_start") | seg.starts(*PLAYER_COLUMNS)
+        (pl.any_horizontal(pl.col(c).ne_missing(pl.col(c).shift(1)) for c in PLAYER_COLUMNS)
          | (pl.int_range(pl.len(), dtype=pl.Int64) % RUN_ROWS == 0)).cast(pl.Int64).cum_sum().alias("_run"),
         _hand_key(pl.col("points"), game_bits).alias("_win_key"),
         _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),

@@ -180,7 +180,23 @@ def _with_seat_inputs(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
     )
 
 
-@pytest.mark.parametrize("source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game"])
+def _one_table(games: int) -> pl.DataFrame:
+    """``games`` games in a row with one seating (five hands each: every outcome kind, a dealer keep)."""
+    def hands(i: int) -> list[dict]:
+        at = [PLAYERS[(i + k) % 4] for k in range(4)]
+        return [
+            {"round": "E1", "honba": 0, "result": "ron", "winner": at[1], "loser": at[0], "han": 1 + i % 5, "fu": 30},
+            {"round": "E2", "honba": 0, "result": "tsumo", "winner": at[2], "han": 2, "fu": 40, "riichi": at[2]},
+            {"round": "E3", "honba": 0, "result": "draw", "tenpai": f"{PLAYERS[2]},{at[3]}"},
+            {"round": "E3", "honba": 1, "result": "ron", "winner": at[3], "loser": at[1], "han": 3, "fu": 30},
+            {"round": "E4", "honba": 0, "result": "tsumo", "winner": PLAYERS[3], "han": 1, "fu": 30},
+        ]
+    return pl.concat([game(hands(i), game_id=f"t{i:03d}") for i in range(games)], how="diagonal_relaxed")
+
+
+@pytest.mark.parametrize(
+    "source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game", "one_table"]
+)
 def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
     from analyzer.players import _bounds, _hand_facts, _inputs, _per_seat_sums, _seat_rows
     from benchmarks.gamegen import generate
@@ -192,6 +208,8 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
         frame = game([row for i, r in enumerate(rounds) for row in [
             *[{"round": r, "honba": k, "result": "abort"} for k in range(40)],
             {"round": r, "honba": 40, "result": "tsumo", "winner": PLAYERS[(i + 1) % 4], "han": 1, "fu": 30}]])
+    elif source == "one_table":  # 300 rows at one table: runs span games, cut at RUN_ROWS rows
+        frame = _one_table(60)
     else:
         frame = generate(6_000, seed=3, players=40)  # few players: each plays many games
         if source == "generated_with_inputs":
