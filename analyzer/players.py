@@ -497,8 +497,8 @@ def _seat_rows(facts: pl.LazyFrame, inputs: set[str], bounds: PartBounds) -> tup
         hand.cast(pl.Int64).alias("_counted"),
         (pl.col("_game_start") | (pl.col("_round_idx") != pl.col("_round_idx").shift(1))).fill_null(True)
         .alias("_dealership"),
-        (pl.any_horizontal(pl.col(c).ne_missing(pl.col(c).shift(1)) for c in PLAYER_COLUMNS)
-         | (pl.int_range(pl.len(), dtype=pl.Int64) % RUN_ROWS == 0)).cast(pl.Int64).cum_sum().alias("_run"),
+        (seg.starts(*PLAYER_COLUMNS) | (pl.int_range(pl.len(), dtype=pl.Int64) % RUN_ROWS == 0))
+        .cast(pl.Int64).cum_sum().alias("_run"),
         _hand_key(pl.col("points"), game_bits).alias("_win_key"),
         _hand_key(pl.col("_deal_in_cost"), game_bits).alias("_deal_in_key"),
     ).with_columns(

@@ -12,9 +12,10 @@ import polars as pl
 
 
 def starts(*keys: str) -> pl.Expr:
-    """True on the first row of each run of equal ``keys`` (and on the first row)."""
-    changed = [pl.col(k) != pl.col(k).shift(1) for k in keys]
-    return pl.any_horizontal(changed).fill_null(True)
+    """True on the first row of each run of equal ``keys`` (and on the first row). A null key equals a null key
+    (a seat left empty in three-player records runs on), unlike the other functions' inputs here."""
+    changed = [pl.col(k).ne_missing(pl.col(k).shift(1)) for k in keys]
+    return pl.any_horizontal(*changed, pl.int_range(pl.len()) == 0)
 
 
 def ends_from_starts(start: pl.Expr) -> pl.Expr:

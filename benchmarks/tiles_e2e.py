@@ -156,6 +156,7 @@ def measure_steps(data: Path, outputs: Path) -> dict:
     """Wall and CPU seconds of reading ``data``, scoring its tiles and writing the tables in ``outputs`` again
     (with the run's writer, a part at a time as the run appends them), each alone: run in a fresh process."""
     from analyzer.io.write import ResultWriter
+    from analyzer.partition import DEFAULT_PARTITION_ROWS
     from analyzer.rules import load_rules
     from analyzer.tiles import score_tiles
     from benchmarks.tiles import _with_points
@@ -171,7 +172,7 @@ def measure_steps(data: Path, outputs: Path) -> dict:
     _, figures["tile_scoring"] = step(lambda: _with_points(score_tiles(_tile_inputs(rows.lazy()), rules), rules).collect())
     tables = {name: pl.read_parquet(path) for name in ("hands", "games", "players", "rejects")
               if (path := outputs / f"{name}.parquet").exists()}
-    parts = max(1, -(-rows.height // 500_000))  # as many appends as the run's default partitions made
+    parts = max(1, -(-rows.height // DEFAULT_PARTITION_ROWS))  # about as many appends as the run makes
 
     def write() -> None:
         writer = ResultWriter(outputs / "copy", streamed=parts > 1)
