@@ -5,20 +5,23 @@
 >>> result.players.head()
 """
 
-from analyzer._allocator import tune_for_batch
+from analyzer.allocator import tune_for_batch
 
 tune_for_batch()  # before anything below loads Polars
 
-from analyzer.check import CheckResult, check
+from analyzer.api import check, score, score_to
 from analyzer.importers import read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
-from analyzer.pipeline import RunSummary, ScoreResult, score, score_to
+from analyzer.jobs import CheckResult, RunSummary, ScoreResult
 from analyzer.rules import Rules, RulesError, from_toml, load_rules, preset, preset_names
+from analyzer.run import DaskExecutor, LocalExecutor
 
 __all__ = [
     "CheckResult",
+    "DaskExecutor",
     "InputError",
+    "LocalExecutor",
     "Rules",
     "RulesError",
     "RunSummary",

@@ -17,14 +17,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from analyzer.cluster import ClusterUnavailable
+from analyzer.api import check, score, score_to
+from analyzer.findings.report import REPORT_FORMATS, write_findings
 from analyzer.io.load import InputError
 from analyzer.io.write import FORMATS, write_table
-from analyzer.partition import parse_size
-from analyzer.pipeline import ScoreResult, score, score_to
-from analyzer.players import DEFAULT_RANK_BY, RANK_KEYS, rank_players, yaku_stats_from_hands
+from analyzer.players import DEFAULT_RANK_BY, RANK_KEYS
 from analyzer.report import write_report
 from analyzer.rules import RulesError, load_rules, preset_names
+from analyzer.run import ClusterUnavailable, parse_size
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
 # soft wrap: a message is one line in a log however long (tables still fit the width)
@@ -159,31 +159,12 @@ def score_command(
         _refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{n}.{fmt}" for n in ("hands", "games", "players", "rejects")])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
-        if scheduler is not None or workers is not None:
-            if fmt != "parquet":
-                raise Failure("a cluster run writes Parquet part files: leave out --format csv")
-            from analyzer.cluster import score_on_cluster
-            from analyzer.pipeline import _partition_rows
-
-            with _progress(f"Scoring under {label} on a Dask cluster…"):
-                result = score_on_cluster(
-                    list(inputs), outdir, rules, scheduler=scheduler, workers=workers,
-                    partition_rows=_partition_rows(partition_rows, memory_limit),
-                )
-        else:
-            with _progress_bar(f"Scoring under {label}") as progress:
-                result = score_to(
-                    list(inputs), outdir, fmt, rules, partition_rows=partition_rows, memory_limit=memory_limit,
-                    progress=progress,
-                )
-        keys = _rank_keys(rank_by)
-        if tuple(keys) != DEFAULT_RANK_BY:
-            result.players = rank_players(result.players, keys)
-            write_table(result.players, result.paths["players"], fmt)
-        if report_path is not None:
-            with _progress("Writing the report…"):
-                written = write_report(_read_back(result, fmt), report_path)
-            result.paths["report"] = written
+        with _progress_bar(f"Scoring under {label}") as progress:
+            result = score_to(
+                list(inputs), outdir, fmt, rules, scheduler=scheduler, workers=workers, progress=progress,
+                rank_by=_rank_keys(rank_by), report=report_path, partition_rows=partition_rows,
+                memory_limit=memory_limit,
+            )
     _print_standings(result, top)
     _print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
@@ -196,17 +177,6 @@ def _rank_keys(text: str) -> list[str]:
     if unknown or not keys:
         raise Failure(f"--rank-by: unknown key(s) {', '.join(unknown) or '(none)'}; use {', '.join(RANK_KEYS)}")
     return keys
-
-
-def _read_back(summary, fmt: str) -> ScoreResult:
-    """The written tables of a run as a ScoreResult, for the report."""
-    read = pl.read_csv if fmt == "csv" else pl.read_parquet
-    hands = read(summary.paths["hands"])
-    return ScoreResult(
-        hands=hands, games=read(summary.paths["games"]), players=summary.players,
-        rejects=read(summary.paths["rejects"]),
-        rules=summary.rules, rulesets=summary.rulesets, yaku_stats=yaku_stats_from_hands(hands),
-    )
 
 
 @main.command("report")
@@ -230,8 +200,7 @@ def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None,
         rules = load_rules(rules_spec) if rules_spec is not None else None
         raw = select_games(load(list(inputs)), since and since.date(), until and until.date())
         with _progress("Scoring…"):
-            result = score(raw, rules)
-        result.players = rank_players(result.players, keys)
+            result = score(raw, rules, rank_by=keys)
         missing = sorted(set(players) - set(result.players["player"]))
         if missing:
             raise Failure(f"--player: no games of {', '.join(missing)} in the input")
@@ -339,8 +308,6 @@ def check_command(
     requires, han/fu and winners are possible, and the recorded score changes balance.
     Exit status 0 when everything agrees, 1 when there are mismatches (notes alone do not count).
     """
-    from analyzer.check import REPORT_FORMATS, check, write_report
-
     with _friendly_errors(debug):
         rules = load_rules(rules_spec) if rules_spec is not None else None
         if report is not None and Path(report).suffix.lower().lstrip(".") not in REPORT_FORMATS:
@@ -350,10 +317,10 @@ def check_command(
         _check_size(memory_limit)
         with _progress_bar("Checking") as progress:
             result = check(
-                list(inputs), rules, partition_rows=partition_rows, memory_limit=memory_limit, keep_scored=False,
-                progress=progress, scheduler=scheduler, workers=workers, scratch=scratch,
+                list(inputs), rules, scheduler=scheduler, workers=workers, scratch=scratch, progress=progress,
+                keep_scored=False, partition_rows=partition_rows, memory_limit=memory_limit,
             )
-        written = write_report(result, report) if report else None
+        written = write_findings(result, report) if report else None
     _print_summary(result, show)
     out.print(f"{result.headline()}; rules: {result.rules_label}", highlight=False, markup=False)
     if written:

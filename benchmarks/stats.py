@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from analyzer.games import game_results
-from analyzer.pipeline import raw_input, score_parts
+from analyzer.parts import raw_input, score_parts
 from analyzer.players import player_partials
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.gamegen import generate

@@ -156,7 +156,7 @@ def measure_steps(data: Path, outputs: Path) -> dict:
     """Wall and CPU seconds of reading ``data``, scoring its tiles and writing the tables in ``outputs`` again
     (with the run's writer, a part at a time as the run appends them), each alone: run in a fresh process."""
     from analyzer.io.write import ResultWriter
-    from analyzer.partition import DEFAULT_PARTITION_ROWS
+    from analyzer.run.plan import DEFAULT_PARTITION_ROWS
     from analyzer.rules import load_rules
     from analyzer.tiles import score_tiles
     from benchmarks.tiles import _with_points

@@ -16,7 +16,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from analyzer.check import check, write_report
+from analyzer.api import check
+from analyzer.findings.report import write_findings
 from conftest import game
 
 SHEET = [
@@ -168,7 +169,7 @@ def test_yaku_and_fu_explanations_come_from_the_tiles():
 @pytest.mark.parametrize("suffix", ["csv", "parquet", "html"])
 def test_report_files(tmp_path, suffix):
     result = check(_sheet({0: {"recorded_han": 4}}), "tenhou")
-    path = write_report(result, tmp_path / f"report.{suffix}")
+    path = write_findings(result, tmp_path / f"report.{suffix}")
     assert path.exists() and not list(tmp_path.glob(".*.tmp"))
     if suffix == "parquet":
         assert pl.read_parquet(path).height == result.findings.height

@@ -13,7 +13,14 @@ from analyzer.io.write import plain_types
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'analyzer[dask]')")
 
-from analyzer.cluster import ClusterUnavailable, read_parts, score_on_cluster  # noqa: E402
+from analyzer.run import ClusterUnavailable, DaskExecutor, read_part_files  # noqa: E402
+from analyzer.jobs import ScoreJob  # noqa: E402
+
+
+def score_on_cluster(data, outdir, rules=None, *, client=None, scheduler=None, partitions=None, **options):
+    """A cluster run into OUTDIR with a given client or scheduler (as `analyzer score --scheduler` does)."""
+    with DaskExecutor(scheduler=scheduler, client=client, partitions=partitions) as executor:
+        return analyzer.score_to(data, outdir, "parquet", rules, executor=executor, **options)
 
 SAMPLE_CSV = "sample_logs/csv"
 
@@ -27,7 +34,7 @@ def client():
 
 
 def _same_as_single_machine(outdir, single) -> None:
-    tables = read_parts(outdir)
+    tables = read_part_files(outdir)
     assert_frame_equal(tables["hands"], plain_types(single.hands))
     assert_frame_equal(tables["games"], single.games)
     assert_frame_equal(tables["players"], single.players)
@@ -66,8 +73,12 @@ def test_check_finds_the_same(client):
     assert on_cluster.headline() == here.headline()
 
 
-def test_python_api_mirrors_the_cli(client):
-    assert_frame_equal(analyzer.score(SAMPLE_CSV, "ema", client=client).players, analyzer.score(SAMPLE_CSV, "ema").players)
+def test_python_api_on_a_cluster_returns_what_a_local_run_does(client):
+    here = analyzer.score(SAMPLE_CSV, "ema", partition_rows=20)
+    there = analyzer.score(SAMPLE_CSV, "ema", executor=DaskExecutor(client=client, partitions=4))
+    for name in ("hands", "games", "players", "rejects", "yaku_stats"):
+        assert_frame_equal(getattr(there, name), getattr(here, name))
+    assert there.yaku_stats is not None and there.rulesets == here.rulesets
 
 
 def test_a_second_run_replaces_the_first(client, tmp_path):
@@ -109,16 +120,12 @@ def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):
     summary = score_on_cluster(source, "file://" + str(tmp_path / "out"), "tenhou", client=client, partitions=4)
     assert summary.rows_read == 70
     _same_as_single_machine(tmp_path / "out", analyzer.score(str(Path(SAMPLE_CSV).resolve()), "tenhou"))
-    from analyzer.cluster import check_on_cluster
-
-    found = check_on_cluster(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
+    found = analyzer.check(source, "tenhou", client=client, scratch="file://" + str(tmp_path / "scratch"))
     assert found.rows_read == 70
     assert_frame_equal(found.findings, analyzer.check(str(Path(SAMPLE_CSV).resolve()), "tenhou").findings)
 
 
 def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
-    import analyzer.cluster as cluster_module
-
     out = tmp_path / "out"
     cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
     with distributed.Client(cluster) as in_process:
@@ -128,7 +135,7 @@ def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
         def broken(*args, **kwargs):
             raise RuntimeError("worker lost")
 
-        monkeypatch.setattr(cluster_module, "_score_bucket", broken)
+        monkeypatch.setattr(ScoreJob, "run_part", broken)
         with pytest.raises(RuntimeError, match="worker lost"):
             score_on_cluster(SAMPLE_CSV, out, "ema", client=in_process, partitions=3)
     cluster.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import analyzer
-from analyzer.check import check
+from analyzer.api import check
 from conftest import game
 
 # Baba rons the dealer Aoki for a yakuman: Aoki 25000 - 32000 = -7000.

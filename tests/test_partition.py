@@ -7,9 +7,9 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import analyzer
-from analyzer.partition import parse_size, plan, rows_for_memory
+from analyzer.run.plan import parse_size, plan, rows_for_memory
 from analyzer.io.load import expand_inputs
-from analyzer.pipeline import score_to
+from analyzer.api import score_to
 from conftest import game
 
 SAMPLE_CSV = "sample_logs/csv"
@@ -261,10 +261,10 @@ def test_two_runs_into_one_outdir_do_not_mix(tmp_path):
 def test_partials_merged_during_a_run_give_the_same_players(tmp_path, monkeypatch):
     # a long run merges its partial sums as they pile up (every MERGE_PARTIALS_ROWS rows of them); the merged
     # rows and the next parts' rows must stack
-    import analyzer.pipeline as pipeline
+    import analyzer.jobs.score as score_job
 
     whole = score_to(SAMPLE_CSV, tmp_path / "once", "parquet", "tenhou", partition_rows=20).players
-    monkeypatch.setattr(pipeline, "MERGE_PARTIALS_ROWS", 1)
+    monkeypatch.setattr(score_job, "MERGE_PARTIALS_ROWS", 1)
     merged = score_to(SAMPLE_CSV, tmp_path / "merged", "parquet", "tenhou", partition_rows=20)
     assert merged.partitions > 2
     assert_frame_equal(merged.players, whole)
@@ -284,7 +284,7 @@ def test_a_manifest_names_the_complete_set_of_tables(tmp_path):
 
 
 def test_games_come_in_key_order_whatever_order_the_input_has():
-    from analyzer.partition import _in_key_order
+    from analyzer.run.plan import _in_key_order
 
     games = pl.DataFrame({"_game_key": ["b", "a", "c"], "_n": [1, 2, 3], "_first": [5, 1, 9], "_last": [5, 2, 11]})
     assert _in_key_order(games)["_game_key"].to_list() == ["a", "b", "c"]  # written in key order: by first row

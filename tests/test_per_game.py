@@ -8,9 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyzer.check import check
+from analyzer.api import check
 from analyzer.per_game import scoring_key
-from analyzer.pipeline import raw_input, score, score_parts
+from analyzer.api import score
+from analyzer.parts import raw_input, score_parts
 from analyzer.rules import from_spec
 
 EAST = "tenhou;game_length=east"

@@ -20,7 +20,7 @@ from polars.testing import assert_frame_equal
 
 import analyzer
 from analyzer.games import game_results
-from analyzer.pipeline import raw_input, score_parts
+from analyzer.parts import raw_input, score_parts
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
 
 DATA = Path(__file__).parent / "data" / "stats_game.csv"

@@ -8,7 +8,7 @@ from polars.testing import assert_frame_equal
 
 import analyzer
 from analyzer.games import game_results
-from analyzer.pipeline import raw_input, score_parts
+from analyzer.parts import raw_input, score_parts
 from analyzer.players import combine_partials, finalize_players, player_partials
 from analyzer.players import NEEDS
 from conftest import PLAYERS, game

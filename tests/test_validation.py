@@ -185,7 +185,7 @@ def test_player_lists_written_as_text(text, names):
 def test_columns_written_loosely_score_as_plainly_written_ones():
     """Result, round and numbers written plainly skip their cleaning (analyzer.validate._plainly_written); one
     loosely written value in a column sends the whole column through it, with the same outcome."""
-    from analyzer.pipeline import raw_input
+    from analyzer.parts import raw_input
     from analyzer.validate import _plainly_written
 
     plain_rows = [
@@ -214,7 +214,7 @@ def test_columns_written_loosely_score_as_plainly_written_ones():
 def test_player_lists_naming_seats_by_number_are_read_as_lists_of_names_are():
     """A list that names nobody by seat number skips the tests for seat numbers (analyzer.validate); one that
     does takes them, and both read the same seats."""
-    from analyzer.pipeline import raw_input
+    from analyzer.parts import raw_input
     from analyzer.validate import _plainly_written
 
     def draw(tenpai):

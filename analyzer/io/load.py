@@ -33,15 +33,15 @@ def expand_inputs(inputs: list[str | Path]) -> list[Path]:
         text = str(item)
         path = Path(text)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and _format_of(p))
+            found = sorted(p for p in path.rglob("*") if p.is_file() and format_of(p))
             if not found:
                 raise InputError(f"no CSV or Parquet files in directory {text}")
         elif path.is_file():
-            if not _format_of(path):
+            if not format_of(path):
                 raise InputError(f"{text}: unsupported file type (expected .csv or .parquet)")
             found = [path]
         elif globlib.has_magic(text):
-            found = sorted(Path(p) for p in globlib.glob(text, recursive=True) if _format_of(Path(p)))
+            found = sorted(Path(p) for p in globlib.glob(text, recursive=True) if format_of(Path(p)))
             if not found:
                 raise InputError(f"no CSV or Parquet files match {text}")
         else:
@@ -56,7 +56,7 @@ def expand_inputs(inputs: list[str | Path]) -> list[Path]:
     return files
 
 
-def _format_of(path: str | Path) -> str | None:
+def format_of(path: str | Path) -> str | None:
     return SUFFIXES.get(PurePosixPath(str(path)).suffix.lower())
 
 
@@ -114,7 +114,7 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
     """One file as text columns plus its source columns; ``rows`` = (first, count) reads only those rows
     (``first`` 0-based), without decoding the rows before them."""
     try:
-        if _format_of(path) == "csv":
+        if format_of(path) == "csv":
             lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert", glob=False)
         else:
             lf = pl.scan_parquet(path, glob=False)
@@ -155,3 +155,20 @@ def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
         inputs = [inputs]
     frames = [scan_file(path, i) for i, path in enumerate(expand_inputs(list(inputs)))]
     return pl.concat(frames, how="diagonal_relaxed")
+
+
+def prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Frames built in Python have no source file; give them one so rejects still point somewhere.
+
+    A recorded ``kyotaku`` is renamed ``recorded_kyotaku``: the replayed sticks take the name ``kyotaku``.
+    """
+    names = lf.collect_schema().names()
+    if "kyotaku" in names and "recorded_kyotaku" not in names:
+        lf = lf.rename({"kyotaku": "recorded_kyotaku"})
+    if SOURCE_ROW not in names:
+        lf = lf.with_row_index(SOURCE_ROW, offset=1).with_columns(pl.col(SOURCE_ROW).cast(pl.Int64))
+    if SOURCE_FILE not in names:
+        lf = lf.with_columns(pl.lit("<frame>").alias(SOURCE_FILE))
+    if INPUT_POSITION not in names:
+        lf = lf.with_columns(pl.col(SOURCE_ROW).alias(INPUT_POSITION))
+    return lf

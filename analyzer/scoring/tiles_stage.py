@@ -76,10 +76,15 @@ def _bad_flags(loose: list[str]) -> list[pl.Expr]:
     return terms
 
 
+def scores_tiles(names) -> bool:
+    """Whether rows with these columns carry tiles to score (a ``hand`` column, or tile codes)."""
+    return "hand" in names or has_codes(names)
+
+
 def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     schema = lf.collect_schema()
     coded = has_codes(schema)  # tile codes (analyzer.tiles.codes) are scored as they are, text is encoded first
-    if "hand" not in schema and not coded:
+    if not scores_tiles(schema):
         return lf
     from analyzer.tiles import score_tiles  # the tables load on first use, not on every import of analyzer
 

@@ -1,6 +1,6 @@
 """``analyzer tiles encode`` as a library call: files of hand records to files of tile codes, in chunks.
 
-Encoding is row by row, so the rows are read in input order a chunk at a time (:func:`analyzer.partition.
+Encoding is row by row, so the rows are read in input order a chunk at a time (:func:`analyzer.run.plan.
 row_chunks`) and each chunk's codes are appended to the output as soon as they are made: memory depends on the
 chunk size, not on the input size.
 """
@@ -15,7 +15,7 @@ import polars as pl
 
 from analyzer.io.load import InputError, expand_inputs
 from analyzer.io.write import ResultWriter
-from analyzer.partition import DEFAULT_PARTITION_ROWS, row_chunks
+from analyzer.run.plan import DEFAULT_PARTITION_ROWS, row_chunks
 from analyzer.schema import INPUT_POSITION, SOURCE_FILE, SOURCE_ROW
 from analyzer.tiles.codes import TEXT_COLUMNS, encode_tiles
 

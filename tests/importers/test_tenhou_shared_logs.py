@@ -284,7 +284,7 @@ def test_owari_rounding_and_uma(df, stems):
 
 def test_scoring_the_imported_hands_reproduces_tenhou(df, synthetic):
     """End to end: the tiles and flags we import, scored by the pipeline, give Tenhou's own deltas."""
-    from analyzer.pipeline import score
+    from analyzer.api import score
 
     result = score(df.filter(~pl.col("game_id").is_in(synthetic)), "tenhou")
     assert result.rejects.height == 0
@@ -309,7 +309,7 @@ EXPECTED_FINDINGS = {
 
 
 def test_check_finds_only_the_documented_differences(df, stems):
-    from analyzer.check import check
+    from analyzer.api import check
 
     result = check(df)  # each game under its own `rules` column
     found = {(stems[r["game_id"]], r["field"], r["kind"], r["seat"]) for r in result.mismatches.iter_rows(named=True)}
@@ -322,7 +322,7 @@ def test_check_finds_only_the_documented_differences(df, stems):
 
 
 def test_check_with_the_old_east_only_uma_agrees(df, stems):
-    from analyzer.check import check
+    from analyzer.api import check
 
     old = df.filter(pl.col("game_id").is_in(_ids(stems, OLD_TONPUU_UMA)))
     assert set(old["rules"]) == {"tenhou;game_length=east;uma=10/5/-5/-10"}  # read from the logs' own results

@@ -1,4 +1,4 @@
-"""Partitions of whole games: how an input of any size is cut into parts that are scored one at a time.
+"""The plan of a run: partitions of whole games, how an input of any size is cut into parts scored one at a time.
 
 Games are independent, so a part of whole games is scored exactly as it would be with the rest of the input
 beside it. :func:`plan` reads only the ``game_id`` column of the inputs, counts each game's rows and cuts the
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import InputError, scan_file, text_schema
+from analyzer.io.load import InputError, as_text_columns, expand_inputs, prepare_input, scan_file, text_schema
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
@@ -62,6 +62,17 @@ def parse_size(text: str) -> int:
     return int(value * units[unit])
 
 
+def partition_rows_for(partition_rows: int | None, memory_limit: str | int | None) -> int:
+    """The part size of a run: ``partition_rows``, capped by what ``memory_limit`` (bytes or '2GB') allows."""
+    if partition_rows is not None and partition_rows < 1:
+        raise ValueError("partition_rows must be at least 1")
+    if memory_limit is not None:
+        limit = parse_size(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
+        by_memory = rows_for_memory(limit)
+        return min(partition_rows, by_memory) if partition_rows else by_memory
+    return partition_rows or DEFAULT_PARTITION_ROWS
+
+
 @dataclass
 class Part:
     """One part: its row count, and how to read its rows (text columns with source columns)."""
@@ -71,25 +82,46 @@ class Part:
     games: int
     frame: pl.LazyFrame
 
+    def read(self) -> pl.LazyFrame:
+        return self.frame
+
 
 @dataclass
 class Plan:
-    """The parts of an input, in ``game_id`` order; ``spilled`` says whether a spill pass ran."""
+    """The parts of an input, in ``game_id`` order; ``spilled`` says whether a spill pass ran.
+
+    A context manager: leaving it removes the spill files (if any)."""
 
     parts: list[Part]
     rows: int
     games: int
     spilled: bool
-    _spill_dir: Path | None = field(default=None, repr=False)
+    spill_dir: Path | None = field(default=None, repr=False)
 
     def __iter__(self) -> Iterator[Part]:
         return iter(self.parts)
 
+    def __enter__(self) -> Plan:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def close(self) -> None:
         """Remove the spill files (if any)."""
-        if self._spill_dir is not None:
-            shutil.rmtree(self._spill_dir, ignore_errors=True)
-            self._spill_dir = None
+        if self.spill_dir is not None:
+            shutil.rmtree(self.spill_dir, ignore_errors=True)
+            self.spill_dir = None
+
+
+def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
+    """The plan for ``data``: a frame is one part as it is; paths (files, directories, globs) are cut by
+    :func:`plan`."""
+    if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
+        frame = prepare_input(as_text_columns(data.lazy()))
+        return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
+    inputs = [data] if isinstance(data, (str, Path)) else list(data)
+    return plan(expand_inputs(inputs), partition_rows, spill_dir)
 
 
 def _game_key() -> pl.Expr:
@@ -189,7 +221,7 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
         Part(index, rows, n_games, pl.scan_parquet(directory / f"_part={index}" / "*.parquet"))
         for index, rows, n_games in zip(counts["_part"], counts["_n"], counts["_games"])
     ]
-    return Plan(parts, total, games.height, spilled=True, _spill_dir=directory)
+    return Plan(parts, total, games.height, spilled=True, spill_dir=directory)
 
 
 def row_chunks(files: list[Path], chunk_rows: int = DEFAULT_PARTITION_ROWS) -> Iterator[pl.LazyFrame]:

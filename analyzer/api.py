@@ -1,0 +1,162 @@
+"""The library's entry points: :func:`score`, :func:`score_to` and :func:`check`, each a job run by an executor
+into a sink (:mod:`analyzer.run`).
+
+>>> import analyzer
+>>> result = analyzer.score(analyzer.load("sample_logs/csv"), rules="ema")
+>>> result.games.head()
+
+Data flows one way; bad rows become rejects (with file, row, column, value and reason), never exceptions.
+``executor=`` chooses where the partitions run (:class:`~analyzer.run.LocalExecutor`, the default, or
+:class:`~analyzer.run.DaskExecutor`); ``workers=``, ``scheduler=`` and ``client=`` are shortcuts for a Dask one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.io.load import InputError
+from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
+from analyzer.players import DEFAULT_RANK_BY
+from analyzer.report import write_report
+from analyzer.rules import Rules
+from analyzer.run import (
+    DirectorySink,
+    MemorySink,
+    NullSink,
+    PartFilesSink,
+    Progress,
+    executor_for,
+    partition_rows_for,
+    read_part_files,
+    run,
+)
+
+Data = pl.LazyFrame | pl.DataFrame | str | Path | list[str | Path]
+
+
+class _Executor:
+    """The executor a call was given, or one made from the shortcuts and closed when the call ends."""
+
+    def __init__(self, executor, progress, scheduler=None, client=None, workers=None, scratch=None) -> None:
+        self.owned = executor is None
+        self.executor = executor or executor_for(scheduler, client, workers, scratch, progress)
+
+    def __enter__(self):
+        return self.executor
+
+    def __exit__(self, *exc) -> None:
+        if self.owned:
+            self.executor.close()
+
+
+def score(
+    data: Data,
+    rules: Rules | str | Path | None = None,
+    *,
+    executor=None,
+    rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int | None = None,
+) -> ScoreResult:
+    """Score hand records — a frame of raw columns (as :func:`analyzer.load` gives) or paths — in memory.
+
+    Without ``rules``, games that carry a ``rules`` column are scored under it, the others under the default
+    preset (:func:`analyzer.parts.score_parts`). Paths are scored in partitions of whole games
+    (``partition_rows`` rows, or as many as ``memory_limit`` allows, e.g. ``"2GB"``); for inputs too big for
+    memory, :func:`score_to` writes each partition's rows as it goes.
+    """
+    sink = MemorySink()
+    with _Executor(executor, progress, scheduler, client, workers) as chosen:
+        summary = run(ScoreJob(rules, rank_by), data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+    return ScoreResult(
+        hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
+        rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
+        yaku_stats=summary.yaku_stats,
+    )
+
+
+def score_to(
+    data: str | Path | list[str | Path],
+    outdir: str | Path,
+    fmt: str = "parquet",
+    rules: Rules | str | Path | None = None,
+    *,
+    executor=None,
+    rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    report: str | Path | None = None,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int | None = None,
+) -> RunSummary:
+    """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
+
+    Each partition's hands, games and rejects are appended as soon as it is scored, so memory depends on the
+    partition size, not on the input size. The four tables appear together when the run succeeds; a failed
+    run leaves OUTDIR as it was. On a cluster the hands and games are part files (``OUTDIR/hands/part-K.parquet``)
+    written by the workers. ``report``: also write the HTML report there.
+    ``progress(rows_done, rows_total, partitions_done)`` is called after each partition.
+    """
+    with _Executor(executor, progress, scheduler, client, workers) as chosen:
+        if chosen.remote and fmt != "parquet":
+            raise InputError("a cluster run writes Parquet part files: leave out --format csv")
+        sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
+        summary = run(ScoreJob(rules, rank_by), data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+    if report is not None:
+        summary.paths["report"] = write_report(written_tables(summary, fmt), report)
+    return summary
+
+
+def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
+    """The tables a :func:`score_to` run wrote, read back (with its players and yaku tables) for a report."""
+    paths = summary.paths
+    if Path(str(paths["hands"])).suffix == "":  # part files of a cluster run
+        tables = read_part_files(Path(str(paths["hands"])).parent)
+    else:
+        read = pl.read_csv if fmt == "csv" else pl.read_parquet
+        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects")}
+    return ScoreResult(
+        hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
+        rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
+    )
+
+
+def check(
+    data: Data,
+    rules: Rules | str | Path | None = None,
+    *,
+    executor=None,
+    keep_scored: bool = True,
+    partition_rows: int | None = None,
+    memory_limit: str | int | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    client=None,
+    workers: int | None = None,
+    scratch: str | Path | None = None,
+) -> CheckResult:
+    """Score hand records and compare everything recorded with what the rules give (:mod:`analyzer.findings`).
+
+    Runs partition by partition like :func:`score`; ``keep_scored=False`` keeps only the findings and counts
+    (nothing else in memory: flat on any input). ``scratch``: where a cluster run puts its bucket files (a path
+    or URL every worker reaches).
+    """
+    sink = MemorySink() if keep_scored else NullSink()
+    job = CheckJob(ScoreJob(rules, statistics=keep_scored))
+    with _Executor(executor, progress, scheduler, client, workers, scratch) as chosen:
+        result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+    if keep_scored:
+        result.scored = ScoreResult(
+            hands=sink.frames["hands"], games=sink.frames["games"], players=result.run.players,
+            rejects=sink.frames["rejects"], rules=result.run.rules, rulesets=result.run.rulesets,
+            yaku_stats=result.run.yaku_stats,
+        )
+    return result

@@ -1,0 +1,62 @@
+"""Findings: where what a record says differs from what the rules give.
+
+``check(data, rules=None) -> CheckResult`` scores hand records exactly as :func:`analyzer.score` does (each game
+under its own ``rules`` column unless ``rules`` is given) and returns one *finding* per disagreement:
+
+=============== =========================================================================================
+game_id, round, where: the game, the hand's round and recorded honba, ``hand_no`` (1 = the game's first
+honba, hand_no  hand in replay order) and ``seat`` for per-seat fields (null otherwise)
+seat
+field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
+                ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
+                ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
+                code's field, ``duplicate_row`` (a row that exactly repeats an earlier row of its game: counted
+                once), or the column of a rejected row
+kind            ``value`` (the hand's worth), ``payment`` (score changes), ``table`` (honba, sticks, dealer
+                rotation), ``plausibility`` (a han/fu or winner combination no hand can have), ``money``
+                (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on
+                after its rules end it or ends before they let it), ``tiles`` (the
+                tiles cannot be scored), ``reject`` (the row could not be scored at all), ``note`` (worth
+                knowing, not a disagreement: a game fragment replayed from its first row)
+recorded        the recorded value as text; ``computed`` the value analyzer computes
+explanation     a short reason: the yaku or fu items that differ, the payment behind a delta, …
+source_file,    where the row came from
+source_row
+=============== =========================================================================================
+
+Everything is column work on the scored frames; findings are sorted by game, hand, field and seat.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.findings.base import FINDING_SCHEMA, NOT_A_MISMATCH
+from analyzer.findings.game_end import game_end_findings, game_end_rule_findings
+from analyzer.findings.rejects import reject_findings
+from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
+from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
+from analyzer.parts import ScoredPart
+
+__all__ = ["FINDING_SCHEMA", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings"]
+
+
+def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
+    hands = part.scored.with_columns(
+        pl.col("_hand").rank("dense").over("game_id").cast(pl.Int64).alias("hand_no"),
+        pl.col("_file").alias("source_file"),
+        pl.col("_row").alias("source_row"),
+    )
+    names = hands.collect_schema().names()
+    frames = [
+        *value_findings(hands, names),
+        *delta_findings(hands, names),
+        table_findings(hands, names),
+        round_findings(hands, part.rules),
+        problem_findings(hands),
+        *money_findings(hands, names, part.rules),
+        *plausibility_findings(hands, names, part.rules),
+        *game_end_findings(hands, names, games),
+        game_end_rule_findings(hands, part.rules),
+    ]
+    return pl.collect_all([f for f in frames if f is not None])

@@ -1,0 +1,57 @@
+"""What every finding has: its columns, and how a condition over scored rows becomes findings."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.text import one_of
+
+FINDING_SCHEMA = {
+    "game_id": pl.String,
+    "round": pl.String,
+    "honba": pl.Int64,
+    "hand_no": pl.Int64,
+    "seat": pl.Int64,
+    "field": pl.String,
+    "kind": pl.String,
+    "recorded": pl.String,
+    "computed": pl.String,
+    "explanation": pl.String,
+    "source_file": pl.String,
+    "source_row": pl.Int64,
+}
+NOT_A_MISMATCH = ("note",)
+WIN = one_of(pl.col("result"), ["ron", "tsumo"])
+
+
+def finding(
+    lf: pl.LazyFrame, condition: pl.Expr, field: str | pl.Expr, kind: str | pl.Expr, recorded: pl.Expr,
+    computed: pl.Expr, explanation: pl.Expr | str, seat: pl.Expr | int | None = None,
+) -> pl.LazyFrame:
+    """Rows of ``lf`` where ``condition`` holds, as findings."""
+    return lf.filter(condition.fill_null(False)).select(
+        "game_id",
+        "round",
+        "honba",
+        "hand_no",
+        pl.lit(seat, pl.Int64).alias("seat") if not isinstance(seat, pl.Expr) else seat.alias("seat"),
+        (pl.lit(field) if isinstance(field, str) else field).alias("field"),
+        (pl.lit(kind) if isinstance(kind, str) else kind).alias("kind"),
+        recorded.cast(pl.String).alias("recorded"),
+        computed.cast(pl.String).alias("computed"),
+        (pl.lit(explanation) if isinstance(explanation, str) else explanation).alias("explanation"),
+        "source_file",
+        "source_row",
+    )
+
+
+def as_int(name: str) -> pl.Expr:
+    """A recorded number (text or any numeric type) as a whole number; null where it is none."""
+    return pl.col(name).cast(pl.Float64, strict=False).round().cast(pl.Int64)
+
+
+def number_text(x: pl.Expr) -> pl.Expr:
+    """44.0 -> '44', 10.7 -> '10.7': recorded and computed numbers read alike."""
+    return pl.when(x == x.round()).then(x.cast(pl.Int64).cast(pl.String)).otherwise(x.round(2).cast(pl.String))
+
+

@@ -1,0 +1,27 @@
+"""A check's findings written out: one row each (CSV, Parquet) or a page with the summary too (HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.io.html import html_page
+from analyzer.io.load import InputError
+from analyzer.io.write import write_atomic, write_table
+
+REPORT_FORMATS = ("csv", "parquet", "html")
+
+
+def write_findings(result, path: str | Path) -> Path:
+    """A :class:`~analyzer.jobs.check.CheckResult`'s findings as ``.csv`` or ``.parquet`` (one row each), or an ``.html`` page with the summary too."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in REPORT_FORMATS:
+        raise InputError(f"report {path}: use a .csv, .parquet or .html file name")
+    if fmt != "html":
+        return write_table(result.findings, path, fmt)
+    page = html_page(
+        "analyzer check",
+        f"{result.headline()}. Rules: {result.rules_label}.",
+        [("Summary", result.summary), ("Findings", result.findings)],
+    )
+    return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -1,0 +1,115 @@
+"""The check job: the score job's work on each partition, plus its findings (:mod:`analyzer.findings`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings
+from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
+from analyzer.outputs import finish_rejects, rules_label
+from analyzer.run.job import PartOutput, RunInfo
+from analyzer.run.sink import Sink
+from analyzer.schema import SEATS
+
+FINDING_ORDER = ("game_id", "hand_no", "field", "seat")
+
+
+@dataclass
+class CheckResult:
+    """The findings of a check, their counts per field and kind, and what was scored.
+
+    ``scored`` holds every scored table when :func:`analyzer.check` was asked to keep them (the default from
+    Python); the counts (``rows_read``, ``games``, ``columns``, ``rules_label``) are there either way.
+    """
+
+    findings: pl.DataFrame
+    scored: ScoreResult | None
+    rows_read: int = 0
+    games: int = 0
+    columns: list[str] = field(default_factory=list)
+    rules_label: str = ""
+    run: RunSummary | None = None  # how the run went: partitions, workers, seconds
+
+    @property
+    def mismatches(self) -> pl.DataFrame:
+        return self.findings.filter(~pl.col("kind").is_in(NOT_A_MISMATCH))
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatches.height == 0
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        """Findings counted per field and kind, most frequent first."""
+        return (
+            self.findings.group_by("kind", "field")
+            .agg(pl.len().alias("count"), pl.col("game_id").n_unique().alias("games"))
+            .sort(["count", "kind", "field"], descending=[True, False, False])
+        )
+
+    def headline(self) -> str:
+        """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'."""
+        mismatches = self.mismatches
+        text = (
+            f"{self.rows_read} rows, {self.games} games: "
+            + (f"{mismatches.height} mismatches in {mismatches['game_id'].n_unique()} games" if mismatches.height
+               else "everything agrees")
+        )
+        notes = self.findings.height - mismatches.height
+        return text + (f" ({notes} notes)" if notes else "")
+
+    @property
+    def fields_compared(self) -> list[str]:
+        """The recorded fields that the input carried and that were compared."""
+        names = self.columns
+        return [f for f, (recorded, _, _) in VALUE_FIELDS.items() if recorded in names] + [
+            f"{f}_{s}" for f in ("delta", "final", "game_points") for s in SEATS if f"recorded_{f}_{s}" in names
+        ]
+
+
+@dataclass
+class CheckSummary:
+    """What the partitions of a check add up to: the score job's summary and the findings."""
+
+    score: ScoreSummary
+    findings: list[pl.DataFrame]
+    rows: int
+    games: int
+    columns: list[str]
+
+
+class CheckJob:
+    """Score hand records as :class:`~analyzer.jobs.score.ScoreJob` does and compare everything recorded with
+    what the rules give (see :mod:`analyzer.findings`)."""
+
+    def __init__(self, score: ScoreJob) -> None:
+        self.score = score
+        self.order = score.order
+
+    def run_part(self, rows: pl.LazyFrame) -> PartOutput:
+        parts = self.score.score_parts(rows)
+        output, tables = self.score.output(parts)
+        rejects = finish_rejects([tables.rejects])
+        findings = [f for p in parts for f in part_findings(p, tables.games)]
+        findings.append(reject_findings(rejects))
+        found = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
+        rows = tables.hands.height + rejects.select(pl.struct("file", "row").n_unique()).item()
+        games = pl.concat([tables.hands["game_id"], rejects["game_id"]]).n_unique()
+        summary = CheckSummary(output.summary, [found], rows, games, tables.hands.columns)
+        return PartOutput(output.tables, summary, output.rows)
+
+    def combine(self, first: CheckSummary, second: CheckSummary) -> CheckSummary:
+        return CheckSummary(
+            self.score.combine(first.score, second.score), first.findings + second.findings,
+            first.rows + second.rows, first.games + second.games, first.columns or second.columns,
+        )
+
+    def finish(self, summary: CheckSummary, sink: Sink, info: RunInfo) -> CheckResult:
+        run = self.score.finish(summary.score, sink, info)
+        findings = pl.concat(summary.findings, how="vertical").sort(*FINDING_ORDER, nulls_last=True)
+        return CheckResult(
+            findings=findings, scored=None, rows_read=summary.rows, games=summary.games, columns=summary.columns,
+            rules_label=rules_label(run.rulesets, self.score.ruleset), run=run,
+        )

@@ -1,0 +1,174 @@
+"""The score job: each partition's hands, games and rejects, and the players' statistics as partial sums merged
+across partitions (see :mod:`analyzer.run.job` for what a job is)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.outputs import (
+    PartTables,
+    assemble_part,
+    finish_players,
+    finish_rejects,
+    finish_yaku_stats,
+    merge_partials,
+    rows_with_problems,
+    rules_label,
+)
+from analyzer.parts import ScoredPart, score_parts, unique_rulesets
+from analyzer.players import DEFAULT_RANK_BY
+from analyzer.rules import Rules, load_rules
+from analyzer.run.job import PartOutput, RunInfo
+from analyzer.run.sink import Sink
+
+# The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
+# row per player once this many pile up: memory stays flat however many partitions a run has.
+MERGE_PARTIALS_ROWS = 200_000
+
+
+@dataclass
+class ScoreResult:
+    """The four outputs of a run, as DataFrames, and the counts that must add up.
+
+    ``rules`` is the ruleset given to :func:`analyzer.score` (or the default one); when the games were scored
+    under their own ``rules`` column, ``rulesets`` lists every ruleset used and the games table says which game
+    used which (column ``rules``).
+    """
+
+    hands: pl.DataFrame
+    games: pl.DataFrame
+    players: pl.DataFrame
+    rejects: pl.DataFrame
+    rules: Rules
+    rulesets: list[Rules] = field(default_factory=list)
+    yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
+
+    @property
+    def rows_rejected(self) -> int:
+        return self.rejects.select(pl.struct("file", "row").n_unique()).item() if self.rejects.height else 0
+
+    @property
+    def rows_read(self) -> int:
+        return self.hands.height + self.rows_rejected
+
+    @property
+    def rows_with_problems(self) -> int:
+        return rows_with_problems(self.hands)
+
+    @property
+    def rules_label(self) -> str:
+        return rules_label(self.rulesets, self.rules)
+
+
+@dataclass
+class RunSummary:
+    """What a run gave: counts, the (small) players and yaku tables, where the tables went, and how it ran."""
+
+    rows_scored: int
+    rows_rejected: int
+    rows_with_problems: int
+    games: int
+    players: pl.DataFrame
+    rules: Rules
+    rulesets: list[Rules]
+    paths: dict[str, Path | str]
+    partitions: int
+    spilled: bool
+    workers: int = 1  # processes of a cluster run; 1 on one machine
+    seconds: float = 0.0  # wall time of the run
+    statistics_seconds: float = 0.0  # of it, the players' statistics: partial sums, their merges, the table
+    yaku_stats: pl.DataFrame | None = None
+
+    @property
+    def rows_read(self) -> int:
+        return self.rows_scored + self.rows_rejected
+
+    @property
+    def rules_label(self) -> str:
+        return rules_label(self.rulesets, self.rules)
+
+
+@dataclass
+class ScoreSummary:
+    """What the partitions of a score run add up to, short of their row tables."""
+
+    rejects: list[pl.DataFrame]  # each partition's rejects, still with the keys of input order
+    partials: list[pl.DataFrame]  # players' partial sums, merged as they pile up
+    rulesets: list[Rules]
+    rows_scored: int
+    rows_with_problems: int
+    games: int
+    statistics_seconds: float = 0.0
+
+
+class ScoreJob:
+    """Score hand records: ``rules`` for every game, or None for each game's own ``rules`` column (see
+    :func:`analyzer.parts.score_parts`); players ranked by ``rank_by``. ``statistics=False`` leaves out the
+    players' partial sums (a sink that takes no players table needs none)."""
+
+    # the single-machine order of each row table: parts of a local plan come in it, others are sorted into it
+    order = {"hands": "game_id", "games": "game_id"}
+
+    def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True):
+        self.rules = rules
+        self.ruleset = load_rules(rules)
+        self.rank_by = tuple(rank_by)
+        self.statistics = statistics
+
+    def run_part(self, rows: pl.LazyFrame) -> PartOutput:
+        return self.output(self.score_parts(rows))[0]
+
+    def score_parts(self, rows: pl.LazyFrame) -> list[ScoredPart]:
+        """The partition's rows validated and scored, one part per ruleset (:func:`analyzer.parts.score_parts`)."""
+        return score_parts(rows, self.rules)
+
+    def output(self, parts: list[ScoredPart]) -> tuple[PartOutput, PartTables]:
+        """A partition's output from its scored ruleset parts, and its tables (for a job built on this one)."""
+        tables = assemble_part(parts, statistics=self.statistics)
+        summary = ScoreSummary(
+            rejects=[tables.rejects], partials=[] if tables.partials is None else [tables.partials],
+            rulesets=tables.rulesets, rows_scored=tables.hands.height,
+            rows_with_problems=rows_with_problems(tables.hands), games=tables.games["game_id"].n_unique(),
+            statistics_seconds=tables.statistics_seconds,
+        )
+        rows = tables.hands.height + tables.rejects.select(pl.col("_pos").n_unique()).item()
+        return PartOutput({"hands": tables.hands, "games": tables.games}, summary, rows), tables
+
+    def combine(self, first: ScoreSummary, second: ScoreSummary) -> ScoreSummary:
+        partials, seconds = first.partials + second.partials, first.statistics_seconds + second.statistics_seconds
+        if sum(p.height for p in partials) > MERGE_PARTIALS_ROWS:  # keep them as small as the player pool
+            started = time.perf_counter()
+            partials = [merge_partials(partials)]
+            seconds += time.perf_counter() - started
+        return ScoreSummary(
+            rejects=first.rejects + second.rejects, partials=partials,
+            rulesets=unique_rulesets(first.rulesets + second.rulesets),
+            rows_scored=first.rows_scored + second.rows_scored,
+            rows_with_problems=first.rows_with_problems + second.rows_with_problems,
+            games=first.games + second.games, statistics_seconds=seconds,
+        )
+
+    def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
+        started = time.perf_counter()
+        players = yaku_stats = None
+        if self.statistics:
+            merged = merge_partials(summary.partials)
+            players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
+            sink.append("players", players)
+        statistics = summary.statistics_seconds + time.perf_counter() - started
+        rejects = finish_rejects(summary.rejects)
+        sink.append("rejects", rejects)
+        seconds = info.seconds + time.perf_counter() - started
+        paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3)}})
+        return RunSummary(
+            rows_scored=summary.rows_scored,
+            rows_rejected=rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0,
+            rows_with_problems=summary.rows_with_problems, games=summary.games, players=players,
+            rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
+            spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
+            yaku_stats=yaku_stats,
+        )

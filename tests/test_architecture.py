@@ -1,0 +1,133 @@
+"""The layout holds: no import cycles, no private names across modules, small modules, one run path."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
+MAX_MODULE_LINES = 450
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> list[tuple[str, list[str], int, bool]]:
+    """(module imported, names taken from it, line, at module level) for every import of an analyzer module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top_level = {id(node) for node in tree.body}
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            if not base.startswith("analyzer"):
+                continue
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                if target in modules:  # `from analyzer.run import plan`: the module itself
+                    found.append((target, [], node.lineno, id(node) in top_level))
+                else:
+                    found.append((base, [alias.name], node.lineno, id(node) in top_level))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("analyzer"):
+                    found.append((alias.name, [], node.lineno, id(node) in top_level))
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        ancestors = {name.rsplit(".", i)[0] for i in range(1, name.count(".") + 1)}
+        for target, _, _, _ in _imports(path, modules):
+            # importing a.b.c runs a and a.b first (their imports count too), but the importer's own packages
+            # are running already
+            parts = target.split(".")
+            edges.update(m for m in (".".join(parts[: i + 1]) for i in range(1, len(parts)))
+                         if m in modules and m not in ancestors)
+        edges.discard(name)
+        graph[name] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (module -> modules it imports), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycles():
+    """A package's ``__init__`` re-exporting its modules is no cycle: they never import their own package."""
+    assert find_cycle(_graph()) is None
+
+
+def test_imports_of_analyzer_modules_are_at_module_level():
+    """An import inside a function hides a cycle from readers and from the test above."""
+    modules = _modules()
+    hidden = [f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}"
+              for name, path in modules.items() for target, _, line, top in _imports(path, modules) if not top]
+    assert hidden == []
+
+
+def test_no_private_name_is_imported_across_modules():
+    modules = _modules()
+    private = []
+    for name, path in modules.items():
+        for target, names, line, _ in _imports(path, modules):
+            if any(part.startswith("_") for part in target.split(".")) or any(n.startswith("_") for n in names):
+                private.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target} {names}")
+    assert private == []
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_are_small(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines: split it by topic"
+
+
+def test_one_run_path():
+    """Score and check run through the one executor interface: nothing outside analyzer.run loops over a plan's
+    partitions or talks to Dask."""
+    offenders = []
+    for name, path in _modules().items():
+        if name.startswith("analyzer.run"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "import distributed" in text or "from distributed" in text or ".submit(" in text:
+            offenders.append(name)
+    assert offenders == []
