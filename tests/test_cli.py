@@ -215,7 +215,7 @@ def test_unknown_output_suffix_is_refused(tmp_path):
 
 
 def test_ctrl_c_exits_130_and_writes_nothing(tmp_path, monkeypatch):
-    import analyzer.cli as cli
+    import analyzer.cli.score as cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -1,0 +1,75 @@
+"""``analyzer import tenhou|mjai``: turn recorded game logs into hand records."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import polars as pl
+import polars.selectors as cs
+from rich.markup import escape
+
+from analyzer.importers.tenhou import read_logs
+from analyzer.io.write import write_table
+
+from analyzer.cli.display import console, print_line, progress_bar
+from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
+from analyzer.cli.options import import_options
+
+
+@click.group("import")
+def import_group() -> None:
+    """Turn recorded game logs into hand records."""
+
+
+@import_group.command("tenhou")
+@import_options
+def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+    """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
+
+    A malformed or unsupported file (e.g. three-player, corrupt .gz, not a regular file, too large) is reported
+    and the others still import; exit status 1 when some file did not import. A copy of a game (the same
+    content as an earlier file) is imported once and the copy reported (exit 0); another version of a game
+    (the same Tenhou log id, other content) is reported and not imported (exit 1).
+    """
+    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size)
+
+
+@import_group.command("mjai")
+@import_options
+def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+    """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
+    files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
+
+    A malformed, truncated or one-player-view (hidden tiles) file is reported and the others still import.
+    Exit status 1 when some file did not import.
+    """
+    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size)
+
+
+def _import_logs(
+    paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: int
+) -> None:
+    with friendly_errors(debug):
+        with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
+            hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_log_size)
+        if hands.height == 0 and not problems:
+            raise Failure(f"no {label} logs found in " + ", ".join(paths))
+    failed = [p for p in problems if not p.imported]
+    for problem in problems:
+        colour = "yellow" if problem.imported else "red"
+        console.print(f"[{colour}]{escape(str(problem.file))}[/]: {escape(problem.reason)}", highlight=False)
+    if hands.height == 0:  # nothing to write: an existing output stays as it was
+        raise Failure(f"no game imported; {output} not written")
+    if Path(output).suffix.lower() == ".csv":
+        # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
+        hands = hands.with_columns(cs.datetime().cast(pl.String))
+    with friendly_errors(debug):
+        write_table(hands, output)
+    copies = sum(1 for p in problems if p.same_as is not None and p.imported)
+    print_line(
+        f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
+        f" {len(failed)} file(s) not imported" + (f"; {copies} file(s) skipped as the same game as another" if copies else "")
+    )
+    sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)

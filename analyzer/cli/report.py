@@ -1,0 +1,53 @@
+"""``analyzer report``: score hand records and write one self-contained HTML report."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from analyzer.api import score
+from analyzer.io.load import load
+from analyzer.report import write_report
+from analyzer.rules import load_rules
+from analyzer.selection import select_games
+
+from analyzer.cli.display import print_line, progress
+from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
+from analyzer.cli.options import debug_option, rank_by_option, rules_option
+
+
+@click.command("report")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The report file (.html).")
+@rules_option
+@click.option("--player", "players", multiple=True, help="Only this player's standings row and section (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="Only games from this day (YYYY-MM-DD; a `date` column, else a Tenhou log id's date).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games up to this day.")
+@rank_by_option
+@debug_option
+def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None, players: tuple[str, ...],
+                   since, until, rank_by: tuple[str, ...], debug: bool) -> None:
+    """Score hand records and write one self-contained HTML report (no network needed to open it)."""
+    with friendly_errors(debug):
+        rules = load_rules(rules_spec) if rules_spec is not None else None
+        result, written = _run_report(list(inputs), output, rules, players, since and since.date(),
+                                      until and until.date(), rank_by)
+    print_line(
+        f"{result.games['game_id'].n_unique()} game(s), {result.players.height} player(s),"
+        f" {result.rows_rejected} rejected row(s); written: {written}"
+    )
+    sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
+
+
+def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...], since, until,
+                rank_by: tuple[str, ...]):
+    raw = select_games(load(inputs), since, until)
+    with progress("Scoring…"):
+        result = score(raw, rules, rank_by=rank_by)
+    # a player with no games would get an empty section: refused, after scoring, as only then is it known
+    missing = sorted(set(players) - set(result.players["player"]))
+    if missing:
+        raise Failure(f"--player: no games of {', '.join(missing)} in the input")
+    return result, write_report(result, output, list(players) or None)
