@@ -67,23 +67,26 @@ def test_partials_of_any_split_of_the_games_give_the_same_players():
 def _reference_sums(hands: pl.LazyFrame) -> pl.DataFrame:
     """The per-player sums the plain way: every statistic as one boolean or amount per seat and row, hand facts
     as windows over the hand id, four group-bys by player. Slow and obvious; the product counts seat masks."""
-    from analyzer.players import AMOUNT_SUMS, COUNT_SUMS, LIMIT_BUCKETS, _at_seat, _chasing, _flag, _int, _inputs
+    from analyzer.players import AMOUNT_SUMS, COUNT_SUMS, LIMIT_BUCKETS
+    from analyzer.players.facts import flag_input, int_input, seat_inputs
+    from analyzer.players.seats import at_seat
+    from analyzer.players.sums import chasing_riichi
     from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
 
     names = hands.collect_schema().names()
-    inputs = _inputs(names)
+    inputs = seat_inputs(names)
     bit = lambda mask, seat: pl.col(mask).and_(pl.lit(1, pl.Int64) * 2 ** seat) != 0  # noqa: E731
-    opened = [_flag(f"open_{s}", names) for s in SEATS]
+    opened = [flag_input(f"open_{s}", names) for s in SEATS]
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
-    winner_open, winner_riichi = _at_seat(opened, pl.col("_winner")), bit("_hand_riichi", pl.col("_winner"))
+    winner_open, winner_riichi = at_seat(opened, pl.col("_winner")), bit("_hand_riichi", pl.col("_winner"))
     in_hand = lambda condition: condition.fill_null(False).any().over("_hand")  # noqa: E731
     facts = hands.with_columns(
         *[o.alias(f"_open_{s}") for s, o in enumerate(opened)],
-        *[_int(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
-        *[_int(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS],
-        *[(_flag(f"tenpai_{s}", names).fill_null(bit("_tenpai_mask", s)) if f"tenpai_{s}" in names
+        *[int_input(f"riichi_turn_{s}", names).alias(f"_riichi_turn_{s}") for s in SEATS],
+        *[int_input(f"calls_{s}", names).alias(f"_calls_{s}") for s in SEATS],
+        *[(flag_input(f"tenpai_{s}", names).fill_null(bit("_tenpai_mask", s)) if f"tenpai_{s}" in names
            else bit("_tenpai_mask", s)).alias(f"_tenpai_{s}") for s in SEATS],
-        _int("turn", names).alias("_turn"),
+        int_input("turn", names).alias("_turn"),
         in_hand(paid_ron).alias("_dealt_in"),
         pl.when(paid_ron).then(pl.col("points")).otherwise(0).fill_null(0).sum().over("_hand").alias("_deal_in_cost"),
         in_hand(paid_ron & winner_riichi).alias("_into_riichi"),
@@ -102,7 +105,7 @@ def _reference_sums(hands: pl.LazyFrame) -> pl.DataFrame:
         exhaustive = pl.col("result").is_in(["draw", "nagashi"])
         draw, won, turn = hand & exhaustive, pl.col(f"_won_{s}"), pl.col("_turn")
         dealer_hand = hand & (pl.col("dealer") == s)
-        chasing, chasing_known = _chasing(s)
+        chasing, chasing_known = chasing_riichi(s)
         delta = pl.col(DELTA_COLUMNS[s])
         others_tsumo = (pl.col("_paid") & (pl.col("result") == "tsumo") & (pl.col("_winner") != s)).fill_null(False)
         value = lambda c, amount: pl.when(c.fill_null(False)).then(amount).otherwise(0).fill_null(0)  # noqa: E731
@@ -152,7 +155,7 @@ def _reference_sums(hands: pl.LazyFrame) -> pl.DataFrame:
     counted = (pl.col("_first") & (pl.col("result") != "chombo")).cast(pl.Int64)
     renchan = facts.with_row_index("_i").with_columns(
         (counted.sum().over(dealership) - 1).alias("renchan"),
-        _at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")).first().over(dealership).alias("player"),
+        at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("dealer")).first().over(dealership).alias("player"),
         (pl.col("_i") == pl.col("_i").min().over(dealership)).alias("_head"),
     ).filter(pl.col("_head") & (pl.col("renchan") >= 0)).group_by("player").agg(pl.col("renchan").max().alias("max_renchan"))
     return sums.join(renchan, on="player", how="left").select(
@@ -198,7 +201,9 @@ def _one_table(games: int) -> pl.DataFrame:
     "source", ["stats_game", "generated", "generated_with_inputs", "changing_seating", "long_game", "one_table"]
 )
 def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
-    from analyzer.players import _bounds, _hand_facts, _inputs, _per_seat_sums, _seat_rows
+    from analyzer.players.best import part_bounds
+    from analyzer.players.facts import hand_facts, seat_inputs
+    from analyzer.players.sums import per_seat_sums, seat_rows
     from benchmarks.gamegen import generate
 
     if source == "stats_game":
@@ -219,10 +224,10 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
                                        .otherwise(pl.col("player_2")).alias("player_2"))
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
-    bounds = _bounds(scored)
-    inputs = _inputs(scored.collect_schema().names())
-    seat_rows, summed = _seat_rows(_hand_facts(scored, bounds.longest), inputs, bounds)
-    fast = _per_seat_sums(seat_rows, summed).collect().sort("player")
+    bounds = part_bounds(scored)
+    inputs = seat_inputs(scored.collect_schema().names())
+    rows, summed = seat_rows(hand_facts(scored, bounds.longest), inputs, bounds)
+    fast = per_seat_sums(rows, summed).collect().sort("player")
     plain = _reference_sums(scored).sort("player")
     assert_frame_equal(fast.select(plain.columns), plain)
     assert (plain.select(pl.exclude("player", "max_renchan").sum()).row(0) != (0,) * (plain.width - 2))
@@ -230,8 +235,12 @@ def test_seat_mask_sums_equal_the_plain_per_seat_sums(source):
 
 @pytest.mark.parametrize("source", ["generated", "long_rounds"])
 def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
-    from analyzer.players import (PLAYER_COLUMNS, _arg_max, _at_seat, _best, _bounds, _game_ids, _hand_facts, _inputs,
-                                  _per_seat_sums, _seat_rows)
+    from analyzer.players.best import best_hands, game_ids_by_number, part_bounds
+    from analyzer.players.facts import hand_facts, seat_inputs
+    from analyzer.players.merge import arg_max
+    from analyzer.players.seats import at_seat
+    from analyzer.players.sums import per_seat_sums, seat_rows
+    from analyzer.schema import PLAYER_COLUMNS
     from benchmarks.gamegen import generate
 
     if source == "generated":
@@ -244,27 +253,27 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
              "han": 3, "fu": 30}]], game_id=f"g{h}") for h in (99, 5)])
     parts = score_parts(raw_input(frame), "tenhou")
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed").collect()
-    bounds = _bounds(scored.lazy())
-    seat_rows, summed = _seat_rows(_hand_facts(scored.lazy(), bounds.longest), _inputs(scored.columns), bounds)
-    best = _best(_per_seat_sums(seat_rows, summed).collect(), _game_ids(scored.lazy()), bounds.game_bits)
+    bounds = part_bounds(scored.lazy())
+    per_seat, summed = seat_rows(hand_facts(scored.lazy(), bounds.longest), seat_inputs(scored.columns), bounds)
+    best = best_hands(per_seat_sums(per_seat, summed).collect(), game_ids_by_number(scored.lazy()), bounds.game_bits)
     players = [pl.col(c) for c in PLAYER_COLUMNS]
     where = ["game_id", "round", "honba"]
     paid_ron = pl.col("_paid") & (pl.col("result") == "ron")
     values = {  # every win and every deal-in with its player (the plain way)
         "best_win": scored.filter(pl.col("_paid")).select(
-            _at_seat(players, pl.col("_winner")).alias("player"), pl.col("points").alias("value"), *where),
+            at_seat(players, pl.col("_winner")).alias("player"), pl.col("points").alias("value"), *where),
         "worst_deal_in": scored.with_columns(
             pl.when(paid_ron).then(pl.col("points")).otherwise(0).sum().over("_hand").alias("value"),
             paid_ron.any().over("_hand").alias("dealt_in"),
         ).filter(pl.col("_first") & pl.col("dealt_in") & (pl.col("result") != "chombo")).select(
-            _at_seat(players, pl.col("_loser")).alias("player"), "value", *where),
+            at_seat(players, pl.col("_loser")).alias("player"), "value", *where),
     }
     for prefix, rows in values.items():
         key = f"{prefix}_points"
         plain = rows.select("player", pl.col("value").alias(key), *[pl.col(c).alias(f"{prefix}_{c.split('_')[0]}")
                                                                     for c in where])
         plain = plain.group_by("player").agg(pl.col(key).max(),
-                                             *[_arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
+                                             *[arg_max(f"{prefix}_{c}", key) for c in ("game", "round", "honba")])
         fast = best.filter(pl.col(key).is_not_null()).select(plain.columns).sort("player")
         assert_frame_equal(fast, plain.sort("player"))
 
@@ -272,7 +281,8 @@ def test_best_and_worst_hands_pick_the_first_place_of_equal_values(source):
 def test_merged_best_hands_are_the_per_player_sort_of_the_partial_rows():
     """Merging partial rows picks each player's best win and worst deal-in as a per-player sort does: the largest
     value, then the first game id, round and honba; a player whose values are all null keeps the first place."""
-    from analyzer.players import BEST, MERGE, PARTIAL_COLUMNS, _arg_max
+    from analyzer.players import BEST, MERGE, PARTIAL_COLUMNS
+    from analyzer.players.merge import arg_max
 
     rows = []
     for i in range(60):
@@ -293,6 +303,6 @@ def test_merged_best_hands_are_the_per_player_sort_of_the_partial_rows():
     carried = [c for c, how in MERGE.items() if how.startswith("arg_max:")]
     plain = partials.group_by("player").agg(
         *[pl.col(key).max() for key in BEST.values()],
-        *[_arg_max(c, MERGE[c].split(":", 1)[1]) for c in carried],
+        *[arg_max(c, MERGE[c].split(":", 1)[1]) for c in carried],
     ).sort("player")
     assert_frame_equal(merged.select(plain.columns), plain)

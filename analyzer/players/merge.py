@@ -1,0 +1,56 @@
+"""The merge of partial rows: many parts' rows (:mod:`.partials`) into one partial row per player.
+
+The merge is associative, so parts can be merged in any grouping and order (partitions one after another, a
+cluster's workers) with the same result: each column by its rule in :data:`~analyzer.players.columns.MERGE`.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.players.columns import BEST, MERGE, PARTIAL_COLUMNS
+from analyzer.players.partials import count_map
+
+
+def arg_max(column: str, key: str) -> pl.Expr:
+    """``column`` of the row with the largest ``key`` (ties: first game id, round, honba): the rule
+    ``arg_max:KEY`` the plain way, one sort per player and column (:func:`_carried` is what the merge runs)."""
+    order = [pl.col(key).fill_null(-1), pl.col(key.rsplit("_", 1)[0] + "_game"),
+             pl.col(key.rsplit("_", 1)[0] + "_round"), pl.col(key.rsplit("_", 1)[0] + "_honba")]
+    return pl.col(column).sort_by(order, descending=[True, False, False, False], nulls_last=True).first()
+
+
+def _carried(partials: pl.LazyFrame, maxima: pl.LazyFrame, prefix: str, key: str) -> pl.LazyFrame:
+    """Per player, the columns carried with ``key`` (``arg_max:KEY`` in :data:`MERGE`) from the row with the
+    largest ``key`` (ties: first game id, round, honba): only the rows that reach the player's maximum are
+    sorted, once, instead of every player's rows once per carried column (:func:`arg_max`)."""
+    carried = [c for c, how in MERGE.items() if how == f"arg_max:{key}"]
+    return (
+        partials.select("player", key, *carried)
+        .join(maxima.select("player", pl.col(key).alias("_largest")), on="player", how="left")
+        .filter(pl.col(key).fill_null(-1) == pl.col("_largest").fill_null(-1))
+        .sort("player", f"{prefix}_game", f"{prefix}_round", f"{prefix}_honba", nulls_last=True)
+        .unique("player", keep="first", maintain_order=True)
+        .select("player", *carried)
+    )
+
+
+def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFrame:
+    """Partial rows of many parts (stacked, or a list) merged into one partial row per player."""
+    if isinstance(partials, list):
+        partials = pl.concat(partials, how="vertical_relaxed")
+    merge = {"sum": pl.Expr.sum, "max": pl.Expr.max}
+    maxima = partials.group_by("player").agg(
+        merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
+    ).collect().lazy()  # read once per best hand below
+    scalars = maxima
+    for prefix, key in BEST.items():  # each best hand from the maxima alone (not from the join before it)
+        scalars = scalars.join(_carried(partials, maxima, prefix, key), on="player", how="left")
+    yaku = count_map(
+        partials.select("player", "_yaku").explode("_yaku").drop_nulls("_yaku").unnest("_yaku")
+        .group_by("player", "yaku").agg(pl.col("count").sum())
+    )
+    empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
+    return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty)).select(
+        PARTIAL_COLUMNS
+    )

@@ -1,0 +1,79 @@
+"""One part's partial rows: per player, every column of :data:`~analyzer.players.columns.MERGE`.
+
+A part always holds whole games, so facts of a whole game (renchan streaks) are computed inside it. The
+columns come from three places joined by player: the games table (places, game points), the hand rows' sums
+(:mod:`.sums`, with the best hands decoded by :mod:`.best`) and the yaku counts of the player's wins, kept as a
+``count_map`` (a list of ``{yaku, count}``) that merges by adding counts of equal yaku.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.players.best import best_hands, game_ids_by_number, part_bounds
+from analyzer.players.columns import BEST, INT_PARTIALS, MERGE, PLACES, POINT_UNITS
+from analyzer.players.facts import hand_facts, seat_inputs
+from analyzer.players.seats import at_seat
+from analyzer.players.sums import per_seat_sums, seat_rows
+from analyzer.schema import PLAYER_COLUMNS
+
+
+def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
+    """The yaku of each win: computed from tiles, else as recorded (a list, or comma-separated text)."""
+    if "yaku" in schema:
+        return pl.col("yaku").list.eval(pl.element().struct.field("name").cast(pl.String))
+    if "recorded_yaku" in schema:
+        if schema["recorded_yaku"] == pl.String:
+            return pl.col("recorded_yaku").str.split(",").list.eval(pl.element().str.strip_chars())
+        return pl.col("recorded_yaku").cast(pl.List(pl.String))
+    return None
+
+
+def yaku_partials(hands: pl.LazyFrame) -> pl.LazyFrame | None:
+    """player -> list of {yaku, count} over the player's paid wins; None without yaku columns."""
+    yaku = _yaku_names(hands.collect_schema())
+    if yaku is None:
+        return None
+    wins = hands.filter(pl.col("_paid")).select(
+        at_seat([pl.col(c) for c in PLAYER_COLUMNS], pl.col("_winner")).alias("player"), yaku.alias("yaku"),
+    ).explode("yaku").drop_nulls("yaku")
+    return count_map(wins.group_by("player", "yaku").agg(pl.len().cast(pl.Int64).alias("count")))
+
+
+def count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
+    """Rows of (player, yaku, count) as one ``_yaku`` list of {yaku, count} per player, sorted by yaku."""
+    return counts.group_by("player").agg(pl.struct("yaku", "count").sort_by("yaku").alias("_yaku"))
+
+
+def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
+    """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
+    bounds = part_bounds(hands)
+    rows, summed = seat_rows(hand_facts(hands, bounds.longest), seat_inputs(hands.collect_schema().names()), bounds)
+    per_hand = best_hands(per_seat_sums(rows, summed).collect(), game_ids_by_number(hands), bounds.game_bits).lazy()
+    place, final_score = pl.col("place"), pl.col("final_score")
+    has_complete = "complete" in games.collect_schema().names()
+    # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)
+    per_game = games.select(
+        "player",
+        pl.lit(1, pl.Int64).alias("games"),
+        (~pl.col("complete")).cast(pl.Int64).alias("incomplete_games") if has_complete
+        else pl.lit(0, pl.Int64).alias("incomplete_games"),
+        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
+        *[(place == p).cast(pl.Int64).alias(f"place_{p}") for p in PLACES],
+        *[pl.when(place == p).then(final_score).otherwise(0).alias(f"_final_score_sum_{p}") for p in PLACES],
+        (final_score < 0).cast(pl.Int64).alias("busts"),
+        place.alias("_place_sum"),
+    ).group_by("player").agg(pl.all().sum())
+    yaku = yaku_partials(hands)
+    joined = per_game
+    for other in (per_hand,
+                  *([] if yaku is None else [yaku])):
+        joined = joined.join(other, on="player", how="left")
+    no_yaku = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
+    return joined.select(
+        "player",
+        *[pl.col(c).fill_null(0).cast(pl.Int64) if MERGE[c] == "sum" else pl.col(c).cast(pl.Int64)
+          for c in INT_PARTIALS],
+        *[pl.col(f"{p}_{c}").cast(pl.String) for p in BEST for c in ("game", "round")],
+        no_yaku.alias("_yaku") if yaku is None else pl.col("_yaku").fill_null(no_yaku),
+    )
