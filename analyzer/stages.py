@@ -145,6 +145,7 @@ def stage_table() -> str:
     for group, stages in (("every validated row", CHECK_STAGES), ("rows without reject reasons", HAND_STAGES)):
         lines.append(f"| *{group}* | | | |")
         for stage in stages:
-            adds = ", ".join(f"`{c}`" for c in stage.adds) or "(reject reasons only)"
+            adds = ", ".join(f"`{c}`" for c in stage.adds) or (
+                "(working columns only)" if stage.internal else "(reject reasons only)")
             lines.append(f"| `{stage.name}` | {stage.doc} | {', '.join(f'`{c}`' for c in stage.needs)} | {adds} |")
     return "\n".join(lines)
