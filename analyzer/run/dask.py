@@ -71,6 +71,7 @@ class BucketPlan:
     run: str
     spilled: bool = True
     games: int = -1
+    seconds: float = 0.0  # the map stage's wall time
     _scratch: list[str] = field(default_factory=list, repr=False)
 
     def __iter__(self):
@@ -179,6 +180,7 @@ class DaskExecutor:
 
     def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None) -> BucketPlan:
         """The map stage: every input row into its bucket under ``scratch`` (or the executor's own)."""
+        started = time.perf_counter()
         client = self.client
         base = scratch or self.scratch
         run = (base.rstrip("/") + f"/.analyzer-run-{uuid.uuid4().hex[:12]}" if base
@@ -203,7 +205,7 @@ class DaskExecutor:
             fs.rm(root, recursive=True)
             raise
         parts = [BucketPart(b, run, schema) for b in range(buckets)]
-        return BucketPlan(parts, rows, files, run, _scratch=[run])
+        return BucketPlan(parts, rows, files, run, seconds=time.perf_counter() - started, _scratch=[run])
 
     def execute(self, job: Job, plan: BucketPlan, sink: Sink):
         from distributed import as_completed
@@ -231,7 +233,7 @@ class DaskExecutor:
                 key = getattr(job, "order", {}).get(name)
                 sink.append(name, table.sort(key, maintain_order=True) if key else table)
             summary = reduce(job.combine, [o.summary for o in ordered])
-            info = RunInfo(len(plan.parts), True, self.workers, time.perf_counter() - started,
+            info = RunInfo(len(plan.parts), True, self.workers, plan.seconds + time.perf_counter() - started,
                            [seconds[i] for i in sorted(seconds)])
             return job.finish(summary, sink, info)
         except BaseException:

@@ -33,7 +33,7 @@ class RunInfo:
     partitions: int
     spilled: bool
     workers: int = 1
-    seconds: float = 0.0  # wall time up to the finish
+    seconds: float = 0.0  # wall time up to the finish, making the plan included
     part_seconds: list[float] = field(default_factory=list)  # each partition's run_part, in partition order
 
 

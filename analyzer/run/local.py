@@ -48,7 +48,8 @@ class LocalExecutor:
                 done += output.rows
                 if self.progress is not None:
                     self.progress(done, plan.rows, number)
-            info = RunInfo(len(plan.parts), plan.spilled, self.workers, time.perf_counter() - started, part_seconds)
+            info = RunInfo(len(plan.parts), plan.spilled, self.workers, plan.seconds + time.perf_counter() - started,
+                           part_seconds)
             return job.finish(summary, sink, info)
         except BaseException:
             sink.abort()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,7 @@ class Plan:
     games: int
     spilled: bool
     spill_dir: Path | None = field(default=None, repr=False)
+    seconds: float = 0.0  # what making the plan took (reading the game ids, the spill pass)
 
     def __iter__(self) -> Iterator[Part]:
         return iter(self.parts)
@@ -117,11 +119,14 @@ class Plan:
 def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
     """The plan for ``data``: a frame is one part as it is; paths (files, directories, globs) are cut by
     :func:`plan`."""
+    started = time.perf_counter()
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
         frame = prepare_input(as_text_columns(data.lazy()))
         return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
     inputs = [data] if isinstance(data, (str, Path)) else list(data)
-    return plan(expand_inputs(inputs), partition_rows, spill_dir)
+    made = plan(expand_inputs(inputs), partition_rows, spill_dir)
+    made.seconds = time.perf_counter() - started
+    return made
 
 
 def _game_key() -> pl.Expr:
