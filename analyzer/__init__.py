@@ -5,7 +5,7 @@
 >>> result.players.head()
 """
 
-from analyzer._allocator import tune_for_batch
+from analyzer.allocator import tune_for_batch
 
 tune_for_batch()  # before anything below loads Polars
 

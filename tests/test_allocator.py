@@ -1,4 +1,4 @@
-"""The allocator settings of a batch run (analyzer._allocator), checked in fresh processes: the variable is
+"""The allocator settings of a batch run (analyzer.allocator), checked in fresh processes: the variable is
 read by Polars when it loads, so only a process that has not loaded Polars yet shows what analyzer sets."""
 
 import os
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from analyzer._allocator import ALLOCATOR_VARIABLE, BATCH_SETTINGS, POLARS_SETTINGS
+from analyzer.allocator import ALLOCATOR_VARIABLE, BATCH_SETTINGS, POLARS_SETTINGS
 
 SHOW = "import os, {first}; print(os.environ.get({name!r}, ''))"
 
