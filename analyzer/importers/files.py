@@ -19,7 +19,7 @@ import stat
 import zlib
 from pathlib import Path
 
-from analyzer.importers._common import LogError
+from analyzer.importers.replay import LogError
 
 DEFAULT_MAX_LOG_BYTES = 64 << 20  # a whole hanchan is 10-60 kB of mjlog: 64 MB is far beyond any real game
 _READ_CHUNK = 1 << 20

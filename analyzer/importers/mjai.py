@@ -1,4 +1,4 @@
-"""mjai JSON lines to the shared game model (see :mod:`analyzer.importers._common`).
+"""mjai JSON lines to the shared game model (see :mod:`analyzer.importers.replay`).
 
 mjai is the event protocol of gimite's mjai server, also the log format of Mortal, akochan and mjai-reviewer
 (``mjai-reviewer --mjai-out``, Tenhou converters): one JSON object per line, each an event with a ``type``.
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 
-from analyzer.importers._common import (
+from analyzer.importers.replay import (
     RED,
     TERMINAL_HONOUR,
     WALL_DRAWS,

@@ -110,7 +110,7 @@ from typing import Callable
 import polars as pl
 import pyarrow as pa
 
-from analyzer.importers._common import (
+from analyzer.importers.replay import (
     FLAG_NAMES,
     Game,
     LogError,

@@ -1,4 +1,4 @@
-"""Tenhou JSON (tenhou.net/6 viewer format) to the shared game model (see :mod:`analyzer.importers._common`).
+"""Tenhou JSON (tenhou.net/6 viewer format) to the shared game model (see :mod:`analyzer.importers.replay`).
 
 Accepts a whole game as one JSON object, or JSON lines each holding some kyoku of the same game (the mjx
 layout: one kyoku per line). Draws, discards and calls are kept per seat in the format; the replay below puts
@@ -37,7 +37,7 @@ import functools
 import json
 import re
 
-from analyzer.importers._common import NORTH, RED, Game, LogError, Kyoku, Outcome, yaku_name
+from analyzer.importers.replay import NORTH, RED, Game, LogError, Kyoku, Outcome, yaku_name
 
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
 _DRAWS = {"流局", "全員聴牌", "全員不聴"}

@@ -20,7 +20,7 @@ import json
 import re
 from pathlib import Path
 
-from analyzer.importers._common import _JA_NAMES, RED, TENHOU_YAKU_IDS, Game, Outcome
+from analyzer.importers.replay import _JA_NAMES, RED, TENHOU_YAKU_IDS, Game, Outcome
 from analyzer.importers.tenhou import parse_file
 
 _LIMIT_JA = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 
-from analyzer.importers._common import RED, Game, kind, replay
+from analyzer.importers.replay import RED, Game, kind, replay
 
 _HONOURS = "ESWNPFC"
 _GIMITE = {

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.importers import read_tenhou
-from analyzer.importers._common import LogError
+from analyzer.importers.replay import LogError
 from analyzer.importers.files import MAX_MAGNITUDE, gunzip, read_log_bytes
 
 REPO = Path(__file__).resolve().parents[2]

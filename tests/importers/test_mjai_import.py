@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from analyzer import check, read_mjai
 from analyzer.cli import main
-from analyzer.importers._common import is_tenpai, replay
+from analyzer.importers.replay import is_tenpai, replay
 from analyzer.importers.identity import game_id
 from analyzer.importers.tenhou import COLUMNS, expand_paths, parse_file, read_tenhou
 

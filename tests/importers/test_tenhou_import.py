@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from analyzer.importers import ImportProblem, read_tenhou
-from analyzer.importers._common import is_tenpai, replay
+from analyzer.importers.replay import is_tenpai, replay
 from analyzer.importers.tenhou import COLUMNS, parse_file
 from analyzer.rules import from_spec
 

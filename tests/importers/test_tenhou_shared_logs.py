@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyzer.importers._common import is_complete, is_tenpai, kind, replay
+from analyzer.importers.replay import is_complete, is_tenpai, kind, replay
 from analyzer.importers.identity import game_id
 from analyzer.importers.tenhou import expand_paths, parse_file, read_tenhou, red_fives
 from analyzer.rules import from_spec
