@@ -33,7 +33,8 @@ from pathlib import Path
 
 
 from analyzer.check import check
-from analyzer.importers.tenhou import expand_paths, read_tenhou
+from analyzer.importers.files import expand_paths
+from analyzer.importers.tenhou import read_tenhou
 from analyzer.pipeline import score
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 
