@@ -54,7 +54,7 @@ from analyzer.pipeline import (
     unique_rulesets,
 )
 from analyzer.rules import Rules, load_rules
-from analyzer.scoring.points import base_points, hand_points
+from analyzer.points import base_points, hand_points
 from analyzer.schema import DELTA_COLUMNS, SEATS
 from analyzer.text import format_text, one_of
 from analyzer.validate import COPY_REASON_START, DUPLICATE_ROW
