@@ -32,9 +32,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 
-from analyzer.api import check
-from analyzer.importers.tenhou import expand_paths, read_tenhou
-from analyzer.api import score
+from analyzer.api import check, score
+from analyzer.importers.files import expand_paths
+from analyzer.importers.tenhou import read_tenhou
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 
 ROOT = Path(__file__).resolve().parents[1]

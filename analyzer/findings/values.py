@@ -8,7 +8,7 @@ import polars as pl
 from analyzer.findings.base import WIN, as_int, finding
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SEATS
-from analyzer.scoring.points import base_points, hand_points
+from analyzer.points import base_points, hand_points
 from analyzer.text import format_text
 
 

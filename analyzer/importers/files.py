@@ -1,4 +1,8 @@
-"""Reading log files that may be hostile: only regular files, never more than a cap, gzip in bounded steps.
+"""Finding the log files to read, and reading files that may be hostile: only regular files, never more than a
+cap, gzip in bounded steps.
+
+:func:`expand_paths` turns the given files, folders and globs into the files to read (the log suffixes of a
+format: :data:`FORMATS`); a path that finds nothing is a problem reported, not an error.
 
 Archives of logs are downloaded from many places; a file may be truncated or corrupt, a ``.mjlog`` may be a
 named pipe or a symlink to ``/dev/zero``, a ``.gz`` may inflate a thousandfold, a number in it may have
@@ -13,17 +17,22 @@ it and reads the others), and none costs more than ``max_bytes`` of memory or bl
 
 from __future__ import annotations
 
+import glob
 import math
 import os
 import stat
 import zlib
 from pathlib import Path
 
-from analyzer.importers._common import LogError
+from analyzer.importers.model import ImportProblem, LogError
 
 DEFAULT_MAX_LOG_BYTES = 64 << 20  # a whole hanchan is 10-60 kB of mjlog: 64 MB is far beyond any real game
 _READ_CHUNK = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
+
+LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
+MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
 
 
 def _kind(mode: int) -> str:
@@ -138,3 +147,48 @@ def check_magnitudes(game) -> None:
             raise LogError(f"the number {x!r} in the log is not a real value")
         if not -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE:
             raise LogError(f"a number beyond ±{MAX_MAGNITUDE:,} in the log is not a real value")
+
+
+def expand_paths(
+    paths: list[str | Path], suffixes: tuple[str, ...] = LOG_SUFFIXES
+) -> tuple[list[Path], list[ImportProblem]]:
+    """Files to read: given files as they are, directories recursively (log suffixes only, ``.gz`` too), globs."""
+    files: list[Path] = []
+    problems: list[ImportProblem] = []
+
+    def unreadable(exc: OSError) -> None:
+        problems.append(ImportProblem(str(exc.filename), f"cannot read the directory: {exc.strerror}"))
+
+    def walk(d: Path) -> None:
+        for root, dirs, names in os.walk(d, onerror=unreadable):
+            dirs.sort()
+            for n in sorted(names):
+                base = n[:-3] if n.endswith(".gz") else n
+                if base.lower().endswith(suffixes):
+                    files.append(Path(root) / n)
+
+    for p in paths:
+        text = str(p)
+        if Path(text).is_dir():
+            walk(Path(text))
+        elif os.path.lexists(text):  # a file, or a FIFO, device or broken link that the reader reports
+            files.append(Path(text))
+        elif glob.has_magic(text):
+            matches = sorted(glob.glob(text, recursive=True))
+            if not matches:
+                problems.append(ImportProblem(text, "the pattern matches no file"))
+            for m in matches:
+                (walk if Path(m).is_dir() else files.append)(Path(m))
+        else:
+            problems.append(ImportProblem(text, "no such file or directory"))
+    seen: set[Path] = set()
+    unique = []
+    for f in files:
+        try:
+            key = f.resolve()
+        except (OSError, RuntimeError):  # a symlink loop: the reader reports it
+            key = f.absolute()
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, problems

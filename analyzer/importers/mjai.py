@@ -1,4 +1,4 @@
-"""mjai JSON lines to the shared game model (see :mod:`analyzer.importers._common`).
+"""mjai JSON lines to the shared game model (see :mod:`analyzer.importers.model`).
 
 mjai is the event protocol of gimite's mjai server, also the log format of Mortal, akochan and mjai-reviewer
 (``mjai-reviewer --mjai-out``, Tenhou converters): one JSON object per line, each an event with a ``type``.
@@ -37,122 +37,26 @@ truncated line, a three-player game or a game without ``end_game``.
 
 from __future__ import annotations
 
-import json
-
-from analyzer.importers._common import (
-    RED,
-    TERMINAL_HONOUR,
-    WALL_DRAWS,
-    Game,
-    Kyoku,
-    LogError,
-    Outcome,
-    kind,
-    yaku_name,
+from analyzer.importers.mjai_lines import four_ints, numbered_events, seat_of, tile, tile_list
+from analyzer.importers.mjai_results import (
+    NOTEN_MONEY,
+    RYUKYOKU_REASONS,
+    accept_last_riichi,
+    dora_before_robbed_kan,
+    hora_value,
+    nagashi_seats,
 )
+from analyzer.importers.model import WALL_DRAWS, Game, Kyoku, LogError, Outcome
+from analyzer.importers.tile_text import RED
 
-_HONOURS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
-_SUITS = {"m": 0, "p": 9, "s": 18}
-
-# gimite's yaku names (lib/mjai/hora.rb, and its Tenhou archive converter) -> ours; sangenpai is resolved
-# to haku / hatsu / chun from the winning hand, dora / uradora / akadora go to their counts.
-_GIMITE_YAKU = {
-    "menzenchin_tsumoho": "menzen_tsumo", "reach": "riichi", "ippatsu": "ippatsu", "chankan": "chankan",
-    "rinshankaiho": "rinshan", "haiteiraoyue": "haitei", "hoteiraoyui": "houtei", "pinfu": "pinfu",
-    "tanyaochu": "tanyao", "ipeko": "iipeikou", "jikaze": "seat_wind", "bakaze": "round_wind",
-    "double_reach": "double_riichi", "chitoitsu": "chiitoitsu", "honchantaiyao": "chanta",
-    "ikkitsukan": "ittsu", "sanshokudojun": "sanshoku", "sanshokudoko": "sanshoku_doukou",
-    "sankantsu": "sankantsu", "toitoiho": "toitoi", "sananko": "sanankou", "shosangen": "shousangen",
-    "honroto": "honroutou", "ryanpeko": "ryanpeikou", "junchantaiyao": "junchan", "honiso": "honitsu",
-    "chiniso": "chinitsu", "renho": "renhou", "tenho": "tenhou", "chiho": "chiihou", "daisangen": "daisangen",
-    "suanko": "suuankou", "tsuiso": "tsuuiisou", "ryuiso": "ryuuiisou", "chinroto": "chinroutou",
-    "churenpoton": "chuuren", "kokushimuso": "kokushi", "daisushi": "daisuushii", "shosushi": "shousuushii",
-    "sukantsu": "suukantsu", "dora": "dora", "uradora": "ura", "akadora": "aka",
-}  # fmt: skip
-_DRAGONS = {31: "haku", 32: "hatsu", 33: "chun"}
-YAKUMAN_FAN = 100  # gimite: a yakuman counts 100 fan
-
-_REASONS = {
-    "fanpai": "draw", "nagashimangan": "nagashi", "kyushukyuhai": "abort", "suchareach": "abort",
-    "sanchaho": "abort", "sukaikan": "abort", "sufonrenta": "abort",
-}  # fmt: skip
-_LIMITS = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
-_NOTEN_MONEY = 3000
 _START_SCORE = 25_000
-
-
-class _Hidden(LogError):
-    pass
-
-
-def tile(code) -> int:
-    """One mjai tile (``1m``..``9s``, ``5mr`` red five, ``E S W N P F C``) as the shared model's int."""
-    if isinstance(code, str):
-        if code in _HONOURS:
-            return _HONOURS[code]
-        if len(code) in (2, 3) and code[0] in "123456789" and code[1] in _SUITS:
-            k = _SUITS[code[1]] + int(code[0]) - 1
-            if len(code) == 2:
-                return k
-            if code[2] == "r" and code[0] == "5":
-                return RED + k
-        if code == "?":
-            raise _Hidden("hidden tile '?': the log is one player's view, not a whole game, and cannot be replayed")
-    raise LogError(f"bad tile {code!r}")
-
-
-def _tiles(codes, n: int | None = None) -> list[int]:
-    if not isinstance(codes, list) or (n is not None and len(codes) != n):
-        raise LogError(f"expected a list of {n or 'some'} tiles, got {codes!r}")
-    return [tile(c) for c in codes]
-
-
-def _seat(ev: dict, key: str) -> int:
-    s = ev.get(key)
-    if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3:
-        raise LogError(f"{ev.get('type')}: bad {key} {s!r}")
-    return s
-
-
-def _ints(values, what: str) -> list[int]:
-    if not isinstance(values, list) or len(values) != 4 or not all(isinstance(v, int) for v in values):
-        if isinstance(values, list) and len(values) == 3:
-            raise LogError("three-player game is not supported")
-        raise LogError(f"bad {what} {values!r} (expected 4 integers)")
-    return list(values)
-
-
-def _events(text: str) -> list[tuple[int, dict]]:
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    try:  # one decoder call for the whole file; line by line only to say where it is broken
-        values = json.loads("[" + ",".join(line for _, line in numbered) + "]")
-    except json.JSONDecodeError:
-        values = None
-    if values is not None and len(values) == len(numbered) and numbered and all(
-        isinstance(v, dict) and isinstance(v.get("type"), str) for v in values
-    ):
-        return [(n, v) for (n, _), v in zip(numbered, values)]
-    out = []
-    for n, line in numbered:
-        try:
-            ev = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"line {n}: not valid JSON ({exc.msg})") from None
-        if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
-            if not out and isinstance(ev, dict) and "log" in ev:
-                raise LogError("not an mjai log but a Tenhou JSON log: import it with `analyzer import tenhou`")
-            raise LogError(f"line {n}: not an mjai event (a JSON object with a 'type')")
-        out.append((n, ev))
-    if not out:
-        raise LogError("empty file: no mjai events")
-    return out
 
 
 def parse_mjai(text: str, file: str) -> Game:
     """One mjai game (JSON lines) into the shared model; raises ``LogError`` with the problem's reason."""
     parser = _Parser(file)
-    for n, ev in _events(text.lstrip("\ufeff")):
+    for n, ev in numbered_events(text.lstrip("\ufeff")):
         try:
             parser.event(ev)
         except LogError as exc:
@@ -181,7 +85,7 @@ class _Parser:
         return t
 
     def _tiles(self, codes, n: int | None = None) -> list[int]:
-        ts = _tiles(codes, n)
+        ts = tile_list(codes, n)
         self.red_seen |= any(t >= RED for t in ts)
         return ts
 
@@ -202,7 +106,7 @@ class _Parser:
             if self.k is not None and not self.closed and not self.k.outcomes:
                 raise LogError(f"end_game inside hand {len(self.game.kyokus)} ({self.k.round}), which has no result")
             if ev.get("scores") is not None:
-                self.game.final_scores = _ints(ev["scores"], "end_game scores")
+                self.game.final_scores = four_ints(ev["scores"], "end_game scores")
             self.ended = True
         elif typ == "error":
             raise LogError(f"the log records an error: {ev.get('message', '')}")
@@ -252,7 +156,7 @@ class _Parser:
         number = ev.get("kyoku")
         if wind is None or number not in (1, 2, 3, 4):
             raise LogError(f"bad bakaze/kyoku {ev.get('bakaze')!r}/{number!r}")
-        oya = _seat(ev, "oya")
+        oya = seat_of(ev, "oya")
         if oya != number - 1:
             raise LogError(f"dealer {oya} is not seat {number - 1} of kyoku {number}")
         tehais = ev.get("tehais")
@@ -261,7 +165,7 @@ class _Parser:
         if not isinstance(tehais, list) or len(tehais) != 4:
             raise LogError("bad tehais (expected four starting hands)")
         if ev.get("scores") is not None:
-            self.scores = _ints(ev["scores"], "scores")
+            self.scores = four_ints(ev["scores"], "scores")
         kyotaku = ev.get("kyotaku", self.sticks)
         honba = ev.get("honba")
         if not isinstance(honba, int) or not isinstance(kyotaku, int):
@@ -283,40 +187,40 @@ class _Parser:
     def _play(self, typ: str, ev: dict) -> None:
         k = self.k
         if typ == "tsumo":
-            s = _seat(ev, "actor")
+            s = seat_of(ev, "actor")
             k.events.append(("draw", s, self._tile(ev.get("pai")), self.rinshan[s]))
             self.rinshan[s] = False
         elif typ == "dahai":
-            s = _seat(ev, "actor")
+            s = seat_of(ev, "actor")
             k.events.append(("discard", s, self._tile(ev.get("pai")), s in self.pending_riichi))
             self.pending_riichi.discard(s)
         elif typ in ("chi", "pon", "daiminkan"):
-            s, target = _seat(ev, "actor"), _seat(ev, "target")
+            s, target = seat_of(ev, "actor"), seat_of(ev, "target")
             called = self._tile(ev.get("pai"))
             consumed = self._tiles(ev.get("consumed"), 3 if typ == "daiminkan" else 2)
             meld = "minkan" if typ == "daiminkan" else typ
             k.events.append(("call", s, meld, consumed + [called], called, target))
             self.rinshan[s] = meld == "minkan"
         elif typ == "kakan":
-            s = _seat(ev, "actor")
+            s = seat_of(ev, "actor")
             added = self._tile(ev.get("pai"))
             k.events.append(("call", s, "kakan", self._tiles(ev.get("consumed"), 3) + [added], added, s))
             self.rinshan[s] = True
         elif typ == "ankan":
-            s = _seat(ev, "actor")
+            s = seat_of(ev, "actor")
             consumed = self._tiles(ev.get("consumed"), 4)
             k.events.append(("call", s, "ankan", consumed, consumed[-1], s))
             self.rinshan[s] = True
         elif typ == "dora":
             k.events.append(("dora", self._tile(ev.get("dora_marker"))))
         elif typ == "reach":
-            self.pending_riichi.add(_seat(ev, "actor"))
+            self.pending_riichi.add(seat_of(ev, "actor"))
         elif typ == "reach_accepted":
-            s = _seat(ev, "actor")
+            s = seat_of(ev, "actor")
             k.events.append(("reach", s))
             self.sticks += 1
             if ev.get("scores") is not None:
-                self.scores = _ints(ev["scores"], "scores")
+                self.scores = four_ints(ev["scores"], "scores")
             else:
                 self.scores[s] -= 1000
         else:
@@ -324,12 +228,12 @@ class _Parser:
 
     def _deltas(self, ev: dict) -> list[int]:
         if ev.get("deltas") is not None:
-            deltas = _ints(ev["deltas"], "deltas")
-            after = _ints(ev["scores"], "scores") if ev.get("scores") is not None else None
+            deltas = four_ints(ev["deltas"], "deltas")
+            after = four_ints(ev["scores"], "scores") if ev.get("scores") is not None else None
             self.scores = after or [self.scores[s] + deltas[s] for s in range(4)]
             return deltas
         if ev.get("scores") is not None:
-            after = _ints(ev["scores"], "scores")
+            after = four_ints(ev["scores"], "scores")
             deltas = [after[s] - self.scores[s] for s in range(4)]
             self.scores = after
             return deltas
@@ -337,12 +241,12 @@ class _Parser:
 
     def _hora(self, ev: dict) -> None:
         k = self.k
-        w, target = _seat(ev, "actor"), _seat(ev, "target")
+        w, target = seat_of(ev, "actor"), seat_of(ev, "target")
         tsumo = w == target
         if self.k.outcomes and (tsumo or self.k.outcomes[0].loser != target):
             raise LogError("a further hora that is not a multiple ron on the same discard")
         if not tsumo:
-            _dora_before_robbed_kan(k)
+            dora_before_robbed_kan(k)
         ura = ev.get("ura_markers", ev.get("uradora_markers"))
         pao = ev.get("pao")
         o = Outcome(
@@ -350,7 +254,7 @@ class _Parser:
             deltas=self._deltas(ev),
             winner=w,
             loser=None if tsumo else target,
-            pao=None if pao is None or pao == w else _seat(ev, "pao"),
+            pao=None if pao is None or pao == w else seat_of(ev, "pao"),
             ura_indicators=self._tiles(ura) if ura else None,
             has_value="yakus" in ev,
         )
@@ -364,55 +268,24 @@ class _Parser:
                 hand.append(o.win_tile)
             o.hand = hand
         if o.has_value:
-            self._value(ev, o, w, k)
+            hora_value(ev, o, w, k)
         if self.sticks and not k.outcomes:
             self.sticks = 0
         k.outcomes.append(o)
 
-    def _value(self, ev: dict, o: Outcome, w: int, k: Kyoku) -> None:
-        yakus = ev["yakus"]
-        if not isinstance(yakus, list):
-            raise LogError(f"bad yakus {yakus!r}")
-        dragons, dragons_at = 0, 0
-        for item in yakus:
-            if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], int):
-                raise LogError(f"bad yaku {item!r} (expected [name, fan])")
-            raw, fan = str(item[0]), item[1]
-            if raw == "sangenpai":
-                dragons_at = dragons_at if dragons else len(o.yaku)
-                dragons += fan
-                continue
-            name = _GIMITE_YAKU.get(raw) or yaku_name(raw) or f"unknown:{raw}"
-            if fan >= YAKUMAN_FAN:
-                o.yakuman += fan // YAKUMAN_FAN
-                o.yaku.append(name)
-            else:
-                o.add_recorded_yaku(name, fan)
-        if dragons:
-            o.yaku[dragons_at:dragons_at] = _dragon_yaku(o, w, k, dragons)
-        fan, fu, points = ev.get("fan"), ev.get("fu"), ev.get("hora_points")
-        o.han = None if o.yakuman or (isinstance(fan, int) and fan >= YAKUMAN_FAN) else fan
-        if o.han is None and not o.yakuman and isinstance(fan, int):
-            o.yakuman = fan // YAKUMAN_FAN
-        o.fu = fu if isinstance(fu, int) else None
-        o.points = points if isinstance(points, int) else None
-        if o.points is not None:
-            base, rest = divmod(o.points, 6 if w == k.dealer else 4)
-            o.limit = None if rest else ("yakuman" if base >= 8000 and base % 8000 == 0 else _LIMITS.get(base))
-
     def _ryukyoku(self, ev: dict) -> None:
         k = self.k
         reason = ev.get("reason")
-        if reason is not None and reason not in _REASONS:
+        if reason is not None and reason not in RYUKYOKU_REASONS:
             raise LogError(f"unknown ryukyoku reason {reason!r}")
         deltas = self._deltas(ev)
-        _accept_last_riichi(k)
+        accept_last_riichi(k)
         if reason is not None:
-            result = _REASONS[reason]
+            result = RYUKYOKU_REASONS[reason]
         elif sum(1 for e in k.events if e[0] == "draw") != WALL_DRAWS:
             result = "abort"
         else:
-            result = "nagashi" if any(deltas[s] > _NOTEN_MONEY for s in _nagashi_seats(k)) else "draw"
+            result = "nagashi" if any(deltas[s] > NOTEN_MONEY for s in nagashi_seats(k)) else "draw"
         o = Outcome(result=result, deltas=deltas)
         tenpais = ev.get("tenpais")
         if result in ("draw", "nagashi") and isinstance(tenpais, list) and len(tenpais) == 4:
@@ -430,48 +303,3 @@ class _Parser:
             raise LogError("red fives in a game whose start_game says aka_flag false")
         self.game.aka = self.aka_flag if self.aka_flag is not None else self.red_seen
         return self.game
-
-
-def _dora_before_robbed_kan(k: Kyoku) -> None:
-    """A kan indicator logged between a kan and the ron robbing it goes before the kan: the replay finds the
-    robbed kan as the last play event (Tenhou logs no indicator for a robbed kan)."""
-    n = len(k.events)
-    i = n
-    while i and k.events[i - 1][0] == "dora":
-        i -= 1
-    if i < n and i and k.events[i - 1][0] == "call" and k.events[i - 1][2] in ("kakan", "ankan"):
-        k.events[i - 1 : n] = k.events[i:n] + [k.events[i - 1]]
-
-
-def _accept_last_riichi(k: Kyoku) -> None:
-    """A riichi discard that is the hand's last play before a draw (four riichi) put out its stick."""
-    for ev in reversed(k.events):
-        if ev[0] in ("draw", "call", "reach"):
-            return
-        if ev[0] == "discard":
-            if ev[3]:
-                k.events.append(("reach", ev[1]))
-            return
-
-
-def _nagashi_seats(k: Kyoku) -> list[int]:
-    ok, discarded = [True] * 4, [False] * 4
-    for ev in k.events:
-        if ev[0] == "discard":
-            discarded[ev[1]] = True
-            ok[ev[1]] &= kind(ev[2]) in TERMINAL_HONOUR
-        elif ev[0] == "call" and ev[2] in ("chi", "pon", "minkan"):
-            ok[ev[5]] = False
-    return [s for s in range(4) if ok[s] and discarded[s]]
-
-
-def _dragon_yaku(o: Outcome, w: int, k: Kyoku, fan: int) -> list[str]:
-    """gimite's one ``sangenpai`` entry (fan = number of dragon sets) as haku / hatsu / chun, from the winner's
-    tiles; ``unknown:sangenpai`` when the hand shown does not tell."""
-    tiles = list(o.hand or [])
-    for ev in k.events:
-        if ev[0] == "call" and ev[1] == w:
-            tiles.extend(ev[3])
-    counts = [sum(1 for t in tiles if kind(t) == d) for d in _DRAGONS]
-    names = [_DRAGONS[d] for d, c in zip(_DRAGONS, counts) if c >= 3]
-    return names if len(names) == fan else ["unknown:sangenpai"] * fan

@@ -1,4 +1,4 @@
-"""Tenhou mjlog XML (``<mjloggm>``) to the shared game model (see :mod:`analyzer.importers._common`)."""
+"""Tenhou mjlog XML (``<mjloggm>``) to the shared game model (see :mod:`analyzer.importers.model`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import html
 import re
 from urllib.parse import unquote
 
-from analyzer.importers._common import LIMITS, NORTH, RED, TENHOU_YAKU_IDS, Game, LogError, Kyoku, Outcome
+from analyzer.importers.model import Game, Kyoku, LogError, Outcome
+from analyzer.importers.tile_text import NORTH, RED
+from analyzer.importers.yaku_names import LIMITS, TENHOU_YAKU_IDS
 
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}

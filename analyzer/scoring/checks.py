@@ -20,8 +20,8 @@ import polars as pl
 
 from analyzer.rejects import REJECT, add_bits, reason, when
 from analyzer.per_game import rules_name_expr
+from analyzer.points import AOTENJOU_MAX_BASE, aotenjou_han
 from analyzer.rules import Rules, preset_names
-from analyzer.scoring.points import AOTENJOU_MAX_BASE, aotenjou_han
 from analyzer.text import one_of
 from analyzer.validate import R_PLAYER, parse_int
 

@@ -17,9 +17,7 @@ from functools import lru_cache
 import polars as pl
 
 from analyzer import segments as seg
-from analyzer.rules import Rules
-from analyzer.schema import DELTA_COLUMNS, SEATS
-from analyzer.scoring.points import (
+from analyzer.points import (
     MANGAN,
     YAKUMAN,
     base_points,
@@ -29,6 +27,8 @@ from analyzer.scoring.points import (
     ron_payment,
     tsumo_shares,
 )
+from analyzer.rules import Rules
+from analyzer.schema import DELTA_COLUMNS, SEATS
 from analyzer.text import one_of
 
 WINNER = pl.col("_winner")

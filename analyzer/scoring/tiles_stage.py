@@ -30,6 +30,7 @@ from analyzer.rules import Rules
 from analyzer.segments import seat_bit
 from analyzer.schema import SITUATION_FLAGS
 from analyzer.text import columns_where_every_row, format_text, one_of
+from analyzer.tiles import score_tiles
 from analyzer.tiles.codes import CODE_COLUMNS, has_codes
 
 TRUE_TEXT = ["true", "1", "yes", "y", "t"]
@@ -86,8 +87,6 @@ def apply_tiles(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     coded = has_codes(schema)  # tile codes (analyzer.tiles.codes) are scored as they are, text is encoded first
     if not scores_tiles(schema):
         return lf
-    from analyzer.tiles import score_tiles  # the tables load on first use, not on every import of analyzer
-
     if not coded:
         for name, dtype in {"melds": pl.List(pl.String), "win_tile": pl.String, "dora": pl.String,
                             "ura": pl.String}.items():

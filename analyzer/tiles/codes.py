@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.tiles.columns import P, C, _apply
+from analyzer.tiles.columns import P, C, apply_stages
 from analyzer.tiles.notation import normalise_indicators, split_suits, tile_id
 from analyzer.tiles.tables import meld_ids
 
@@ -105,7 +105,7 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     row_number = pl.int_range(pl.len(), dtype=pl.UInt32).alias(rid)  # the same on every read of base
     work = base.select(row_number, *[e.alias(P + ENC + k) for k, e in text.items()])
     hand = _col("hand")
-    work = _apply(work, ENC, split_suits(_col, "suit", hand))
+    work = apply_stages(work, ENC, split_suits(_col, "suit", hand))
     cols: dict[str, pl.Expr] = {}
     cols["n_melds"] = _col("melds").list.len().fill_null(0)
     cols["win"] = tile_id(_col("win_tile"))
@@ -114,7 +114,7 @@ def encode_tiles(lf: pl.LazyFrame, ura_read: pl.Expr | None = None) -> pl.LazyFr
     cols["mlist"] = _col("melds").list.eval(
         pl.element().replace_strict(meld_ids(), default=-1, return_dtype=pl.Int16)
     )
-    work = _apply(work, ENC, [cols, {f"meld{i}": _col("mlist").list.get(i, null_on_oob=True).fill_null(0)
+    work = apply_stages(work, ENC, [cols, {f"meld{i}": _col("mlist").list.get(i, null_on_oob=True).fill_null(0)
                                      for i in range(4)}])
     # indicators: a text of one tile is read whole on every row; longer ones (kan dora, few) on a branch,
     # brought back by an exact as-of join on the row number (it keeps the order without a re-sort)

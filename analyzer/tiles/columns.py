@@ -16,11 +16,12 @@ def C(name: str) -> pl.Expr:
     return pl.col(P + name)
 
 
-def I(name: str) -> pl.Expr:  # noqa: E743 - an input column, normalised by features._inputs
+def I(name: str) -> pl.Expr:  # noqa: E743 - an input column, normalised by features.input_columns
     return pl.col(P + "in_" + name)
 
 
-def _flag(name: str) -> pl.Expr:
+def input_flag(name: str) -> pl.Expr:
+    """A situation flag's input column (``ippatsu``, ``_is_tsumo``...): False where the input had none."""
     return I(name)
 
 
@@ -38,7 +39,7 @@ def where(cond: pl.Expr, value: int | pl.Expr, dtype: pl.DataType = pl.Int64) ->
         pl.lit(0, dtype))
 
 
-def _any(exprs: list[pl.Expr]) -> pl.Expr:
+def any_of(exprs: list[pl.Expr]) -> pl.Expr:
     return pl.any_horizontal(exprs)
 
 
@@ -47,7 +48,8 @@ def _any(exprs: list[pl.Expr]) -> pl.Expr:
 Stages = list[dict[str, pl.Expr]]
 
 
-def _apply(lf: pl.LazyFrame, prefix: str, stages: Stages) -> pl.LazyFrame:
+def apply_stages(lf: pl.LazyFrame, prefix: str, stages: Stages) -> pl.LazyFrame:
+    """The stages' columns added to ``lf`` one stage at a time, named ``P + prefix + key``."""
     for stage in stages:
         lf = lf.with_columns(**{P + prefix + k: v for k, v in stage.items()})
     return lf

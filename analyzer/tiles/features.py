@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.rules import Rules
-from analyzer.tiles.columns import PROBLEMS, P, C, I, _any, _apply, _flag, where
+from analyzer.tiles.columns import PROBLEMS, P, C, I, any_of, apply_stages, input_flag, where
 from analyzer.tiles.codes import CODE_COLUMNS, INDICATOR_BITS, MAX_INDICATORS
 from analyzer.tiles.readings import hand_level
 from analyzer.tiles.tables import MELD_CAT_SHIFT, MELD_ID_MAX, MELD_PON_SHIFT, RED_UNIT, lut
@@ -46,7 +46,7 @@ FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "
          "_is_tsumo", "_is_riichi", "_winner_is_dealer")
 
 
-def _inputs(schema: pl.Schema) -> list[pl.Expr]:
+def input_columns(schema: pl.Schema) -> list[pl.Expr]:
     """The code columns and situation flags as scratch copies with the expected dtypes (a flag may be missing
     or come as an all-null column)."""
     def flag(c: str) -> pl.Expr:
@@ -74,7 +74,7 @@ def three_player_indicators(code: pl.Expr) -> pl.Expr:
                for i, f in enumerate(_indicator_fields(code)))
 
 
-def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
+def decode(lf: pl.LazyFrame) -> pl.LazyFrame:
     """Code columns to what the features read: base-32 counts, base-5 table keys, melds, winning tile."""
     cols: dict[str, pl.Expr] = {}
     for s, suit in enumerate("mpsz"):
@@ -97,7 +97,7 @@ def _decode(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 
 # --------------------------------------------------------------------------------------- stage 2: hand features
-def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+def hand_features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     cols: dict[str, pl.Expr] = {}
     mids = [C(f"mid{i}").clip(0, MELD_ID_MAX) for i in range(4)]
     lf = lf.with_columns(  # two melds per gather
@@ -106,7 +106,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     pairs = [C("mpair0"), C("mpair1")]
     bits = lut("MBITS2", pairs[0]) | lut("MBITS2", pairs[1])
     cols.update(
-        bad_meld=_any([C(f"mid{i}") == -1 for i in range(4)]) | C("bad_meld_code"),
+        bad_meld=any_of([C(f"mid{i}") == -1 for i in range(4)]) | C("bad_meld_code"),
         m_chi=bits & (2**MELD_PON_SHIFT - 1), m_pon=bits // 2**MELD_PON_SHIFT,
         mpack=lut("MPACK2", pairs[0]) + lut("MPACK2", pairs[1]),
     )
@@ -126,7 +126,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     # per suit (DORA2_*), cheaper than reading each of them (55 against 71 ms per 10^6 hands for the dora)
     assert MAX_INDICATORS == 1 + 2 * 2  # the first indicator, then two chunks of two
     full = [C(f"f32_{s}") for s in range(4)]
-    riichi_declared = _flag("_is_riichi") | _flag("double_riichi")
+    riichi_declared = input_flag("_is_riichi") | input_flag("double_riichi")
     cols = {}
     indicators = {"dora": I("tc_dora").fill_null(0),
                   "ura": pl.when(riichi_declared).then(I("tc_ura").fill_null(0)).otherwise(0)}
@@ -166,7 +166,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         "htrip": (f32[3] + HONOURS) & (4 * HONOURS),
         "h2plus": (f32[3] + 2 * HONOURS) & (4 * HONOURS),
         # a count of 5 or more: 16+ has bit 4; below 16, adding 3 reaches bit 3 or 4 (8+) without a carry
-        "fifth": _any([((f & (16 * every)) | ((f + 3 * every) & (24 * every))) != 0 for f in f32]),
+        "fifth": any_of([((f & (16 * every)) | ((f + 3 * every) & (24 * every))) != 0 for f in f32]),
         "ws": win_t // 9,
         # the winning tile's concealed count
         "win_count": tile_count(win_t, [C(f"c32_{s}") for s in range(4)], lut("WIN_MUL", win_t)),
@@ -185,7 +185,7 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     )
     code = PROBLEMS.index
     # three players: any of 2m-8m in the hand, its melds or an indicator
-    removed = (((C("f32_0") // 32) & (2**35 - 1)) != 0) | _any(
+    removed = (((C("f32_0") // 32) & (2**35 - 1)) != 0) | any_of(
         [(f >= IND_1M + 1) & (f <= IND_8M) for code_ in (I("tc_dora"), I("tc_ura"))
          for f in _indicator_fields(code_.fill_null(0))]
     )
@@ -232,25 +232,25 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         wind_trip=(trip & WINDS4).bitwise_count_ones(), wind_pair=(pair & WINDS4).bitwise_count_ones(),
         seat=seat, rnd=rnd,
     )
-    riichi = _flag("_is_riichi") | _flag("double_riichi")
+    riichi = input_flag("_is_riichi") | input_flag("double_riichi")
     cols["aka_n"] = (C("aka_h") + C("aka_m")) if rules.aka_dora else pl.lit(0, pl.Int64)
     # situational yaku (hand level)
-    tsumo = _flag("_is_tsumo")
+    tsumo = input_flag("_is_tsumo")
     closed = C("n_open") == 0
-    dr = _flag("double_riichi") & closed
+    dr = input_flag("double_riichi") & closed
     cols.update(
         tsumo=tsumo,
         riichi=riichi & ~dr & closed,
         double_riichi=dr,
-        ippatsu=_flag("ippatsu") & riichi & closed,
+        ippatsu=input_flag("ippatsu") & riichi & closed,
         menzen_tsumo=tsumo & closed,
-        haitei=_flag("haitei") & tsumo,
-        houtei=_flag("houtei") & ~tsumo,
-        rinshan=_flag("rinshan") & tsumo,
-        chankan=_flag("chankan") & ~tsumo,
-        tenhou=_flag("tenhou") & tsumo & _flag("_winner_is_dealer"),
-        chiihou=_flag("chiihou") & tsumo & ~_flag("_winner_is_dealer"),
-        renhou_flag=_flag("renhou") & ~tsumo,
+        haitei=input_flag("haitei") & tsumo,
+        houtei=input_flag("houtei") & ~tsumo,
+        rinshan=input_flag("rinshan") & tsumo,
+        chankan=input_flag("chankan") & ~tsumo,
+        tenhou=input_flag("tenhou") & tsumo & input_flag("_winner_is_dealer"),
+        chiihou=input_flag("chiihou") & tsumo & ~input_flag("_winner_is_dealer"),
+        renhou_flag=input_flag("renhou") & ~tsumo,
     )
     lf = lf.with_columns(**{P + k: v for k, v in cols.items()})
     cols = {}
@@ -273,4 +273,4 @@ def _features(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         (ok & (pairs == 7)).alias(P + "cvalid"),
         (ok & (tiles == 14)).alias(P + "kvalid"),
     )
-    return _apply(lf, "", hand_level(rules))
+    return apply_stages(lf, "", hand_level(rules))

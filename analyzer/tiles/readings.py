@@ -13,11 +13,11 @@ from functools import cache
 import numpy as np
 import polars as pl
 
+from analyzer.points import base_points, hand_points
 from analyzer.rules import Rules
-from analyzer.scoring.points import base_points, hand_points
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
-from analyzer.tiles.columns import C, Stages, _flag, where
+from analyzer.tiles.columns import C, Stages, input_flag, where
 from analyzer.tiles.tables import (
     NFLAT, SPLIT_CHI_BITS, SPLIT_NCHI, SPLIT_OUTSIDE, SPLIT_PEIKOU, SPLIT_PON_SHIFT, SPLIT_PON_SIMPLE, SPLIT_PON_TERM,
     SUITSTAT_PAIR_BIT,
@@ -147,7 +147,7 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
     stages = [st0, st1, st2, st3]
     if points:
         stages.append({"base": base_points(R("han"), R("fu"), R("yakuman"), rules)})
-        stages.append({"pts": hand_points(R("base"), _flag("_winner_is_dealer"), C("tsumo"))})
+        stages.append({"pts": hand_points(R("base"), input_flag("_winner_is_dealer"), C("tsumo"))})
         # aotenjou payments reach 2^59: the ranking key goes to Int128 there (Int64 would wrap)
         pts = R("pts").cast(pl.Int128) if aotenjou else R("pts")
         stages.append({
@@ -159,7 +159,7 @@ def _finish(R, ymask: pl.Expr, ymmask: pl.Expr, yhan: pl.Expr | None, rules: Rul
     return stages
 
 
-def _standard(prefix: str, k: pl.Expr | None, rules: Rules, points: bool = False) -> Stages:
+def standard_reading(prefix: str, k: pl.Expr | None, rules: Rules, points: bool = False) -> Stages:
     """Stages of the standard (4 groups + pair) reading number ``k`` (None = the first split)."""
     def R(name: str) -> pl.Expr:
         return C(prefix + name)
@@ -220,7 +220,7 @@ def _mask(present: dict[str, pl.Expr]) -> pl.Expr:
     return Y.mask(present)
 
 
-def _chiitoitsu(prefix: str, rules: Rules) -> Stages:
+def chiitoitsu_reading(prefix: str, rules: Rules) -> Stages:
     def R(name: str) -> pl.Expr:
         return C(prefix + name)
 
@@ -238,7 +238,7 @@ def _chiitoitsu(prefix: str, rules: Rules) -> Stages:
     return [st, *_finish(R, _mask(present), _mask(ym), None, rules, True)]
 
 
-def _kokushi(prefix: str, rules: Rules) -> Stages:
+def kokushi_reading(prefix: str, rules: Rules) -> Stages:
     def R(name: str) -> pl.Expr:
         return C(prefix + name)
 
@@ -298,7 +298,7 @@ def hand_level(rules: Rules) -> Stages:
         "fu_hand": 20 + where(menzen_ron, 10) + where(dragon_pair, 2) + wind_fu + C("meld_fu"),
         "fukey_hand": where(menzen_ron, 4) + where(dragon_pair, 128) + where(seat_pair, 256) + where(round_pair, 512)
         + C("meld_cat") * F.CAT_SHIFT,
-        "rctx": where(tsumo, CTX_TSUMO * RCTX_UNIT) + where(_flag("rinshan"), CTX_RINSHAN * RCTX_UNIT)
+        "rctx": where(tsumo, CTX_TSUMO * RCTX_UNIT) + where(input_flag("rinshan"), CTX_RINSHAN * RCTX_UNIT)
         + where(win_yao, CTX_WIN_YAO * RCTX_UNIT) + where(pinfu_ok, CTX_PINFU_OK * RCTX_UNIT),
         "wbase": pl.when(in_suit).then(win_off * 9 + wr).otherwise(NFLAT * 9 + hpair * 7 + wr),
         "wnd": pl.when(C("ws") == 0).then(C("nd_0")).when(C("ws") == 1).then(C("nd_1"))

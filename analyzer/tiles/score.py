@@ -7,10 +7,10 @@ import polars as pl
 from analyzer.rules import Rules
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
-from analyzer.tiles.columns import PROBLEMS, P, C, Stages, _apply
+from analyzer.tiles.columns import PROBLEMS, P, C, Stages, apply_stages
 from analyzer.tiles.codes import encode_tiles, has_codes
-from analyzer.tiles.features import _decode, _features, _inputs
-from analyzer.tiles.readings import _chiitoitsu, _kokushi, _standard
+from analyzer.tiles.features import decode, hand_features, input_columns
+from analyzer.tiles.readings import chiitoitsu_reading, kokushi_reading, standard_reading
 
 WAIT_NAMES = [*F.WAITS, "chiitoitsu", "kokushi", "kokushi_13"]
 OUT = ("status", "han", "fu", "yakuman", "ykey", "fukey", "wait")  # status: -1 not complete, 0 no yaku, 1 scored
@@ -39,16 +39,16 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
     # the input frame is read twice: its columns pass through untouched, and the scoring works on a narrow
     # copy of the inputs (every .cache() below holds only what is read after it)
     base = lf.cache()
-    lf = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(P + "rid"), *_inputs(schema))
-    lf = _features(_decode(lf), rules)
-    later = _standard("s_", None, rules) + _standard("a_", C("k"), rules, points=True) + _chiitoitsu("a_", rules)
-    later += _kokushi("a_", rules)
+    lf = base.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias(P + "rid"), *input_columns(schema))
+    lf = hand_features(decode(lf), rules)
+    later = standard_reading("s_", None, rules) + standard_reading("a_", C("k"), rules, points=True)
+    later += chiitoitsu_reading("a_", rules) + kokushi_reading("a_", rules)
     needed = {P + k for k in ("rid", "n_read", "cvalid", "kvalid", "problem0", "dora_n", "ura_n", "aka_n")}
     lf = lf.select(sorted(needed | _roots(later))).cache()  # shared by the first-split and the other readings
 
     # every hand with its first split (no payment needed: it only ranks readings)
     status = pl.when(C("s_valid") & C("s_has_yaku")).then(1).when(C("s_valid")).then(0).otherwise(-1)
-    std = _apply(lf, "s_", _standard("s_", None, rules)).select(
+    std = apply_stages(lf, "s_", standard_reading("s_", None, rules)).select(
         P + "rid", *[P + k for k in ("problem0", "dora_n", "ura_n", "aka_n")],
         *[P + "s_" + k for k in OUT if k != "status"], status.alias(P + "s_status"),
     ).cache()
@@ -61,7 +61,7 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
     rank = pl.Int128 if rules.limits == "aotenjou" else pl.Int64  # aotenjou ranks readings in Int128 (readings)
 
     def reading(frame: pl.LazyFrame, stages: Stages, order: pl.Expr) -> pl.LazyFrame:
-        return _apply(frame, "a_", stages).select(
+        return apply_stages(frame, "a_", stages).select(
             P + "rid",
             *[C("a_" + k).cast(pl.Int32 if k == "wait" else rank if k == "score" else pl.Int64) for k in AMB_OUT],
             (C("a_score") * 8 + 7 - order).cast(rank).alias(P + "a_order"),
@@ -73,9 +73,9 @@ def score_tiles(lf: pl.LazyFrame, rules: Rules, *, lists: bool = True) -> pl.Laz
     splits = several.filter(C("std_valid")).with_columns(pl.int_ranges(0, C("n_read")).alias(P + "k")).explode(P + "k")
     amb = pl.concat(
         [
-            reading(splits, _standard("a_", C("k"), rules, points=True), C("k")),
-            reading(several.filter(C("cvalid")), _chiitoitsu("a_", rules), pl.lit(4)),
-            reading(several.filter(C("kvalid")), _kokushi("a_", rules), pl.lit(5)),
+            reading(splits, standard_reading("a_", C("k"), rules, points=True), C("k")),
+            reading(several.filter(C("cvalid")), chiitoitsu_reading("a_", rules), pl.lit(4)),
+            reading(several.filter(C("kvalid")), kokushi_reading("a_", rules), pl.lit(5)),
         ],
         how="vertical",
     )

@@ -20,13 +20,15 @@ import json
 import re
 from pathlib import Path
 
-from analyzer.importers._common import _JA_NAMES, RED, TENHOU_YAKU_IDS, Game, Outcome
-from analyzer.importers.tenhou import parse_file
+from analyzer.importers.model import Game, Outcome
+from analyzer.importers.parse import parse_file
+from analyzer.importers.tile_text import RED
+from analyzer.importers.yaku_names import JA_NAMES, TENHOU_YAKU_IDS
 
 _LIMIT_JA = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
 _WINDS = "東南西北"
 _JA_BY_NAME = {}
-for _ja, _name in _JA_NAMES.items():
+for _ja, _name in JA_NAMES.items():
     _JA_BY_NAME.setdefault(_name, _ja)
 
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 
-from analyzer.importers._common import RED, Game, kind, replay
+from analyzer.importers.model import Game
+from analyzer.importers.replay import replay
+from analyzer.importers.tile_text import RED, kind
 
 _HONOURS = "ESWNPFC"
 _GIMITE = {

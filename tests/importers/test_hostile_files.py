@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.importers import read_tenhou
-from analyzer.importers._common import LogError
 from analyzer.importers.files import MAX_MAGNITUDE, gunzip, read_log_bytes
+from analyzer.importers.model import LogError
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_logs" / "tenhou" / "sample_tonpuu.json"

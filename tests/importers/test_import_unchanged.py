@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.importers.tenhou import expand_paths, read_tenhou
+from analyzer.importers.files import expand_paths
+from analyzer.importers.tenhou import read_tenhou
 
 DIGESTS = Path(__file__).resolve().parents[1] / "data" / "tenhou_import_digests.json"
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "logs"

@@ -13,9 +13,13 @@ from click.testing import CliRunner
 
 from analyzer import check, read_mjai
 from analyzer.cli import main
-from analyzer.importers._common import is_tenpai, replay
+from analyzer.importers.columns import COLUMNS
+from analyzer.importers.files import expand_paths
+from analyzer.importers.hand_shape import is_tenpai
 from analyzer.importers.identity import game_id
-from analyzer.importers.tenhou import COLUMNS, expand_paths, parse_file, read_tenhou
+from analyzer.importers.parse import parse_file
+from analyzer.importers.replay import replay
+from analyzer.importers.tenhou import read_tenhou
 
 from tenhou_to_mjai import to_mjai
 

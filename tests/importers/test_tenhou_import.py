@@ -10,8 +10,10 @@ import polars as pl
 import pytest
 
 from analyzer.importers import ImportProblem, read_tenhou
-from analyzer.importers._common import is_tenpai, replay
-from analyzer.importers.tenhou import COLUMNS, parse_file
+from analyzer.importers.columns import COLUMNS
+from analyzer.importers.hand_shape import is_tenpai
+from analyzer.importers.parse import parse_file
+from analyzer.importers.replay import replay
 from analyzer.rules import from_spec
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,9 +11,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyzer.importers._common import is_complete, is_tenpai, kind, replay
+from analyzer.importers.files import expand_paths
+from analyzer.importers.hand_shape import is_complete, is_tenpai
 from analyzer.importers.identity import game_id
-from analyzer.importers.tenhou import expand_paths, parse_file, read_tenhou, red_fives
+from analyzer.importers.parse import parse_file
+from analyzer.importers.replay import replay
+from analyzer.importers.rows import red_fives
+from analyzer.importers.tenhou import read_tenhou
+from analyzer.importers.tile_text import kind
 from analyzer.rules import from_spec
 
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "logs"

@@ -1,5 +1,8 @@
 """Hand value: base points, limit names and the rounded payments, as column expressions.
 
+Outside :mod:`analyzer.scoring` because the tile scorer (:mod:`analyzer.tiles`) ranks a hand's readings by
+their payment too, and the scoring stages use the tile scorer: here both depend on it, not on each other.
+
 Rules used: ``limits``, ``payment_rounding``, ``kiriage``, ``kazoe``, ``yakuman_stacking``, ``yakuman_max``.
 
 Under ``limits = "aotenjou"`` base points are fu x 2^(2+han) with no cap, each yakuman adding 13 han; every

@@ -1,0 +1,135 @@
+"""The columns of the imported hand records: :data:`COLUMNS` (their dtypes) and what each holds, as
+:func:`analyzer.importers.tenhou.read_tenhou` and :func:`~analyzer.importers.tenhou.read_mjai` write them.
+
+Output: one row per outcome, in play order (files in sorted path order). A multiple ron is one row per
+winner, adjacent, in turn order from the discarder; a (rare) double nagashi mangan is one row per winner.
+
+======================== ==============================================================================
+game_id                  stable (:mod:`.identity`): the Tenhou log id the log carries (JSON ``ref``, mjlog
+                         SHUFFLE ``ref``), else the one the file is named after (``2010112714gm-00a9-0000-d497e395``),
+                         else ``log-`` + 16 hex digits hashing the log's content; a game met again in the
+                         same import (same content, or same Tenhou id) is imported once, the copy reported
+round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
+honba                    counters at the start of the hand, as recorded
+kyotaku                  riichi sticks on the table at the start of the hand, as recorded
+player_0..player_3       names in initial seating (seat 0 = East in E1); duplicates are made unique within the
+                         game with a suffix `` (2)``, `` (3)``; an anonymous player (``NoName`` or no name) is
+                         ``NoName@<game_id>#<seat>``: a different person in every game
+result                   ron | tsumo | draw (exhaustive) | nagashi (nagashi mangan) | abort (abortive draw:
+                         nine terminals, four riichi, triple ron, four kans, four winds)
+winner                   seat number as a string "0".."3" (ron, tsumo, nagashi); else null
+loser                    ron: the discarder's seat; else null
+pao                      the liable seat (Tenhou paoWho / the JSON pao field), else null
+riichi                   List[String]: seats that declared riichi in this hand and whose stick was accepted
+                         (Tenhou REACH step 2; a riichi discard that is ronned puts out no stick)
+tenpai                   List[String]: draw / nagashi rows: seats tenpai at the end (mjlog: the hands shown;
+                         JSON: the seats receiving noten money, else from the final hands); else null
+hand                     ron / tsumo: concealed tiles including the winning tile, sorted MPSZ
+                         (``123m406p789s1122z``, ``0`` = red five, honours 1-7z = E S W N white green red)
+melds                    ron / tsumo: List[String] of the winner's melds in call order: ``chi:345p``,
+                         ``pon:777z``, ``minkan:9999s``, ``kakan:5555p``, ``ankan:1111z`` (red five ``0``)
+kita                     three-player ron / tsumo: north tiles the winner set aside (nukidora) in the hand, from
+                         the replay (mjlog meld bit 0x20, JSON ``"f44"``); null with four players
+win_tile                 ron / tsumo: the winning tile (``8p``; ``0p`` for the red five)
+dora                     dora indicators in order (main indicator, then kan dora), each tile written with its
+                         suit (``3m7z``); win rows: as recorded with the win, other rows: revealed by then
+ura                      ura dora indicators likewise, only on win rows of a riichi winner where the log shows them
+ippatsu, double_riichi,  Boolean situation flags of the winner, derived from the sequence of play (draws,
+haitei, houtei, rinshan, discards, calls, kans, riichi), not from the recorded yaku; null on non-win rows:
+chankan, tenhou,         ippatsu: riichi stick accepted and no call (by anyone) and no own discard since the
+chiihou, renhou          riichi discard; double_riichi: riichi on one's first discard before any call;
+                         haitei: tsumo on the 70th draw of the hand (live + rinshan draws) that is not a rinshan
+                         draw; houtei: ron on the discard after the 70th draw; rinshan: tsumo on the replacement
+                         draw after one's kan; chankan: ron on an added kan (or on a closed kan: kokushi);
+                         tenhou / chiihou: dealer / non-dealer tsumo on the first draw with no call before it;
+                         renhou: ron before one's first draw with no call before it
+recorded_han             han including dora as recorded (null for yakuman hands)
+recorded_fu              fu as recorded (mjlog always; JSON only where the value string shows it)
+recorded_points          the hand's value without honba and sticks: the ron payment or the tsumo total
+                         (nagashi: the winner's recorded gain); null when the log omits the value
+recorded_limit           mangan | haneman | baiman | sanbaiman | yakuman (incl. kazoe) | null
+recorded_yaku            List[String] of canonical yaku names (see ``yaku_names.TENHOU_YAKU_IDS``); dora, ura
+                         and red fives are counted in the next three columns instead; an unrecognised name is
+                         kept as ``unknown:NAME`` and reported as a problem
+recorded_dora,           han from dora, ura dora, red fives
+recorded_ura_dora,
+recorded_aka_dora
+recorded_yakuman         number of yakuman (0 when none; kazoe yakuman is 0 with recorded_limit yakuman)
+recorded_delta_0..3      score change of each seat in this row as recorded, INCLUDING the -1000 riichi deposit
+                         of each riichi declarer (booked on the hand's first row): for every hand, start scores
+                         + the sum of its rows' deltas = the next hand's start scores
+recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
+recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
+rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
+                         ``tenhou_sanma``), plus
+                         ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
+                         has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
+game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
+lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the game (mjlog ``UN dan``, JSON
+                         ``dan`` names): 0 新人 (new), 1-9 9級..1級 (kyu), 10-19 初段..十段 (1st-10th dan), 20
+                         天鳳 (Tenhou-i); null when the log has none
+rate_0..rate_3           Tenhou rating R of each seat at the time of the game (mjlog ``UN rate``, JSON ``rate``)
+played_at                Datetime (Asia/Tokyo): the hour the game started, from the Tenhou log id's leading
+                         ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); null when the id is not Tenhou's
+riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
+                         declaration, null without one; a declaration whose stick was not accepted (the
+                         declaring tile was ronned) still counts as declared
+calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
+                         call; an added kan robbed by chankan was not made)
+open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
+turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
+                         turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
+                         exhaustive draw, the drawing seat's for a tsumo or nine terminals, the kan caller's
+                         for a chankan. Tenpai at a draw stays in one place: the ``tenpai`` list
+======================== ==============================================================================
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analyzer.importers.identity import IDENTITY_COLUMNS
+from analyzer.importers.replay import FLAG_NAMES
+
+_STR_LIST = pl.List(pl.String)
+COLUMNS: dict[str, pl.DataType] = {
+    "game_id": pl.String,
+    "round": pl.String,
+    "honba": pl.Int64,
+    "kyotaku": pl.Int64,
+    **{f"player_{s}": pl.String for s in range(4)},
+    "result": pl.String,
+    "winner": pl.String,
+    "loser": pl.String,
+    "pao": pl.String,
+    "riichi": _STR_LIST,
+    "tenpai": _STR_LIST,
+    "hand": pl.String,
+    "melds": _STR_LIST,
+    "kita": pl.Int64,
+    "win_tile": pl.String,
+    "dora": pl.String,
+    "ura": pl.String,
+    **{name: pl.Boolean for name in FLAG_NAMES},
+    "recorded_han": pl.Int64,
+    "recorded_fu": pl.Int64,
+    "recorded_points": pl.Int64,
+    "recorded_limit": pl.String,
+    "recorded_yaku": _STR_LIST,
+    "recorded_dora": pl.Int64,
+    "recorded_ura_dora": pl.Int64,
+    "recorded_aka_dora": pl.Int64,
+    "recorded_yakuman": pl.Int64,
+    **{f"recorded_delta_{s}": pl.Int64 for s in range(4)},
+    **{f"recorded_final_{s}": pl.Int64 for s in range(4)},
+    **{f"recorded_game_points_{s}": pl.Float64 for s in range(4)},
+    "rules": pl.String,
+    "game_length": pl.String,
+    "lobby": pl.Int64,
+    **{f"riichi_turn_{s}": pl.Int64 for s in range(4)},
+    **{f"calls_{s}": pl.Int64 for s in range(4)},
+    **{f"open_{s}": pl.Boolean for s in range(4)},
+    "turn": pl.Int64,
+    **IDENTITY_COLUMNS,
+}

@@ -1,0 +1,130 @@
+"""The game model every log format is read into, and the errors of an import.
+
+Both Tenhou formats and mjai are first turned into the same small model (:class:`Game` holding
+:class:`Kyoku` objects, each with a list of play events and the recorded outcomes); everything derived from
+play (situation flags, the winning hand, riichi sticks, nagashi, tenpai) is computed from it once for every
+format (:mod:`.replay`). Tiles are ints (:mod:`.tile_text`).
+
+Events (tuples, in play order):
+
+* ``("draw", seat, tile, rinshan)``
+* ``("discard", seat, tile, riichi_declared)``
+* ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
+  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
+* ``("kita", seat, tile)``: three players, a north tile set aside (nukidora)
+* ``("reach", seat)``: the riichi stick was accepted (Tenhou REACH step 2)
+* ``("dora", indicator)``: a new kan dora indicator
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
+WALL_DRAWS_3P = 55  # three players: 108 tiles (no 2m-8m) - 14 dead - 39 dealt; kita replacements count as rinshan
+
+
+def wall_draws(players: int) -> int:
+    return WALL_DRAWS if players == 4 else WALL_DRAWS_3P
+
+
+class LogError(Exception):
+    """A problem that stops one file from importing; the message becomes the :class:`ImportProblem` reason."""
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """A file (or a game inside it) that did not import, or imported with a caveat.
+
+    ``file`` is the path as found; ``reason`` says what is wrong. ``game_id`` is set when the problem concerns
+    one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
+    ``unknown:NAME``. ``same_as`` names the earlier file of a game met again: an exact copy is skipped with
+    ``imported=True`` (nothing is lost), another version (the same Tenhou log id, other content) with
+    ``imported=False``.
+    """
+
+    file: str
+    reason: str
+    game_id: str | None = None
+    imported: bool = False
+    same_as: str | None = None
+
+
+@dataclass
+class Outcome:
+    """One recorded outcome row (before derivation)."""
+
+    result: str  # ron | tsumo | draw | nagashi | abort
+    deltas: list[int]  # as recorded by Tenhou: honba and sticks collected included, riichi deposits excluded
+    winner: int | None = None
+    loser: int | None = None
+    pao: int | None = None
+    fu: int | None = None
+    han: int | None = None
+    points: int | None = None
+    limit: str | None = None
+    yaku: list[str] = field(default_factory=list)
+    yakuman: int = 0
+    dora: int = 0
+    ura: int = 0
+    aka: int = 0
+    dora_indicators: list[int] | None = None
+    ura_indicators: list[int] | None = None
+    hand: list[int] | None = None  # recorded concealed tiles incl. the winning tile (mjlog)
+    win_tile: int | None = None  # recorded winning tile (mjlog)
+    melds: list[tuple[str, list[int]]] | None = None  # recorded melds of the winner (mjlog)
+    tenpai: list[int] | None = None  # recorded tenpai seats (mjlog RYUUKYOKU hai0..3)
+    all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
+    has_value: bool = True  # False when the log omits the value (a shortened result)
+    kita: int = 0  # three players: north tiles the winner set aside (nukidora), as recorded with the win
+
+    def add_recorded_yaku(self, name: str, han: int) -> None:
+        """Record one yaku of the log: dora, ura and aka go to their counts, the rest to ``yaku``."""
+        if name == "dora":
+            self.dora += han
+        elif name == "ura":
+            self.ura += han
+        elif name == "aka":
+            self.aka += han
+        else:
+            self.yaku.append(name)
+
+
+@dataclass
+class Kyoku:
+    kyoku: int  # 0-3 East, 4-7 South, ...
+    honba: int
+    kyotaku: int
+    scores: list[int]
+    haipai: list[list[int]]
+    dora: list[int]  # indicators at the start
+    events: list[tuple] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    players: int = 4
+
+    @property
+    def dealer(self) -> int:
+        return self.kyoku % 4
+
+    @property
+    def round(self) -> str:
+        return f"{'ESWN'[(self.kyoku // 4) % 4]}{self.kyoku % 4 + 1}"
+
+
+@dataclass
+class Game:
+    file: str
+    ref: str | None
+    names: list[str]
+    aka: bool = True
+    kuitan: bool = True
+    game_length: str | None = None
+    lobby: int | None = None
+    kyokus: list[Kyoku] = field(default_factory=list)
+    final_scores: list[int] | None = None
+    final_points: list[float] | None = None
+    players: int = 4  # 3: a three-player (sanma) game, seat 3 empty
+    notes: list[str] = field(default_factory=list)  # non-fatal caveats (imported anyway)
+    dan: list | None = None  # per seat as recorded (mjlog index text, JSON name); read by identity.dan_index
+    rate: list | None = None  # per seat as recorded (text or number); read by identity.rate
+    digest: str | None = None  # hash of the log's content (identity.content_digest), set by the reader

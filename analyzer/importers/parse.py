@@ -1,0 +1,51 @@
+"""One log file into the game model (:mod:`.model`): its bytes read with the caps of :mod:`.files`, mjlog XML
+and Tenhou JSON told apart by content, mjai when asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
+from analyzer.importers.identity import content_digest
+from analyzer.importers.mjai import parse_mjai
+from analyzer.importers.mjlog import parse_mjlog
+from analyzer.importers.model import Game, LogError
+from analyzer.importers.tenhou_json import parse_json
+
+
+def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason).
+
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content) or ``mjai`` (JSON lines).
+    Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
+    path = Path(path)
+    data = read_log_bytes(path, max_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LogError("not UTF-8 text") from None
+    game = _parse_text(text, str(path), log_format)
+    check_magnitudes(game)
+    game.digest = content_digest(data)
+    return game
+
+
+def _parse_text(text: str, path: str, log_format: str) -> Game:
+    if log_format == "mjai":
+        return parse_mjai(text, path)
+    head = text.lstrip()[:1]
+    if head == "<":
+        return parse_mjlog(text, path)
+    if head in "{[" and head:
+        try:
+            return parse_json(text, path)
+        except LogError:
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            raise
+    raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def _looks_like_mjai(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    return first.startswith("{") and '"type"' in first and '"log"' not in first
