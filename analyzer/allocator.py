@@ -4,7 +4,7 @@ Polars returns freed memory to the system after half a second (``dirty_decay_ms:
 interactive session small. A batch run frees and reallocates hundreds of megabytes per partition, and every
 page given back is faulted in again by the next one: on 10M rows that was 7–9 s of system CPU time. Keeping
 freed pages for five seconds cuts it to about 3 s and the run by 10–15%, for about 0.3 GB more at the peak
-(README, "Big inputs", memory allocator).
+(docs/performance.md, "Memory allocator").
 
 Polars appends ``_RJEM_MALLOC_CONF`` to its own settings, so ours win. A value the user set is left alone, and
 so is a process that loaded Polars before :mod:`analyzer`. Polars writes its own settings into the variable of

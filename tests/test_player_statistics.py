@@ -1,4 +1,4 @@
-"""Every statistic of the README glossary on a hand-worked game (tests/data/stats_game.csv, game g1).
+"""Every statistic of the glossary (docs/statistics.md) on a hand-worked game (tests/data/stats_game.csv, game g1).
 
 Game g1 (tenhou rules, 25000 start), worked by hand; scores after each hand (Aoki/Baba/Chiba/Doi):
  1 E1-0 Chiba (riichi, turn 6) rons Doi 2/40 = 2600; Aoki open (1 call)     25000 25000 27600 22400

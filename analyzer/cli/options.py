@@ -19,7 +19,7 @@ RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=va
 PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
 PARTITION_ROWS_HELP = "Rows per partition of whole games (memory grows with it). [default: 500,000]"
 MEMORY_LIMIT_HELP = "Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring."
-SCHEDULER_HELP = "Run on this Dask cluster (tcp://HOST:8786); needs the dask extra. See README 'Running on a cluster'."
+SCHEDULER_HELP = "Run on this Dask cluster (tcp://HOST:8786); needs the dask extra. See docs/cluster.md."
 WORKERS_HELP = "Run on a local Dask cluster of N worker processes started for this run (needs the dask extra)."
 RANK_BY_HELP = "Comma-separated ranking keys, best first; later keys break ties of earlier ones. Keys: " + ", ".join(
     RANK_KEYS

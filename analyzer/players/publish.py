@@ -2,7 +2,7 @@
 table, with the output columns and the ranking keys.
 
 Only this step divides: rates and averages come from the merged sums and counts, so they do not depend on how
-the games were split into parts. Every published column is defined in the README glossary ("Statistics").
+the games were split into parts. Every published column is defined in docs/statistics.md.
 """
 
 from __future__ import annotations
