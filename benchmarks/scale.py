@@ -9,7 +9,8 @@
    needs a spill pass.
 2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy.
 3. Score: ``analyzer score DATA -o OUTDIR`` as a fresh process, Parquet in and out, default settings plus
-   the extra options; ``--check`` also times ``analyzer check`` on the same file; ``--workers N`` (or
+   the extra options; ``--baseline CHECKOUT`` also times another checkout's ``analyzer score`` (another
+   commit, as a ``git worktree``) in the same run, alternating with this one; ``--check`` also times ``analyzer check`` on the same file; ``--workers N`` (or
    ``--scheduler ADDRESS``) also times the same run on a Dask cluster (``analyzer score --workers N``: a
    local cluster of N worker processes started by the run; its peak RSS is the client's only).
 
@@ -72,10 +73,10 @@ def dataset(rows: int, seed: int, shuffle: bool) -> Path:
     return path
 
 
-def timed(command: list[str]) -> dict:
-    """Run ``command``; wall seconds, exit status and peak RSS (MB) of that child alone."""
+def timed(command: list[str], cwd: Path | None = None) -> dict:
+    """Run ``command`` (in ``cwd``); wall seconds, exit status and peak RSS (MB) of that child alone."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
     out = child.stdout.read().decode(errors="replace")
@@ -96,6 +97,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--workers", type=int, default=None,
                         help="also time `analyzer score --workers N` (a local Dask cluster of N processes)")
     parser.add_argument("--scheduler", default=None, help="also time `analyzer score --scheduler ADDRESS`")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                        help="also time the score run of another checkout (e.g. `git worktree add ../base REV`), "
+                             "alternating with this one in the same run")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
@@ -118,7 +122,7 @@ def main(argv: list[str] | None = None) -> dict:
     fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1),
            "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra, "cpus": os.cpu_count()}
     try:
-        runs = {"floor": [], "score": [], "check": [], "cluster": []}
+        runs = {"floor": [], "score": [], "baseline": [], "check": [], "cluster": []}
         cluster = (["--workers", str(args.workers)] if args.workers else []) + (
             ["--scheduler", args.scheduler] if args.scheduler else [])
         for _ in range(args.repeat):
@@ -126,6 +130,10 @@ def main(argv: list[str] | None = None) -> dict:
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
             runs["score"][-1]["stages"] = _stage_seconds(work / "out")
+            if args.baseline is not None:  # `-m` puts the checkout first on the path: its analyzer is the one run
+                shutil.rmtree(work / "base", ignore_errors=True)
+                runs["baseline"].append(timed([*analyzer, "score", str(data.resolve()), "-o", str(work / "base"),
+                                               "--top", "0", *extra], cwd=args.baseline.resolve()))
             if args.check:
                 runs["check"].append(timed([*analyzer, "check", str(data), "--show", "0", *extra]))
             if cluster:
@@ -135,7 +143,9 @@ def main(argv: list[str] | None = None) -> dict:
         for name, results in runs.items():
             if results:
                 fig[name] = min(results, key=lambda r: r["seconds"])
-        for name in ("score", "check", "cluster"):
+        if args.baseline is not None:
+            fig["baseline_checkout"] = str(args.baseline)
+        for name in ("score", "baseline", "check", "cluster"):
             if name in fig:
                 if fig[name]["exit"] not in (0, 1):
                     print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
@@ -162,7 +172,7 @@ def _print(fig: dict) -> None:
     print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{', shuffled' if fig['shuffled'] else ''}), "
           f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
     print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
-    for name in ("floor", "score", "check", "cluster"):
+    for name in ("floor", "score", "baseline", "check", "cluster"):
         if name in fig:
             r = fig[name]
             rate = f"{fig['rows'] / r['seconds']:,.0f}"
