@@ -78,7 +78,17 @@ def test_python_api_on_a_cluster_returns_what_a_local_run_does(client):
     there = analyzer.score(SAMPLE_CSV, "ema", executor=DaskExecutor(client=client, partitions=4))
     for name in ("hands", "games", "players", "rejects", "yaku_stats"):
         assert_frame_equal(getattr(there, name), getattr(here, name))
-    assert there.yaku_stats is not None and there.rulesets == here.rulesets
+    assert there.rulesets == here.rulesets
+
+
+def test_yaku_stats_on_a_cluster_are_those_of_a_local_run(client, tmp_path):
+    hands, _ = analyzer.read_tenhou(["sample_logs/tenhou"])  # tiles: yaku to count
+    hands.write_parquet(tmp_path / "hands.parquet")
+    here = analyzer.score(tmp_path / "hands.parquet")
+    there = analyzer.score(tmp_path / "hands.parquet", client=client)
+    assert here.yaku_stats.height > 0
+    assert_frame_equal(there.yaku_stats, here.yaku_stats)
+    assert_frame_equal(there.hands, here.hands)
 
 
 def test_a_second_run_replaces_the_first(client, tmp_path):
@@ -140,3 +150,11 @@ def test_a_failed_run_leaves_outdir_as_it_was(tmp_path, monkeypatch):
             score_on_cluster(SAMPLE_CSV, out, "ema", client=in_process, partitions=3)
     cluster.close()
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_cluster_run_reports_progress_and_its_time(client, tmp_path):
+    calls = []
+    with DaskExecutor(client=client, partitions=4, progress=lambda *a: calls.append(a)) as executor:
+        summary = analyzer.score_to(SAMPLE_CSV, tmp_path / "out", "parquet", "tenhou", executor=executor)
+    assert [c[2] for c in calls] == [1, 2, 3, 4] and calls[-1][:2] == (70, 70)
+    assert summary.seconds > 0 and summary.workers == 2 and summary.yaku_stats is not None
