@@ -32,6 +32,7 @@ from analyzer.io.load import expand_inputs, scan_file, text_schema
 from analyzer.io.write import plain_types
 from analyzer.partition import DEFAULT_PARTITION_ROWS, unified
 from analyzer.pipeline import RunSummary, finish_players, finish_rejects, score_partition, unique_rulesets
+from analyzer.problems import rows_with_problems
 from analyzer.rules import Rules, load_rules
 
 EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
@@ -143,7 +144,7 @@ def _score_bucket(bucket: int, run: str, schema: dict, rules) -> dict:
     return {
         "bucket": bucket, "empty": False, "rejects": result.rejects, "partials": result.partials,
         "rulesets": result.rulesets, "scored": result.hands.height,
-        "problems": result.hands.filter(pl.col("problems") != "").height,
+        "problems": rows_with_problems(result.hands),
         "games": result.games["game_id"].n_unique(),
     }
 

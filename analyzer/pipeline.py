@@ -22,7 +22,7 @@ from analyzer.io.write import ResultWriter
 from analyzer.per_game import GAME_RULES, per_game_columns, scoring_key
 from analyzer.partition import DEFAULT_PARTITION_ROWS, Part, Plan, parse_size, plan, rows_for_memory
 from analyzer.players import combine_partials, finalize_players, finalize_yaku_stats, player_partials
-from analyzer.problems import flag_problems
+from analyzer.problems import flag_problems, rows_with_problems as _rows_with_problems
 from analyzer.replay import REPLAY_ORDER, derive_table_state, game_keys, order_hands, running_scores, sort_for_replay
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
 from analyzer.schema import DELTA_COLUMNS, INPUT_POSITION, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
@@ -84,7 +84,7 @@ class ScoreResult:
 
     @property
     def rows_with_problems(self) -> int:
-        return self.hands.filter(pl.col("problems") != "").height
+        return _rows_with_problems(self.hands)
 
     @property
     def rules_label(self) -> str:
@@ -494,7 +494,7 @@ def score_to(
                 statistics += time.perf_counter() - merging
             rulesets.extend(result.rulesets)
             scored += result.hands.height
-            problems += result.hands.filter(pl.col("problems") != "").height
+            problems += _rows_with_problems(result.hands)
             games += result.games["game_id"].n_unique()
             done += result.hands.height + result.rejects.select(pl.col("_pos").n_unique()).item()
             if progress is not None:

@@ -785,10 +785,11 @@ def rank_players(players: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = D
 
 def yaku_stats_from_hands(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """The yaku table from a written ``hands`` output (winner as name or seat; unpaid winners flagged)."""
+    from analyzer.problems import has_code, problem_lists
     from analyzer.validate import seat_of
 
-    lf = hands.lazy()
-    unpaid = pl.col("problems").fill_null("").str.contains("head_bump|triple_ron_abort")
+    lf = problem_lists(hands.lazy())
+    unpaid = has_code("head_bump", "triple_ron_abort")
     lf = lf.with_columns(
         seat_of(pl.col("winner").cast(pl.String)).alias("_winner"),
         (one_of(pl.col("result"), ["ron", "tsumo"]) & ~unpaid).alias("_paid"),

@@ -89,7 +89,7 @@ def test_import_tenhou_sample_then_score(tmp_path):
     scored = runner.invoke(main, ["score", str(tmp_path / "hands.parquet"), "-o", str(tmp_path / "out")])
     assert scored.exit_code == 0, scored.output
     hands = pl.read_parquet(tmp_path / "out" / "hands.parquet")
-    assert hands.filter(pl.col("problems") != "").height == 0
+    assert hands.filter(pl.col("problems").list.len() > 0).height == 0
     recorded = hands.select(pl.col(f"recorded_delta_{s}").cast(pl.Int64) for s in range(4))
     assert hands.select(f"delta_{s}" for s in range(4)).rows() == recorded.rows()
 
