@@ -179,9 +179,10 @@ def csv_schema(path: str | Path) -> pl.Schema:
     key = _csv_key(path)
     schema = _CSV_SCHEMAS.get(key) if key is not None else None
     if schema is None:
-        header = pl.scan_csv(path, infer_schema=False, glob=False).collect_schema().names()
-        text = {n: pl.String for n in header if input_name(n) in VALIDATED_COLUMNS}
-        schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False).collect_schema()
+        schema = pl.scan_csv(path, infer_schema=False, glob=False).collect_schema()
+        text = {n: pl.String for n in schema if input_name(n) in VALIDATED_COLUMNS}
+        if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
+            schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False).collect_schema()
         if key is not None:
             if len(_CSV_SCHEMAS) > 1024:
                 _CSV_SCHEMAS.clear()
