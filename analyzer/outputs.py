@@ -128,8 +128,3 @@ def finish_yaku_stats(merged: pl.DataFrame) -> pl.DataFrame:
     return finalize_yaku_stats(merged.lazy()).collect()
 
 
-
-
-def rows_with_problems(hands: pl.DataFrame) -> int:
-    """Scored rows with at least one problem code."""
-    return hands.filter(pl.col("problems") != "").height

@@ -1,6 +1,7 @@
 """Problem codes: things wrong or doubtful in a row that is still scored. Never a silent overwrite.
 
-``flag_problems`` adds ``problems``: the codes joined by ';' (empty when the row is clean).
+``flag_problems`` adds ``problems``: the list of the row's codes (empty when the row is clean). A CSV output
+holds them joined by ';' (empty text when the row is clean); :func:`problem_lists` reads either form.
 
 =================== =========================================================================================
 honba_mismatch      the recorded honba differs from the replayed one (``replayed_honba`` is what was paid)
@@ -38,19 +39,60 @@ def _code(condition: pl.Expr, code: str) -> tuple[pl.Expr, str]:
     return condition.fill_null(False), code
 
 
+PROBLEMS = "problems"
+CODES = pl.List(pl.String)
+SEPARATOR = ";"  # between the codes of a CSV output's ``problems``
+
+
 @lru_cache(maxsize=8)
-def _texts(codes: tuple[str, ...]) -> pl.Series:
-    """The ``problems`` text of every combination of ``codes`` (index = bit mask)."""
+def _lists(codes: tuple[str, ...]) -> pl.Series:
+    """The ``problems`` list of every combination of ``codes`` (index = bit mask)."""
     return pl.Series(
-        [";".join(c for i, c in enumerate(codes) if mask >> i & 1) for mask in range(1 << len(codes))], dtype=pl.String
+        [[c for i, c in enumerate(codes) if mask >> i & 1] for mask in range(1 << len(codes))], dtype=CODES
     )
 
 
-def codes_text(flags: list[tuple[pl.Expr, str]]) -> pl.Expr:
-    """The codes whose conditions hold, joined by ';' — a bit mask looked up in a table of all combinations
-    (no per-row list)."""
+def codes_list(flags: list[tuple[pl.Expr, str]]) -> pl.Expr:
+    """The codes whose conditions hold, in the order given — a bit mask looked up in a table of all
+    combinations (no list built per row)."""
     mask = pl.sum_horizontal(pl.when(cond).then(1 << i).otherwise(0) for i, (cond, _) in enumerate(flags))
-    return pl.lit(_texts(tuple(code for _, code in flags))).gather(mask)
+    return pl.lit(_lists(tuple(code for _, code in flags))).gather(mask)
+
+
+def split_codes(text: pl.Expr) -> pl.Expr:
+    """Codes joined by ';' (a CSV output's ``problems``) as a list: empty text or null is no codes."""
+    return pl.when(text.fill_null("") == "").then(pl.lit([], CODES)).otherwise(text.str.split(SEPARATOR))
+
+
+def problem_lists(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
+    """A hands table with ``problems`` as a list of codes, whether it holds lists (the hands table, a Parquet
+    output) or text (a CSV output read back)."""
+    schema = frame.collect_schema()
+    if PROBLEMS not in schema or schema[PROBLEMS] == CODES:
+        return frame
+    if isinstance(schema[PROBLEMS], pl.List):
+        return frame.with_columns(pl.col(PROBLEMS).cast(CODES))
+    return frame.with_columns(split_codes(pl.col(PROBLEMS).cast(pl.String)).alias(PROBLEMS))
+
+
+def has_problems() -> pl.Expr:
+    """Whether a row has a problem (``problems`` as a list, see :func:`problem_lists`)."""
+    return pl.col(PROBLEMS).list.len() > 0
+
+
+def has_code(*codes: str) -> pl.Expr:
+    """Whether a row's ``problems`` (a list) hold one of ``codes``."""
+    return pl.any_horizontal(pl.col(PROBLEMS).list.contains(pl.lit(c)) for c in codes).fill_null(False)
+
+
+def rows_with_problems(hands: pl.DataFrame) -> int:
+    """How many rows of a hands table (or of a CSV output read back) have a problem."""
+    return problem_lists(hands).select(has_problems().sum()).item()
+
+
+def problems_text(expr: pl.Expr = pl.col(PROBLEMS)) -> pl.Expr:
+    """A ``problems`` list as a CSV output holds it: the codes joined by ';' (empty text for none)."""
+    return expr.list.join(SEPARATOR)
 
 
 def _winner_repeats() -> pl.Expr:
@@ -95,8 +137,8 @@ def flag_problems(lf: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         _code(one_of(RESULT, ["tsumo", "draw", "nagashi", "abort"]) & pl.col("_loser").is_not_null(), "loser_ignored"),
         _code(one_of(RESULT, ["draw", "abort", "chombo"]) & pl.col("_winner").is_not_null(), "winner_ignored"),
     ]
-    text = codes_text([c for c in codes if c is not None])
-    if "_tile_problems" in schema:
+    listed = codes_list([c for c in codes if c is not None])
+    if "_tile_problems" in schema:  # the tile codes first, joined by ';' (analyzer.scoring.tiles_stage)
         tiles = pl.col("_tile_problems")
-        text = pl.concat_str(tiles, pl.when((tiles != "") & (text != "")).then(pl.lit(";")).otherwise(pl.lit("")), text)
-    return lf.with_columns(text.alias("problems"))
+        listed = pl.when(tiles.fill_null("") == "").then(listed).otherwise(pl.concat_list(split_codes(tiles), listed))
+    return lf.with_columns(listed.alias(PROBLEMS))

@@ -22,6 +22,9 @@ win_tile, dora,
 ura, flags      tile-level input (see ``analyzer.tiles``)
 =============== ===================================================================================
 
+Any other column passes through with its type (a CSV file's as Polars infers it); the columns above are read
+from their text where they are validated (:data:`analyzer.io.load.VALIDATED_COLUMNS`).
+
 Internal columns start with an underscore and never reach an output file.
 """
 

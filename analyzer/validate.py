@@ -1,6 +1,7 @@
 """Validation: typed columns, player references resolved to seats, and reject reasons as bits.
 
-Stage ``validate(lf) -> lf`` needs the raw text columns from :mod:`analyzer.io.load` and adds:
+Stage ``validate(lf) -> lf`` reads the input columns as :mod:`analyzer.io.load` gives them (the ones it parses
+as text, player lists as lists of text; a frame with other types is converted first) and adds:
 
 =================== =====================================================================================
 honba, han, fu,     parsed integers (the text values are replaced; unparsable ones give a reject reason;
@@ -15,14 +16,15 @@ _tenpai_mask
 _reject             bits of the reasons why the row cannot be scored (0 when it can; :mod:`analyzer.rejects`)
 =================== =====================================================================================
 
-A *player* is a name from the row's seating or a seat number 0-3; names are matched first.
-Whole numbers are read exactly from their text (``3`` or ``3.0``): no detour through floating point.
+A *player* is a name from the row's seating or a seat number 0-3 (text, or a number column); names are matched
+first. Whole numbers are read exactly from their text (``3`` or ``3.0``): no detour through floating point.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
+from analyzer.io.load import as_text, read_as_text
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rejects import bits as reject_bits
 from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS
@@ -80,7 +82,8 @@ R_DUPLICATE = reason(
 
 
 def _text(name: str, schema: pl.Schema) -> pl.Expr:
-    return pl.col(name).str.strip_chars() if name in schema else pl.lit(None, pl.String)
+    """A column's text, stripped (a player reference may be a number column: seat numbers)."""
+    return as_text(pl.col(name), schema[name]).str.strip_chars() if name in schema else pl.lit(None, pl.String)
 
 
 def parse_int(text: pl.Expr) -> pl.Expr:
@@ -149,6 +152,7 @@ def _seating_repeats() -> pl.Expr:
 
 
 def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
+    lf = read_as_text(lf, ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, *NUMBER_COLUMNS, *PLAYER_LIST_COLUMNS])
     schema = lf.collect_schema()
     for name in ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, *PLAYER_REF_COLUMNS, *NUMBER_COLUMNS]:
         if name not in schema:

@@ -27,7 +27,7 @@ def test_honba_on_ron_and_tsumo():
     assert deltas(result)[2] == [0, 1600, -1600, 0]
     assert deltas(result)[3] == [-500, 1500, -500, -500]
     assert deltas(result)[4] == [1400, -600, -400, -400]
-    assert result.hands["problems"].to_list() == [""] * 5
+    assert result.hands["problems"].to_list() == [[]] * 5
 
 
 def test_sticks_carried_over_two_draws_then_won():
@@ -69,7 +69,7 @@ def test_double_ron_tenhou_nearest_winner_takes_honba_and_sticks():
     assert rows[1] == [1500 + 300 + 3000 - 1000, 0, -1000, -1800]
     assert rows[2] == [0, 0, 2600, -2600]
     # The dealer (Aoki) won: the dealer repeats with one more counter.
-    assert result.hands["problems"].to_list() == ["", "", ""]
+    assert result.hands["problems"].to_list() == [[], [], []]
 
 
 def test_double_ron_ema_honba_to_each_winner_and_own_stick_back():
@@ -86,7 +86,7 @@ def test_atamahane_pays_only_the_nearest_winner():
     rows = deltas(result)
     assert rows[1] == [1500 + 300 + 3000 - 1000, 0, -1000, -1800]
     assert rows[2] == [0, 0, 0, 0]
-    assert result.hands["problems"].to_list() == ["", "", "head_bump"]
+    assert result.hands["problems"].to_list() == [[], [], ["head_bump"]]
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_nagashi_is_a_mangan_tsumo_without_honba_and_sticks_stay():
     assert rows[0] == [-2000, -4000, 8000, -2000 - 1000]
     assert rows[1] == [-1000 - 1200, 0, 0, 1000 + 1200 + 1000]
     # A fragment: the replay starts from the first row's counters.
-    assert result.hands["problems"].to_list() == ["partial_game", ""]
+    assert result.hands["problems"].to_list() == [["partial_game"], []]
 
 
 def test_a_game_that_skips_a_hand_is_flagged_where_the_counters_disagree():
@@ -133,7 +133,7 @@ def test_a_game_that_skips_a_hand_is_flagged_where_the_counters_disagree():
         TENHOU,
     )
     assert result.hands["replayed_honba"].to_list() == [0, 1]
-    assert result.hands["problems"].to_list() == ["", "honba_mismatch"]
+    assert result.hands["problems"].to_list() == [[], ["honba_mismatch"]]
     assert deltas(result)[1] == [-1300, 0, 0, 1300]
 
 
@@ -209,6 +209,6 @@ def test_recorded_kyotaku_and_honba_are_checked_not_overwritten():
     result = score(df, TENHOU)
     assert result.hands["recorded_kyotaku"].to_list() == ["0", "0"]
     assert result.hands["kyotaku"].to_list() == [0, 1]
-    assert result.hands["problems"].to_list() == ["", "honba_mismatch;kyotaku_mismatch"]
+    assert result.hands["problems"].to_list() == [[], ["honba_mismatch", "kyotaku_mismatch"]]
     # Payments follow the replay: one honba (100 each) and the stick.
     assert deltas(result)[1] == [1500 + 300 + 1000, -600, -600, -600]

@@ -43,7 +43,7 @@ def test_hand_worked_games(rules):
         wrong = hands.filter(pl.col(f"delta_{s}") != expected)
         assert wrong.height == 0, wrong.select("game_id", "round", "honba", f"delta_{s}", f"exp_delta_{s}", "note")
     assert hands["delta_3"].null_count() == hands.height and hands["score_3"].null_count() == hands.height
-    assert hands["problems"].to_list() == [""] * hands.height
+    assert hands["problems"].to_list() == [[]] * hands.height
     games = result.games.sort("game_id", "seat")
     assert games.height == 6  # three rows per game, no seat 3
     for game, finals in FINAL.items():

@@ -53,7 +53,7 @@ def test_tiles_replace_given_values_and_flag_the_difference():
     result = score(df, preset("tenhou"))
     row = result.hands.row(0, named=True)
     assert (row["han"], row["fu"], row["given_han"]) == (3, 30, 2)
-    assert row["problems"] == "han_mismatch"
+    assert row["problems"] == ["han_mismatch"]
     assert row["points"] == 3900
 
 
@@ -80,7 +80,7 @@ def test_unreadable_tile_text_is_rejected_as_tiles_encode_reports_it():
              "win_tile": "1m", "han": "2", "fu": "30"}]
     result = score(game(rows), "tenhou")
     assert result.rejects["reason"].to_list() == ["tiles cannot be scored: bad_notation"]
-    assert result.hands["problems"].str.starts_with("bad_notation").all()  # given han/fu paid, with the code
+    assert (result.hands["problems"].list.first() == "bad_notation").all()  # given han/fu paid, with the code
 
 
 @pytest.mark.parametrize(

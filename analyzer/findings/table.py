@@ -85,7 +85,7 @@ def problem_findings(hands: pl.LazyFrame) -> pl.LazyFrame:
         }
     ).lazy()
     exploded = (
-        hands.with_columns(pl.col("problems").str.split(";").alias("_code"))
+        hands.with_columns(pl.col("problems").alias("_code"))
         .explode("_code")
         .join(codes, on="_code", how="inner")
     )

@@ -1,7 +1,11 @@
 """Reading hand records: files, directories and globs of CSV and Parquet, mixed, into one LazyFrame.
 
-Every column is read as text (lists of text for player lists and melds) so that a bad value becomes a reject
-with its file, row and column later instead of a failed read now. Three columns record where a row came from:
+The columns analyzer validates (:data:`VALIDATED_COLUMNS`) are read from their text, so that a bad value
+becomes a reject with its file, row and column later instead of a failed read now: a CSV file reads them as
+text, and those whose readers parse text (:data:`TEXT_COLUMNS`) are made text whatever type a Parquet file or
+a DataFrame gives them (player lists and melds: lists of text). Every other column keeps its type — Parquet's
+and a DataFrame's as they are, a CSV file's as Polars infers it from the whole file — and leaves with it.
+Three columns record where a row came from:
 ``_file`` (path), ``_row`` (1-based data row in that file; the CSV line number minus the header) and ``_pos``
 (global input order: files in the order given, rows in file order).
 """
@@ -13,10 +17,25 @@ from pathlib import Path, PurePosixPath
 
 import polars as pl
 
-from analyzer.schema import INPUT_POSITION, PLAYER_LIST_COLUMNS, SOURCE_FILE, SOURCE_ROW
+from analyzer.schema import (
+    INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SITUATION_FLAGS, SOURCE_FILE, SOURCE_ROW,
+)
+from analyzer.tiles.codes import CODE_COLUMNS
 
 SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+# Read as lists of text: a list as it is, text split into names (see split_player_list).
 LIST_COLUMNS = [*PLAYER_LIST_COLUMNS, "melds", "recorded_yaku"]
+# Validated columns whose readers parse text: made text whatever their type (a null-typed column too). The run
+# replaces most of them by what it reads from the text (cleaned names, rounds and outcomes, whole numbers).
+TEXT_COLUMNS = ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, "han", "fu", "yakuman", "hand", "win_tile",
+                "dora", "ura", "rules"]
+# Every column whose bad value rejects its row, read from a CSV file's text exactly as written (no inference).
+# Beyond the text and list columns, these readers take any type: player references (names or seat numbers),
+# ``kita`` and ``players`` (read through their text), the situation flags (a Boolean as it is, anything else
+# as text) and the tile codes (integers).
+VALIDATED_COLUMNS = frozenset(
+    [*TEXT_COLUMNS, *LIST_COLUMNS, *PLAYER_REF_COLUMNS, "kita", "players", *SITUATION_FLAGS, *CODE_COLUMNS]
+)
 _ROWS_PER_FILE = 1 << 32
 
 
@@ -74,15 +93,28 @@ def split_player_list(text: pl.Expr) -> pl.Expr:
     )
 
 
-def _as_text(name: str, dtype: pl.DataType) -> pl.Expr:
+def as_text(col: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """A column of any type as text: lists comma-joined, structs as JSON, anything else cast."""
+    if dtype == pl.String:
+        return col
+    if isinstance(dtype, (pl.List, pl.Array)):
+        return col.cast(pl.List(pl.String)).list.join(",")
+    if isinstance(dtype, pl.Struct):
+        return col.struct.json_encode()
+    return col.cast(pl.String)
+
+
+def _input_column(name: str, dtype: pl.DataType) -> pl.Expr:
+    """An input column as the pipeline reads it: list columns as lists of text, text columns as text (a flag
+    that is not Boolean too), any other column as it is."""
     col = pl.col(name)
     if name in LIST_COLUMNS:
         if isinstance(dtype, (pl.List, pl.Array)):
             return col.cast(pl.List(pl.String))
-        return split_player_list(col.cast(pl.String))
-    if isinstance(dtype, (pl.List, pl.Array)):
-        return col.cast(pl.List(pl.String)).list.join(",")
-    return col.cast(pl.String)
+        return split_player_list(as_text(col, dtype))
+    if name in TEXT_COLUMNS or (name in SITUATION_FLAGS and dtype != pl.Boolean):
+        return as_text(col, dtype)
+    return col
 
 
 # Columns the outputs add: an input column of one of these names (or starting with '_', the internal prefix)
@@ -101,21 +133,65 @@ def input_name(name: str) -> str:
     return INPUT_PREFIX + name if name in OUTPUT_NAMES or name.startswith("_") else name
 
 
-def as_text_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """Every input column as text, and player lists and melds as lists of text (source columns untouched)."""
+def input_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """The input columns as the pipeline reads them (see :func:`_input_column`; source columns untouched):
+    the text and list columns converted, every other column with its own type."""
     schema = lf.collect_schema()
     return lf.select(
-        pl.col(name) if name.startswith("_") else _as_text(name, dtype).alias(name.strip())
+        pl.col(name) if name.startswith("_") else _input_column(name, dtype).alias(name.strip())
         for name, dtype in schema.items()
     )
 
 
+def read_as_text(lf: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
+    """``lf`` with those of the text and list columns among ``names`` that it has, and that are not text (lists
+    of text) yet, converted as :func:`input_columns` converts them: for a stage given a frame straight from
+    Python."""
+    schema = lf.collect_schema()
+    target = {**{n: pl.String for n in TEXT_COLUMNS}, **{n: pl.List(pl.String) for n in LIST_COLUMNS}}
+    changed = [_input_column(n, schema[n]).alias(n) for n in names
+               if n in schema and n in target and schema[n] != target[n]]
+    return lf.with_columns(changed) if changed else lf
+
+
+def _csv_key(path: str | Path) -> tuple | None:
+    """A local file's version (path, modification time, size); None for a remote one (a cluster run's), which
+    is not cached."""
+    try:
+        real = Path(path).resolve()
+        stat = real.stat()
+    except OSError:
+        return None
+    return str(real), stat.st_mtime_ns, stat.st_size
+
+
+_CSV_SCHEMAS: dict[tuple, pl.Schema] = {}
+
+
+def csv_schema(path: str | Path) -> pl.Schema:
+    """A CSV file's columns: the validated ones text, the others of the type Polars infers from every row (a
+    value the first rows do not foresee cannot fail the read later). Inferred once per file version: a file
+    read in slices (``rows``) is not read through again for each."""
+    key = _csv_key(path)
+    schema = _CSV_SCHEMAS.get(key) if key is not None else None
+    if schema is None:
+        schema = pl.scan_csv(path, infer_schema=False, glob=False).collect_schema()
+        text = {n: pl.String for n in schema if input_name(n) in VALIDATED_COLUMNS}
+        if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
+            schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False).collect_schema()
+        if key is not None:
+            if len(_CSV_SCHEMAS) > 1024:
+                _CSV_SCHEMAS.clear()
+            _CSV_SCHEMAS[key] = schema
+    return schema
+
+
 def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
-    """One file as text columns plus its source columns; ``rows`` = (first, count) reads only those rows
-    (``first`` 0-based), without decoding the rows before them."""
+    """One file's columns as the pipeline reads them (:func:`input_columns`) plus its source columns; ``rows`` =
+    (first, count) reads only those rows (``first`` 0-based), without decoding the rows before them."""
     try:
         if format_of(path) == "csv":
-            lf = pl.scan_csv(path, infer_schema=False, missing_columns="insert", glob=False)
+            lf = pl.scan_csv(path, schema=csv_schema(path), missing_columns="insert", glob=False)
         else:
             lf = pl.scan_parquet(path, glob=False)
         lf.collect_schema()
@@ -130,7 +206,7 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
     if len(set(input_name(n) for n in names)) < len(names):
         raise InputError(f"{path}: two columns have the same name once spaces are stripped: {names}")
     return (
-        as_text_columns(lf.rename(renamed))
+        input_columns(lf.rename(renamed))
         .with_row_index(SOURCE_ROW, offset=first + 1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),
@@ -140,13 +216,49 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
     )
 
 
-def text_schema(frames: list[pl.LazyFrame]) -> dict[str, pl.DataType]:
-    """The columns of several scanned files together, in first-seen order (what a diagonal concat gives)."""
+def supertype(left: pl.DataType, right: pl.DataType) -> pl.DataType:
+    """The type two files' columns of one name are read as together: Polars' supertype (Int64 and Float64 give
+    Float64, a null-typed column takes the other's type), or String where there is none (Int64 and Datetime,
+    two time zones, a list and a number): each file's values as text then (see :func:`as_text`). Different
+    nested types (lists, structs) meet as text too."""
+    if left == right or right == pl.Null:
+        return left
+    if left == pl.Null:
+        return right
+    if any(isinstance(t, (pl.List, pl.Array, pl.Struct)) for t in (left, right)):
+        return pl.String
+    try:
+        return pl.concat([pl.DataFrame(schema={"x": left}), pl.DataFrame(schema={"x": right})],
+                         how="vertical_relaxed").schema["x"]
+    except pl.exceptions.PolarsError:
+        return pl.String
+
+
+def input_schema(frames: list[pl.LazyFrame]) -> dict[str, pl.DataType]:
+    """The columns of several scanned files together, in first-seen order (what a diagonal concat gives), each
+    of the type its files' types meet in (:func:`supertype`)."""
     schema: dict[str, pl.DataType] = {}
     for lf in frames:
         for name, dtype in lf.collect_schema().items():
-            schema.setdefault(name, dtype)
+            schema[name] = supertype(schema[name], dtype) if name in schema else dtype
     return schema
+
+
+def to_schema(lf: pl.LazyFrame, schema: dict[str, pl.DataType]) -> pl.LazyFrame:
+    """``lf`` with every column of ``schema`` in its order and type (missing ones null); a column made text
+    by :func:`supertype` is its values' text (:func:`as_text`)."""
+    have = lf.collect_schema()
+
+    def column(name: str, dtype: pl.DataType) -> pl.Expr:
+        if name not in have:
+            return pl.lit(None, dtype).alias(name)
+        if have[name] == dtype:
+            return pl.col(name)
+        if dtype == pl.String:
+            return as_text(pl.col(name), have[name]).alias(name)
+        return pl.col(name).cast(dtype).alias(name)
+
+    return lf.select(column(n, t) for n, t in schema.items())
 
 
 def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
@@ -154,7 +266,8 @@ def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
     if isinstance(inputs, (str, Path)):
         inputs = [inputs]
     frames = [scan_file(path, i) for i, path in enumerate(expand_inputs(list(inputs)))]
-    return pl.concat(frames, how="diagonal_relaxed")
+    schema = input_schema(frames)
+    return pl.concat([to_schema(lf, schema) for lf in frames], how="vertical")
 
 
 def prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:

@@ -27,12 +27,19 @@ STATISTICS_COLUMNS = {"game_id", "round", "result", "player", "player_0", "playe
 DELTA_ENCODED_COLUMNS = {"source_row", "row"}
 
 
+# Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.
+CODE_LIST_COLUMNS = {"problems", "input_problems"}
+
+
 def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
-    """CSV holds no nested values: lists become comma-joined text, lists of structs 'a:b' items joined by ', '."""
+    """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
+    text), lists of structs 'a:b' items joined by ', '."""
     columns = []
     for name, dtype in df.schema.items():
         col = pl.col(name)
-        if isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
+        if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
+            columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
+        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
             fields = [f.name for f in dtype.inner.fields]
             item = pl.concat_str([pl.element().struct.field(f).cast(pl.String) for f in fields], separator=":")
             columns.append(col.list.eval(item).list.join(", ").alias(name))

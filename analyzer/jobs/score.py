@@ -16,11 +16,11 @@ from analyzer.outputs import (
     finish_rejects,
     finish_yaku_stats,
     merge_partials,
-    rows_with_problems,
     rules_label,
 )
 from analyzer.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
+from analyzer.problems import rows_with_problems
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink

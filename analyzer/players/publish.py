@@ -12,6 +12,7 @@ import polars as pl
 from analyzer.players.columns import LIMIT_BUCKETS, OPEN_COUNTS, PLACES, POINT_UNITS
 from analyzer.players.partials import player_partials, yaku_partials
 from analyzer.players.seats import at_seat
+from analyzer.problems import has_code, problem_lists
 from analyzer.schema import PLAYER_COLUMNS
 from analyzer.text import one_of
 from analyzer.validate import seat_of
@@ -120,8 +121,8 @@ def rank_players(players: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = D
 
 def yaku_stats_from_hands(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """The yaku table from a written ``hands`` output (winner as name or seat; unpaid winners flagged)."""
-    lf = hands.lazy()
-    unpaid = pl.col("problems").fill_null("").str.contains("head_bump|triple_ron_abort")
+    lf = problem_lists(hands.lazy())
+    unpaid = has_code("head_bump", "triple_ron_abort")
     lf = lf.with_columns(
         seat_of(pl.col("winner").cast(pl.String)).alias("_winner"),
         (one_of(pl.col("result"), ["ron", "tsumo"]) & ~unpaid).alias("_paid"),

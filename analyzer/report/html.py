@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.write import write_atomic
+from analyzer.problems import has_problems, problem_lists, problems_text
 from analyzer.report.svg import bar_chart, legend, line_chart
 
 STYLE = """
@@ -176,9 +177,9 @@ def _hand_outcomes(hands: pl.DataFrame) -> pl.DataFrame:
         pl.when(text("winner").is_not_null()).then(pl.lit(": ") + text("winner").cast(pl.String)).otherwise(pl.lit("")),
         pl.when(text("result") == "ron").then(pl.lit(" from ") + text("loser").cast(pl.String)).otherwise(pl.lit("")),
         pl.when(text("points").is_not_null()).then(pl.lit(" ") + text("points").cast(pl.String)).otherwise(pl.lit("")),
-        pl.when(text("problems") != "").then(pl.lit(" [") + text("problems") + pl.lit("]")).otherwise(pl.lit("")),
+        pl.when(has_problems()).then(pl.lit(" [") + problems_text() + pl.lit("]")).otherwise(pl.lit("")),
     )
-    return hands.group_by("game_id", maintain_order=True).agg(
+    return problem_lists(hands).group_by("game_id", maintain_order=True).agg(
         outcome.alias("outcome"),
         *[pl.col(f"score_{s}") for s in range(4)],
         *[pl.col(f"player_{s}").first() for s in range(4)],
@@ -207,8 +208,8 @@ def _game_section(game: dict, seats: list[dict], complete: bool | None) -> str:
 
 
 def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
-    problems = hands.filter(pl.col("problems") != "").select("game_id", "round", "honba", "problems",
-                                                              "source_file", "source_row")
+    problems = problem_lists(hands).filter(has_problems()).select(
+        "game_id", "round", "honba", problems_text(), "source_file", "source_row")
     parts = []
     if problems.height:
         rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(str(r))}</td><td>{h}</td>'

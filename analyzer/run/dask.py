@@ -27,7 +27,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import InputError, scan_file, text_schema
+from analyzer.io.load import InputError, input_schema, scan_file
 from analyzer.run.job import Job, PartOutput, RunInfo
 from analyzer.run.locations import expand_locations, location, polars_path
 from analyzer.run.local import Progress
@@ -194,7 +194,7 @@ class DaskExecutor:
                     data.lazy().collect().write_parquet(handle)
                 data = polars_path(fs, frame_path)
             files = expand_locations([data] if isinstance(data, (str, Path)) else list(data))
-            schema = text_schema([scan_file(path, i) for i, path in enumerate(files)])
+            schema = input_schema([scan_file(path, i) for i, path in enumerate(files)])
             tasks = _slices(files, partition_rows)
             buckets = self.partitions or max(2 * self.workers, math.ceil(
                 sum(scan_file(p, i).select(pl.len()).collect().item() for i, p in enumerate(files)) / partition_rows))

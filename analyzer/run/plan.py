@@ -28,7 +28,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import InputError, as_text_columns, expand_inputs, prepare_input, scan_file, text_schema
+from analyzer.io.load import InputError, expand_inputs, input_columns, input_schema, prepare_input, scan_file, to_schema
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
@@ -76,7 +76,7 @@ def partition_rows_for(partition_rows: int | None, memory_limit: str | int | Non
 
 @dataclass
 class Part:
-    """One part: its row count, and how to read its rows (text columns with source columns)."""
+    """One part: its row count, and how to read its rows (input columns with source columns)."""
 
     index: int
     rows: int
@@ -121,7 +121,7 @@ def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: st
     :func:`plan`."""
     started = time.perf_counter()
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
-        frame = prepare_input(as_text_columns(data.lazy()))
+        frame = prepare_input(input_columns(data.lazy()))
         return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
     inputs = [data] if isinstance(data, (str, Path)) else list(data)
     made = plan(expand_inputs(inputs), partition_rows, spill_dir)
@@ -134,12 +134,10 @@ def _game_key() -> pl.Expr:
 
 
 def unified(frames: list[pl.LazyFrame], schema: dict[str, pl.DataType]) -> pl.LazyFrame:
-    """Frames with every column of ``schema`` in its order (missing ones null), stacked."""
-    out = []
-    for lf in frames:
-        names = lf.collect_schema().names()
-        out.append(lf.select(pl.col(n) if n in names else pl.lit(None, dtype).alias(n) for n, dtype in schema.items()))
-    return pl.concat(out, how="vertical")
+    """Frames with every column of ``schema`` in its order and type (missing ones null), stacked: a column
+    whose files' types differ is read as their supertype, or as text where there is none
+    (:func:`analyzer.io.load.supertype`), so that every part of an input has the same columns and types."""
+    return pl.concat([to_schema(lf, schema) for lf in frames], how="vertical")
 
 
 def _games_of(path: Path, scan: pl.LazyFrame) -> pl.DataFrame:
@@ -173,7 +171,7 @@ def _in_key_order(games: pl.DataFrame) -> pl.DataFrame:
 def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
     """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games."""
     scans = [scan_file(path, i) for i, path in enumerate(files)]
-    schema = text_schema(scans)
+    schema = input_schema(scans)
     per_file = [_games_of(path, lf) for path, lf in zip(files, scans)]
     # one file's games are one row each already; a game may span files
     games = per_file[0] if len(per_file) == 1 else (
@@ -233,7 +231,7 @@ def row_chunks(files: list[Path], chunk_rows: int = DEFAULT_PARTITION_ROWS) -> I
     """The rows of ``files`` in input order, ``chunk_rows`` at a time, all with the same columns — for work
     that is row by row (``tiles encode``) rather than game by game."""
     scans = [scan_file(path, i) for i, path in enumerate(files)]
-    schema = text_schema(scans)
+    schema = input_schema(scans)
     for index, (path, scan) in enumerate(zip(files, scans)):
         total = scan.select(pl.len()).collect().item()
         for first in range(0, total, chunk_rows) or [0]:

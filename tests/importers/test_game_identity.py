@@ -212,11 +212,13 @@ def test_importing_twice_then_scoring_both_rejects_the_copies_as_duplicate_row(t
     assert once.exit_code == 0
     players = [pl.read_parquet(tmp_path / d / "players.parquet") for d in ("out", "once")]
     assert players[0].equals(players[1])  # the shared games are paid once
-    # the identity columns pass through scoring (as text, like every input column), the time with its offset
+    # the identity columns pass through scoring with their types, the time with its zone
     hands = pl.read_parquet(tmp_path / "out" / "hands.parquet")
     named = hands.filter(pl.col("game_id") == TENHOU_ID)
-    assert named.select("played_at", "dan_0", "rate_0").unique().rows() == [
-        ("2019-01-01 00:00:00.000000+09:00", "13", "1800.5")]
+    assert named.select("played_at", "dan_0", "rate_0").schema == pl.Schema(
+        {"played_at": pl.Datetime("us", "Asia/Tokyo"), "dan_0": pl.Int64, "rate_0": pl.Float64})
+    assert named.select(pl.col("played_at").cast(pl.String), "dan_0", "rate_0").unique().rows() == [
+        ("2019-01-01 00:00:00.000000+09:00", 13, 1800.5)]
     assert hands.filter(pl.col("game_id") != TENHOU_ID)["played_at"].null_count() == 4
 
     checked = runner.invoke(main, ["check", str(first), str(second), "-o", str(tmp_path / "report.csv")])
