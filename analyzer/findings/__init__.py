@@ -1,7 +1,8 @@
 """Findings: where what a record says differs from what the rules give.
 
-``check(data, rules=None) -> CheckResult`` scores hand records exactly as :func:`analyzer.score` does (each game
-under its own ``rules`` column unless ``rules`` is given) and returns one *finding* per disagreement:
+:func:`analyzer.check` scores hand records exactly as :func:`analyzer.score` does (the check job,
+:mod:`analyzer.jobs.check`) and, for each partition, :func:`part_findings` gives one *finding* per
+disagreement, with these columns:
 
 =============== =========================================================================================
 game_id, round, where: the game, the hand's round and recorded honba, ``hand_no`` (1 = the game's first
@@ -42,6 +43,7 @@ __all__ = ["FINDING_SCHEMA", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", 
 
 
 def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
+    """The findings of one scored ruleset part, given its partition's games table."""
     hands = part.scored.with_columns(
         pl.col("_hand").rank("dense").over("game_id").cast(pl.Int64).alias("hand_no"),
         pl.col("_file").alias("source_file"),
