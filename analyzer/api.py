@@ -74,6 +74,10 @@ def score(
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers) as chosen:
         summary = run(ScoreJob(rules, rank_by), data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+    return _in_memory(sink, summary)
+
+
+def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
     return ScoreResult(
         hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
@@ -154,9 +158,5 @@ def check(
     with _Executor(executor, progress, scheduler, client, workers, scratch) as chosen:
         result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if keep_scored:
-        result.scored = ScoreResult(
-            hands=sink.frames["hands"], games=sink.frames["games"], players=result.run.players,
-            rejects=sink.frames["rejects"], rules=result.run.rules, rulesets=result.run.rulesets,
-            yaku_stats=result.run.yaku_stats,
-        )
+        result.scored = _in_memory(sink, result.run)
     return result

@@ -103,8 +103,10 @@ def test_cli_on_a_local_cluster(tmp_path):
 
     from analyzer.cli import main
 
-    done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "out"), "--workers", "2", "--top", "3"])
+    done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "out"), "--workers", "2", "--top", "3",
+                                     "--report", str(tmp_path / "report.html")])
     assert done.exit_code == 0, done.output
+    assert "Standings" in (tmp_path / "report.html").read_text()  # the report read from the part files
     assert "rows read: 70 = scored 70 + rejected 0" in done.output
     _same_as_single_machine(tmp_path / "out", analyzer.score(SAMPLE_CSV))
     csv = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "x"), "--workers", "2", "--format", "csv"])
