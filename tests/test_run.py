@@ -109,3 +109,33 @@ def test_check_is_the_score_job_plus_findings():
         output = job.run_part(plan.parts[0].read())
     assert set(output.tables) == {"hands", "games"} and output.summary.findings[0].height > 0
     assert output.summary.score.rows_scored == output.tables["hands"].height
+
+
+@pytest.mark.parametrize("in_flight", [2, 3])
+def test_partitions_in_flight_give_the_same_tables(tmp_path, in_flight):
+    """Several partitions scored at once: outputs appended and combined in partition order all the same."""
+    inputs = ["sample_logs/checks/sheet_with_mistakes.csv", SAMPLE_CSV]
+    one = analyzer.score(inputs, "tenhou", partition_rows=9)
+    calls = []
+    many = analyzer.score(inputs, "tenhou", partition_rows=9,
+                          executor=LocalExecutor(in_flight=in_flight, progress=lambda *a: calls.append(a)))
+    for name in ("hands", "games", "players", "rejects", "yaku_stats"):
+        assert_frame_equal(getattr(many, name), getattr(one, name))
+    assert [c[2] for c in calls] == list(range(1, len(calls) + 1)) and len(calls) > in_flight
+    found = analyzer.check(inputs, "tenhou", partition_rows=9, executor=LocalExecutor(in_flight=in_flight))
+    assert_frame_equal(found.findings, analyzer.check(inputs, "tenhou", partition_rows=9).findings)
+
+
+def test_a_failing_partition_in_flight_stops_the_run_and_writes_nothing(tmp_path, monkeypatch):
+    original = ScoreJob.run_part
+
+    def broken(self, rows):
+        if rows.select(pl.col("game_id").first()).collect().item() == "R1-T2":
+            raise RuntimeError("worker fault")
+        return original(self, rows)
+
+    monkeypatch.setattr(ScoreJob, "run_part", broken)
+    with pytest.raises(RuntimeError, match="worker fault"):
+        analyzer.score_to(SAMPLE_CSV, tmp_path / "out", rules="tenhou", partition_rows=5,
+                          executor=LocalExecutor(in_flight=3))
+    assert [p.name for p in (tmp_path / "out").iterdir() if not p.name.startswith(".analyzer.lock")] == []

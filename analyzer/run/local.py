@@ -1,13 +1,16 @@
-"""Running a job on this machine: the partitions of a plan one after another, each written as it is done."""
+"""Running a job on this machine: the partitions of a plan, one or several at a time, each written as it is done."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import islice
 from pathlib import Path
 
-from analyzer.run.job import Job, RunInfo
-from analyzer.run.plan import DEFAULT_PARTITION_ROWS, Plan, plan_input
+from analyzer.run.job import Job, PartOutput, RunInfo
+from analyzer.run.plan import DEFAULT_PARTITION_ROWS, Part, Plan, plan_input
 from analyzer.run.sink import Sink
 
 Progress = Callable[[int, int, int], None]  # (rows done, rows in all or -1, partitions done)
@@ -15,15 +18,21 @@ Progress = Callable[[int, int, int], None]  # (rows done, rows in all or -1, par
 
 class LocalExecutor:
     """Runs a job over the partitions of a local :class:`~analyzer.run.plan.Plan` (slices of the input files, or
-    a spill of them), in ``game_id`` order. ``progress(rows_done, rows_total, partitions_done)`` is called after
-    each partition."""
+    a spill of them). ``in_flight`` partitions are scored at once on threads (Polars releases the GIL: each
+    partition's queries share one pool of cores), and their outputs are appended and combined in partition
+    order, so the tables are the same for any number in flight. ``progress(rows_done, rows_total,
+    partitions_done)`` is called after each partition."""
 
     remote = False
     workers = 1
 
-    def __init__(self, progress: Progress | None = None, spill_dir: str | Path | None = None) -> None:
+    def __init__(self, progress: Progress | None = None, spill_dir: str | Path | None = None,
+                 in_flight: int = 1) -> None:
+        if in_flight < 1:
+            raise ValueError("in_flight must be at least 1")
         self.progress = progress
         self.spill_dir = spill_dir
+        self.in_flight = in_flight
 
     def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None) -> Plan:
         """The partitions of ``data`` (``scratch`` is for cluster runs: a local run spills to ``spill_dir``)."""
@@ -34,13 +43,12 @@ class LocalExecutor:
         sink.open(len(plan.parts))
         writer = sink.part_writer()
         summary, done, part_seconds = None, 0, []
+        pool = ThreadPoolExecutor(self.in_flight, thread_name_prefix="analyzer-part")
         try:
-            for number, part in enumerate(plan, start=1):
-                begun = time.perf_counter()
-                output = job.run_part(part.read())
-                part_seconds.append(time.perf_counter() - begun)
+            for number, (output, seconds, index) in enumerate(_in_order(pool, job, plan, self.in_flight), start=1):
+                part_seconds.append(seconds)
                 if writer is not None:
-                    writer.write(part.index, output.tables)
+                    writer.write(index, output.tables)
                 else:
                     for name, table in output.tables.items():
                         sink.append(name, table)
@@ -52,8 +60,31 @@ class LocalExecutor:
                            part_seconds)
             return job.finish(summary, sink, info)
         except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)  # no partition still writing beside the cleanup
             sink.abort()
             raise
+        finally:
+            pool.shutdown(wait=False)
 
     def close(self) -> None:
         """Nothing to release: a local run holds nothing between runs."""
+
+
+def _timed_part(job: Job, part: Part) -> tuple[PartOutput, float, int]:
+    begun = time.perf_counter()
+    output = job.run_part(part.read())
+    return output, time.perf_counter() - begun, part.index
+
+
+def _in_order(pool: ThreadPoolExecutor, job: Job, plan: Plan, in_flight: int) -> Iterator[tuple[PartOutput, float, int]]:
+    """The partitions' outputs in partition order, at most ``in_flight`` of them being scored or waiting."""
+    waiting: deque[Future] = deque()
+    parts = iter(plan)
+    for part in islice(parts, in_flight):
+        waiting.append(pool.submit(_timed_part, job, part))
+    while waiting:
+        output = waiting.popleft().result()
+        nxt = next(parts, None)
+        if nxt is not None:  # submitted before the caller handles this output: the window stays full
+            waiting.append(pool.submit(_timed_part, job, nxt))
+        yield output
