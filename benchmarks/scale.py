@@ -40,18 +40,27 @@ from benchmarks.gamegen import generate
 DATA = Path(__file__).resolve().parent / "data"
 FLOOR = """
 import sys, polars as pl
-df = pl.read_parquet(sys.argv[1])
+source = sys.argv[1]
+df = pl.read_parquet(source + "/*.parquet" if not source.endswith(".parquet") else source)
 df.write_parquet(sys.argv[2])
 """
 
 
-def dataset_path(rows: int, seed: int, shuffle: bool) -> Path:
-    return DATA / f"scale-{rows}-{seed}{'-shuffled' if shuffle else ''}.parquet"
+def dataset_path(rows: int, seed: int, shuffle: bool, text: bool = False, files: int = 1,
+                 unsorted: bool = False) -> Path:
+    """A file, or a directory of ``files`` Parquet files."""
+    name = (f"scale-{rows}-{seed}{'-shuffled' if shuffle else ''}{'-text' if text else ''}"
+            f"{'-unsorted' if unsorted else ''}")
+    return DATA / (f"{name}-{files}files" if files > 1 else f"{name}.parquet")
 
 
-def dataset(rows: int, seed: int, shuffle: bool) -> Path:
-    """The cached input file, made if missing."""
-    path = dataset_path(rows, seed, shuffle)
+def dataset(rows: int, seed: int, shuffle: bool, text: bool = False, files: int = 1, unsorted: bool = False) -> Path:
+    """The cached input (a file, or a directory of ``files`` files), made if missing.
+
+    ``text``: every column as text (what a CSV-to-Parquet export gives); ``unsorted``: each game's rows
+    together but the games in random order (their ids out of order); ``files``: the games dealt round-robin
+    into that many files."""
+    path = dataset_path(rows, seed, shuffle, text, files, unsorted)
     if path.exists():
         return path
     DATA.mkdir(parents=True, exist_ok=True)
@@ -65,10 +74,25 @@ def dataset(rows: int, seed: int, shuffle: bool) -> Path:
         frames.append(part.with_columns(pl.format("{}-{}", pl.lit(f"{offset:010d}"), pl.col("game_id")).alias("game_id")))
         made += part.height
     frame = pl.concat(frames)
+    if text:
+        frame = frame.select(pl.all().cast(pl.String))
     if shuffle:
         frame = frame.sample(fraction=1.0, shuffle=True, seed=seed)
-    temp = path.with_suffix(".tmp")
-    frame.write_parquet(temp)
+    game = pl.col("game_id").rank("dense") - 1
+    if unsorted:  # games kept together, their order random: a stable sort by a random key per game
+        keys = frame.select(pl.col("game_id").unique(maintain_order=True)).with_columns(
+            pl.int_range(pl.len()).shuffle(seed=seed).alias("_key"))
+        frame = frame.join(keys, on="game_id", how="left", maintain_order="left").sort("_key", maintain_order=True).drop("_key")
+    if files == 1:
+        temp = path.with_suffix(".tmp")
+        frame.write_parquet(temp)
+        temp.replace(path)
+        return path
+    temp = path.with_name(path.name + ".tmp")
+    temp.mkdir()
+    frame = frame.with_columns((game % files).alias("_file"))
+    for index in range(files):
+        frame.filter(pl.col("_file") == index).drop("_file").write_parquet(temp / f"part-{index:03d}.parquet")
     temp.replace(path)
     return path
 
@@ -92,6 +116,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shuffle", action="store_true", help="rows in random order (needs a spill pass)")
+    parser.add_argument("--text", action="store_true", help="every column written as text")
+    parser.add_argument("--files", type=int, default=1, help="the games dealt into this many files")
+    parser.add_argument("--unsorted", action="store_true", help="games grouped, their ids in random order")
     parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
     parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
     parser.add_argument("--workers", type=int, default=None,
@@ -108,18 +135,20 @@ def main(argv: list[str] | None = None) -> dict:
 
     # made in a child process: this one stays small, so the children it starts report their own peak memory
     # (a forked child starts with its parent's resident pages counted)
-    data = dataset_path(args.rows, args.seed, args.shuffle)
+    shape = dict(text=args.text, files=args.files, unsorted=args.unsorted)
+    data = dataset_path(args.rows, args.seed, args.shuffle, **shape)
     made_in = None
     if not data.exists():
-        made = timed([sys.executable, "-c",
-                      f"from benchmarks.scale import dataset; dataset({args.rows}, {args.seed}, {args.shuffle})"])
+        made = timed([sys.executable, "-c", f"from benchmarks.scale import dataset; "
+                      f"dataset({args.rows}, {args.seed}, {args.shuffle}, {args.text}, {args.files}, {args.unsorted})"])
         if made["exit"] != 0:
             raise SystemExit(f"generating the data failed: {made['stderr_tail']}")
         made_in = made["seconds"]
-    rows = pl.scan_parquet(data).select(pl.len()).collect().item()
+    files = sorted(data.glob("*.parquet")) if data.is_dir() else [data]
+    rows = pl.scan_parquet(files).select(pl.len()).collect().item()
     work = Path(tempfile.mkdtemp(prefix="analyzer-scale-"))
     analyzer = [sys.executable, "-m", "analyzer.cli"]
-    fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1),
+    fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(sum(f.stat().st_size for f in files) / 2**20, 1), **shape,
            "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra, "cpus": os.cpu_count()}
     try:
         runs = {"floor": [], "score": [], "baseline": [], "check": [], "cluster": []}
@@ -169,7 +198,9 @@ def _stage_seconds(outdir: Path) -> dict:
 
 
 def _print(fig: dict) -> None:
-    print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{', shuffled' if fig['shuffled'] else ''}), "
+    shape = "".join(f", {w}" for w in ("shuffled", "text", "unsorted") if fig.get(w)) + (
+        f", {fig['files']} files" if fig.get("files", 1) > 1 else "")
+    print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{shape}), "
           f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
     print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
     for name in ("floor", "score", "baseline", "check", "cluster"):
