@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import input_columns, load, prepare_input
+from analyzer.io.load import load, prepare_input, read_frame
 from analyzer.per_game import per_game_columns, scoring_key
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, when
 from analyzer.replay import REPLAY_ORDER, game_keys, sort_for_replay
@@ -45,7 +45,7 @@ class ScoredPart:
 def raw_input(data: pl.LazyFrame | pl.DataFrame | str | Path | list[str | Path]) -> pl.LazyFrame:
     """Hand records as raw text columns with their source columns, from a frame or from paths."""
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
-        return prepare_input(input_columns(data.lazy()))
+        return read_frame(data)
     return prepare_input(load(data))
 
 

@@ -33,6 +33,9 @@ from __future__ import annotations
 import polars as pl
 
 RESULTS = ("ron", "tsumo", "draw", "nagashi", "abort", "chombo")
+# the results whose rows must name a winner, and those that must name a loser (the discarder, the offender)
+WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
+LOSER_RESULTS = ["ron", "chombo"]
 WINDS = "ESWN"
 # every round name, in the order of the round index (`_round_idx`: E1 = 0 … E4 = 3, S1 = 4 … N4 = 15)
 ROUND_NAMES = [f"{wind}{number}" for wind in WINDS for number in range(1, 5)]

@@ -27,11 +27,12 @@ import polars as pl
 from analyzer.io.load import as_text, read_as_text
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rejects import bits as reject_bits
-from analyzer.schema import PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS
+from analyzer.schema import (
+    LOSER_RESULTS, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS, WINNER_RESULTS,
+)
 from analyzer.text import columns_where_every_row, one_of
 
 FU_VALUES = [20, 25, *range(30, 150, 10)]
-WINNER_RESULTS = ["ron", "tsumo", "nagashi"]
 SCORED_RESULTS = ["ron", "tsumo"]
 NUMBER_COLUMNS = ["honba", "han", "fu", "yakuman"]
 SEAT_NUMBERS = [str(s) for s in SEATS]  # a player named by seat
@@ -51,6 +52,10 @@ R_HONBA_RANGE = reason("honba", _raw("honba"), f"honba above {MAX_HONBA} is not 
 R_HAN_RANGE = reason("han", _raw("han"), f"han above {MAX_HAN} is not a real hand")
 R_FU_RANGE = reason("fu", _raw("fu"), f"fu must be between 0 and {MAX_FU}")
 R_YAKUMAN_RANGE = reason("yakuman", _raw("yakuman"), f"more than {MAX_YAKUMAN} yakuman is not a real hand")
+# A recorded kyotaku (renamed by prepare_input) is only compared with the replay, but a value no table can hold
+# (10^20 sticks, -1, 2.5) is a mistake in the sheet, reported like every other bad value.
+MAX_KYOTAKU = 100
+R_KYOTAKU = reason("kyotaku", pl.col("recorded_kyotaku"), f"kyotaku must be a whole number from 0 to {MAX_KYOTAKU}")
 R_RESULT = reason("result", pl.col("result"), f"result must be one of {', '.join(RESULTS)}")
 R_PLAYER = {p: reason(p, pl.col(p), "missing player name") for p in PLAYER_COLUMNS}
 R_SEATING = reason(
@@ -151,6 +156,17 @@ def _seating_repeats() -> pl.Expr:
     return pl.any_horizontal([players[a] == players[b] for a in SEATS for b in SEATS if a < b])
 
 
+def _kyotaku_out_of_range(schema: pl.Schema) -> pl.Expr:
+    """A recorded kyotaku given but not a whole number from 0 to :data:`MAX_KYOTAKU` (read from its text, whatever
+    type the column has: a CSV file's is inferred, Int128 for 10^20)."""
+    if "recorded_kyotaku" not in schema:
+        return pl.lit(False)
+    text = _text("recorded_kyotaku", schema)
+    sticks = parse_int(text)
+    given = text.is_not_null() & (text != "")
+    return given & (sticks.is_null() | (sticks < 0) | (sticks > MAX_KYOTAKU))
+
+
 def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
     lf = read_as_text(lf, ["game_id", "round", "honba", "result", *PLAYER_COLUMNS, *NUMBER_COLUMNS, *PLAYER_LIST_COLUMNS])
     schema = lf.collect_schema()
@@ -208,7 +224,7 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         *[when(pl.col(p).is_null() | (pl.col(p) == ""), R_PLAYER[p]) for p in PLAYER_COLUMNS],
         when(_seating_repeats(), R_SEATING),
         when(one_of(result, WINNER_RESULTS) & pl.col("_winner").is_null(), R_NO_WINNER),
-        when(one_of(result, ["ron", "chombo"]) & pl.col("_loser").is_null(), R_NO_LOSER),
+        when(one_of(result, LOSER_RESULTS) & pl.col("_loser").is_null(), R_NO_LOSER),
         *[when(pl.col(f"_{c}") == -1, R_UNKNOWN[c]) for c in PLAYER_REF_COLUMNS],
         when((result == "ron") & (pl.col("_loser") == pl.col("_winner")), R_RON_SELF),
         when(pl.col("_pao").is_not_null() & (pl.col("_pao") == pl.col("_winner")), R_PAO_SELF),
@@ -219,6 +235,7 @@ def validate(lf: pl.LazyFrame) -> pl.LazyFrame:
         when(han.abs() > MAX_HAN, R_HAN_RANGE),
         when((pl.col("fu") < 0) | (pl.col("fu") > MAX_FU), R_FU_RANGE),
         when(yakuman > MAX_YAKUMAN, R_YAKUMAN_RANGE),
+        when(_kyotaku_out_of_range(schema), R_KYOTAKU),
         when(needs_value & han.is_null() & _raw("han").is_null(), R_HAN_MISSING),
         when(needs_value & (han < 1), R_HAN_LOW),
         when(needs_value & han.is_between(1, 4) & _raw("fu").is_null(), R_FU_MISSING),

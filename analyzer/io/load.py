@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import polars as pl
 
+from analyzer.io.columns import InputError, check_header, csv_separator, read_names, separator_name
 from analyzer.schema import (
     INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SITUATION_FLAGS, SOURCE_FILE, SOURCE_ROW,
 )
@@ -39,8 +40,12 @@ VALIDATED_COLUMNS = frozenset(
 _ROWS_PER_FILE = 1 << 32
 
 
-class InputError(Exception):
-    """Input that cannot be read at all (missing file, unknown format, unreadable content)."""
+# The columns analyzer reads: their names are matched without case (``Round`` is ``round``, see
+# analyzer.io.columns.read_names). Any other column keeps its name as written.
+KNOWN_COLUMNS = VALIDATED_COLUMNS | {
+    "kyotaku", "recorded_kyotaku", "date", "turn",
+    *[f"{fact}_{s}" for fact in ("riichi_turn", "calls", "open") for s in range(4)],
+}
 
 
 def expand_inputs(inputs: list[str | Path]) -> list[Path]:
@@ -168,17 +173,19 @@ def _csv_key(path: str | Path) -> tuple | None:
 _CSV_SCHEMAS: dict[tuple, pl.Schema] = {}
 
 
-def csv_schema(path: str | Path) -> pl.Schema:
+def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
     """A CSV file's columns: the validated ones text, the others of the type Polars infers from every row (a
     value the first rows do not foresee cannot fail the read later). Inferred once per file version: a file
     read in slices (``rows``) is not read through again for each."""
     key = _csv_key(path)
     schema = _CSV_SCHEMAS.get(key) if key is not None else None
     if schema is None:
-        schema = pl.scan_csv(path, infer_schema=False, glob=False).collect_schema()
-        text = {n: pl.String for n in schema if input_name(n) in VALIDATED_COLUMNS}
+        schema = pl.scan_csv(path, infer_schema=False, glob=False, separator=separator).collect_schema()
+        # validated columns by the name they are read as (`Honba` is `honba`: text too)
+        text = {n: pl.String for n in schema if input_name(n).lower() in VALIDATED_COLUMNS}
         if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
-            schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False).collect_schema()
+            schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False,
+                                 separator=separator).collect_schema()
         if key is not None:
             if len(_CSV_SCHEMAS) > 1024:
                 _CSV_SCHEMAS.clear()
@@ -188,32 +195,81 @@ def csv_schema(path: str | Path) -> pl.Schema:
 
 def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
     """One file's columns as the pipeline reads them (:func:`input_columns`) plus its source columns; ``rows`` =
-    (first, count) reads only those rows (``first`` 0-based), without decoding the rows before them."""
+    (first, count) reads only those rows (``first`` 0-based), without decoding the rows before them.
+
+    A CSV file's separator is read off its header (comma, semicolon or tab), a header naming a column twice is
+    refused, and the names are read as :func:`analyzer.io.columns.read_names` says (``Round`` is ``round``).
+    Read whole (no ``rows``), a column whose conversion to text can fail (Parquet bytes that are not UTF-8, a
+    list of lists) is read through here, so that the error names the file and the column."""
     try:
         if format_of(path) == "csv":
-            lf = pl.scan_csv(path, schema=csv_schema(path), missing_columns="insert", glob=False)
+            check_header(path)
+            separator = csv_separator(path)
+            lf = pl.scan_csv(path, schema=csv_schema(path, separator), missing_columns="insert", glob=False,
+                             separator=separator)
         else:
             lf = pl.scan_parquet(path, glob=False)
-        lf.collect_schema()
+        raw = lf.collect_schema()
     except (OSError, pl.exceptions.PolarsError) as exc:
-        raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+        raise InputError(f"cannot read {path}{read_as(path)}: {str(exc).splitlines()[0]}") from exc
     first = 0
     if rows is not None:
         first, count = rows
         lf = lf.slice(first, count)
-    names = lf.collect_schema().names()
-    renamed = {n: input_name(n) for n in names if input_name(n) != n}
-    if len(set(input_name(n) for n in names)) < len(names):
-        raise InputError(f"{path}: two columns have the same name once spaces are stripped: {names}")
+    renamed = read_names(raw.names(), path, KNOWN_COLUMNS, input_name)
+    lf = input_columns(lf.rename({n: r for n, r in renamed.items() if r != n}))
+    if rows is None:
+        check_conversions(lf, {renamed[n]: t for n, t in raw.items()}, path)
     return (
-        input_columns(lf.rename(renamed))
-        .with_row_index(SOURCE_ROW, offset=first + 1)
+        lf.with_row_index(SOURCE_ROW, offset=first + 1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),
             pl.lit(str(path)).alias(SOURCE_FILE),
             (pl.col(SOURCE_ROW).cast(pl.Int64) + index * _ROWS_PER_FILE).alias(INPUT_POSITION),
         )
     )
+
+
+def read_as(path: str | Path) -> str:
+    """How a CSV file was read, for an error that it could not be: the separator found on its header line."""
+    return f" (read as {separator_name(csv_separator(path))})" if format_of(path) == "csv" else ""
+
+
+def _is_list(dtype: pl.DataType) -> bool:
+    return isinstance(dtype, (pl.List, pl.Array))
+
+
+def _may_not_be_text(dtype: pl.DataType) -> bool:
+    """Whether a column of this type may fail to become text on its values: bytes that are not UTF-8, anywhere
+    in it."""
+    if dtype == pl.Binary:
+        return True
+    if _is_list(dtype):
+        return _may_not_be_text(dtype.inner)
+    if isinstance(dtype, pl.Struct):
+        return any(_may_not_be_text(f.dtype) for f in dtype.fields)
+    return False
+
+
+def check_conversions(lf: pl.LazyFrame, raw: dict[str, pl.DataType], where: str | Path) -> None:
+    """The known columns of ``lf`` (converted by :func:`input_columns`) can be read as text, as validation reads
+    them (a player reference is made text there): a list of lists never can, and a column holding bytes is read
+    through once, alone. A failure is an :class:`InputError` naming ``where`` and the column before any output is
+    written, instead of Polars' message, naming neither, in the middle of a run. Other columns are not read."""
+    converted = lf.collect_schema()
+    for name, dtype in raw.items():
+        if name not in KNOWN_COLUMNS or name not in converted:
+            continue
+        if _is_list(dtype) and _is_list(dtype.inner):
+            raise InputError(f"column {name!r} of {where} is a list of lists ({dtype}): give one flat list "
+                             "(or text) per row")
+        if _may_not_be_text(dtype):
+            try:
+                lf.select(as_text(pl.col(name), converted[name]).null_count()).collect()
+            except pl.exceptions.PolarsError as exc:
+                raise InputError(
+                    f"cannot read column {name!r} of {where} ({dtype}) as text: {str(exc).splitlines()[0]}"
+                ) from exc
 
 
 def supertype(left: pl.DataType, right: pl.DataType) -> pl.DataType:
@@ -268,6 +324,18 @@ def load(inputs: list[str | Path] | str | Path) -> pl.LazyFrame:
     frames = [scan_file(path, i) for i, path in enumerate(expand_inputs(list(inputs)))]
     schema = input_schema(frames)
     return pl.concat([to_schema(lf, schema) for lf in frames], how="vertical")
+
+
+def read_frame(frame: pl.LazyFrame | pl.DataFrame, where: str = "the frame") -> pl.LazyFrame:
+    """A frame given from Python as the pipeline reads a file (:func:`scan_file`): names matched without case
+    where they name a known column, the columns converted (a conversion that fails names the column), source
+    columns added where it has none. Its own ``_`` columns (a :func:`load` frame's source columns) are kept."""
+    lf = frame.lazy()
+    raw = lf.collect_schema()
+    renamed = read_names([n for n in raw.names() if not n.startswith("_")], where, KNOWN_COLUMNS)
+    lf = input_columns(lf.rename({n: r for n, r in renamed.items() if r != n}))
+    check_conversions(lf, {renamed.get(n, n): t for n, t in raw.items()}, where)
+    return prepare_input(lf)
 
 
 def prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import InputError, input_schema, scan_file
+from analyzer.io.columns import check_required
+from analyzer.io.load import InputError, input_schema, read_frame, scan_file
 from analyzer.run.job import Job, PartOutput, RunInfo
 from analyzer.run.locations import expand_locations, location, polars_path
 from analyzer.run.local import Progress
@@ -189,12 +190,16 @@ class DaskExecutor:
         fs.makedirs(root, exist_ok=True)
         try:
             if isinstance(data, (pl.DataFrame, pl.LazyFrame)):  # a frame travels as a Parquet file
+                check_required(read_frame(data), "the frame")  # named as the caller knows it, not its file
                 frame_path = f"{root}/input.parquet"
                 with fs.open(frame_path, "wb") as handle:
                     data.lazy().collect().write_parquet(handle)
                 data = polars_path(fs, frame_path)
             files = expand_locations([data] if isinstance(data, (str, Path)) else list(data))
-            schema = input_schema([scan_file(path, i) for i, path in enumerate(files)])
+            scans = [scan_file(path, i) for i, path in enumerate(files)]
+            for path, scan in zip(files, scans):  # a missing column is one error, not a rejected file
+                check_required(scan, path)
+            schema = input_schema(scans)
             tasks = _slices(files, partition_rows)
             buckets = self.partitions or max(2 * self.workers, math.ceil(
                 sum(scan_file(p, i).select(pl.len()).collect().item() for i, p in enumerate(files)) / partition_rows))

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.load import InputError, expand_inputs, input_columns, input_schema, prepare_input, scan_file, to_schema
+from analyzer.io.columns import check_required
+from analyzer.io.load import InputError, expand_inputs, input_schema, read_as, read_frame, scan_file, to_schema
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
@@ -121,10 +122,11 @@ def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: st
     :func:`plan`."""
     started = time.perf_counter()
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
-        frame = prepare_input(input_columns(data.lazy()))
+        frame = read_frame(data)
+        check_required(frame, "the frame")
         return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
     inputs = [data] if isinstance(data, (str, Path)) else list(data)
-    made = plan(expand_inputs(inputs), partition_rows, spill_dir)
+    made = plan(expand_inputs(inputs), partition_rows, spill_dir, require_columns=True)
     made.seconds = time.perf_counter() - started
     return made
 
@@ -156,7 +158,7 @@ def _games_of(path: Path, scan: pl.LazyFrame) -> pl.DataFrame:
             .collect()
         )
     except pl.exceptions.PolarsError as exc:
-        raise InputError(f"cannot read {path}: {str(exc).splitlines()[0]}") from exc
+        raise InputError(f"cannot read {path}{read_as(path)}: {str(exc).splitlines()[0]}") from exc
 
 
 def _in_key_order(games: pl.DataFrame) -> pl.DataFrame:
@@ -168,9 +170,16 @@ def _in_key_order(games: pl.DataFrame) -> pl.DataFrame:
     return games.sort("_game_key")
 
 
-def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
-    """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games."""
+def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
+         require_columns: bool = False) -> Plan:
+    """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games.
+
+    ``require_columns``: every file has the columns a score needs (:func:`analyzer.io.columns.check_required`),
+    checked before the game ids are read; cutting alone needs only ``game_id``."""
     scans = [scan_file(path, i) for i, path in enumerate(files)]
+    if require_columns:  # a missing column is one error, not a file of rejected rows
+        for path, scan in zip(files, scans):
+            check_required(scan, path)
     schema = input_schema(scans)
     per_file = [_games_of(path, lf) for path, lf in zip(files, scans)]
     # one file's games are one row each already; a game may span files
