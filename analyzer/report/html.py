@@ -1,13 +1,14 @@
 """The report page: standings (sortable), a section per player, a section per game, problems and rejects.
 
 Everything a reader sees comes from the scored tables; every name and value is escaped. The page needs no
-network: styles, SVG charts and the few lines of sorting script are inline. Building it loops over players
-and games to emit markup (output, not per-hand work); the numbers themselves come from Polars frames.
+network: styles, SVG charts and the few lines of sorting script are inline (a Tenhou log id links to the
+tenhou.net viewer, which only a click opens). Building it loops over players and games to emit markup (output,
+not per-hand work); the numbers and the hand lines come from Polars frames (:mod:`.hands`), the figures of a
+player and their definitions from :mod:`.glossary`, why a game is incomplete from :mod:`.games`.
 """
 
 from __future__ import annotations
 
-import re
 from html import escape
 from pathlib import Path
 
@@ -15,7 +16,12 @@ import polars as pl
 
 from analyzer.io.write import write_atomic
 from analyzer.problems import has_problems, problem_lists, problems_text
-from analyzer.report.svg import bar_chart, legend, line_chart
+from analyzer.report.games import game_section, hand_lines, incomplete_reasons
+from analyzer.report.glossary import derived_columns
+from analyzer.report.hands import described, hand_notes
+from analyzer.report.markup import fmt_value, link
+from analyzer.report.players import player_section
+from analyzer.selection import game_date
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#222;background:#fff}
@@ -28,11 +34,14 @@ td.t,th.t{text-align:left}tr:nth-child(even) td{background:#f7fafc}
 .lead{color:#555}.warn{color:#c05621;font-weight:600}
 .player,.game{border:1px solid #e2e8f0;border-radius:6px;padding:.6em 1em;margin:1em 0}
 .charts{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
-.stats{display:grid;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));gap:.1em 1.5em;font-size:.88em}
-.stats div{display:flex;justify-content:space-between;border-bottom:1px dotted #ddd}
+.stats{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:.6em 1.2em;font-size:.88em}
+.stats .group{border-top:2px solid #cbd5e0}.stats h4{margin:.2em 0;font-size:.95em;color:#2b6cb0}
+.stat{display:flex;justify-content:space-between;border-bottom:1px dotted #ddd;cursor:help}
+a.viewer{font-size:.7em;font-weight:normal;margin-left:.6em}.why{margin:.2em 0}
 .legend{font-size:.8em}.key{margin-right:1em}.key i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}
 .ybar{display:inline-block;height:.7em;background:#2b6cb0}
-details>summary{cursor:pointer}ol.hands{font-size:.85em;columns:2;margin:.3em 0}
+details>summary{cursor:pointer}ol.hands{font-size:.85em;margin:.3em 0;padding-left:2.2em}
+figure{margin:.5em 0}figcaption{font-size:.8em;color:#555;text-align:center}
 """
 
 # Clicking a header sorts the table's rows by that column (numbers by data-v, text otherwise); again reverses.
@@ -62,52 +71,12 @@ STANDINGS = [  # (column, header, format)
     ("win_rate", "win %", "%"), ("deal_in_rate", "deal-in %", "%"), ("riichi_rate", "riichi %", "%"),
     ("call_rate", "call %", "%"),
 ]
-PLAYER_STATS = [  # (label, column, format) shown in each player's section
-    ("games", "games", "{:d}"), ("total points", "total_points", "{:+.1f}"),
-    ("average points", "avg_points", "{:+.2f}"),
-    ("average place", "avg_place", "{:.2f}"), ("busts", "busts", "{:d}"), ("bust rate", "bust_rate", "%"),
-    *[(f"avg final score, place {p}", f"avg_final_score_{p}", "{:,.0f}") for p in range(1, 5)],
-    ("hands", "hands", "{:d}"), ("hands as dealer", "dealer_hands", "{:d}"),
-    ("win rate", "win_rate", "%"), ("tsumo rate", "tsumo_rate", "%"), ("average win", "avg_win_value", "{:,.0f}"),
-    ("riichi wins", "riichi_wins", "{:d}"), ("avg riichi win", "avg_riichi_win_value", "{:,.0f}"),
-    ("open wins", "open_wins", "{:d}"), ("avg open win", "avg_open_win_value", "{:,.0f}"),
-    ("dama wins", "dama_wins", "{:d}"), ("avg dama win", "avg_dama_win_value", "{:,.0f}"),
-    ("deal-in rate", "deal_in_rate", "%"), ("average deal-in", "avg_deal_in_cost", "{:,.0f}"),
-    ("paid to others' tsumo", "tsumo_paid", "{:,d}"),
-    ("deal-ins in riichi", "deal_ins_in_riichi", "{:d}"), ("deal-ins while open", "deal_ins_while_open", "{:d}"),
-    ("deal-ins to riichi", "deal_ins_to_riichi", "{:d}"), ("deal-ins to open", "deal_ins_to_open", "{:d}"),
-    ("deal-ins to dama", "deal_ins_to_dama", "{:d}"),
-    ("riichi rate", "riichi_rate", "%"), ("riichi: win", "riichi_win_rate", "%"),
-    ("riichi: deal-in", "riichi_deal_in_rate", "%"), ("riichi: draw", "riichi_draw_rate", "%"),
-    ("riichi: other's win", "riichi_other_win_rate", "%"), ("avg riichi turn", "avg_riichi_turn", "{:.1f}"),
-    ("chasing riichi", "chasing_riichi_rate", "%"), ("call rate", "call_rate", "%"),
-    ("avg calls (opened)", "avg_calls", "{:.2f}"), ("draw rate", "draw_rate", "%"),
-    ("draw tenpai", "draw_tenpai_rate", "%"), ("dealer keep", "dealer_keep_rate", "%"),
-    ("max renchan", "max_renchan", "{:d}"), ("avg win turn", "avg_win_turn", "{:.1f}"),
-    ("avg deal-in turn", "avg_deal_in_turn", "{:.1f}"), ("mangan+ wins", "_limit_wins", "{:d}"),
-    ("yakuman", "yakuman", "{:d}"), ("nagashi", "nagashi", "{:d}"), ("chombo", "chombo", "{:d}"),
-]
-
-
 def _fmt(value, fmt: str | None) -> str:
-    if value is None:
-        return "–"
-    if fmt is None:
-        return str(value)
-    if fmt == "%":
-        return f"{100 * value:.1f}%"
-    return fmt.format(value)
-
-
-def anchor(kind: str, name: str) -> str:
-    """A stable, safe id for a player's or a game's section."""
-    return f"{kind}-" + re.sub(r"[^A-Za-z0-9_-]", lambda m: f"_{ord(m.group()):x}", name)
+    return fmt_value(value, fmt)
 
 
 def _link(kind: str, name: str | None) -> str:
-    if name is None:
-        return ""
-    return f'<a href="#{escape(anchor(kind, name))}">{escape(name)}</a>'
+    return link(kind, name)
 
 
 def _standings(players: pl.DataFrame) -> str:
@@ -126,85 +95,6 @@ def _standings(players: pl.DataFrame) -> str:
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (f'<table class="sortable" id="standings"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>')
-
-
-def _player_section(row: dict, points: list[float], game_ids: list[str], yaku: list[tuple[str, int, float]]) -> str:
-    name = row["player"]
-    stats = "".join(f"<div><span>{escape(label)}</span><b>{escape(_fmt(row.get(col), fmt))}</b></div>"
-                    for label, col, fmt in PLAYER_STATS)
-    places = bar_chart(["1st", "2nd", "3rd", "4th"], [row[f"place_{p}"] for p in range(1, 5)],
-                       title=f"Places of {name}", value_format="{:d}")
-    cumulative, total = [0.0], 0.0  # from 0 before the first game
-    for p in points:
-        total += p
-        cumulative.append(round(total, 1))
-    line = line_chart({name: cumulative}, x_labels=[str(i) for i in range(len(cumulative))],
-                      title=f"Cumulative game points of {name}", baseline=0.0,
-                      point_titles=["start"] + [f"{g}: {p:+.1f} (total {c:+.1f})"
-                                                for g, p, c in zip(game_ids, points, cumulative[1:])])
-    top = max((c for _, c, _ in yaku), default=1)
-    yaku_rows = "".join(
-        f'<tr><td class="t">{escape(y)}</td><td>{c}</td><td>{100 * (r or 0):.1f}%</td>'
-        f'<td class="t"><span class="ybar" style="width:{80 * c / top:.0f}px"></span></td></tr>'
-        for y, c, r in yaku
-    )
-    yaku_html = (f'<table class="sortable yaku"><thead><tr><th class="t">yaku</th><th>wins</th><th>of wins</th>'
-                 f"<th></th></tr></thead><tbody>{yaku_rows}</tbody></table>") if yaku else "<p>No yaku recorded.</p>"
-    best = _hand_ref(row, "best_win", "Best hand")
-    worst = _hand_ref(row, "worst_deal_in", "Biggest deal-in")
-    return (
-        f'<section class="player" id="{escape(anchor("player", name))}"><h3>{escape(name)} '
-        f'<small>(rank {row["rank"]})</small></h3><div class="stats">{stats}</div>'
-        f'<div class="charts"><figure>{places}<figcaption>place distribution</figcaption></figure>'
-        f"<figure>{line}<figcaption>cumulative game points over {len(points)} game(s)</figcaption></figure></div>"
-        f"<p>{best}<br>{worst}</p><details><summary>yaku frequency</summary>{yaku_html}</details></section>"
-    )
-
-
-def _hand_ref(row: dict, prefix: str, label: str) -> str:
-    points = row.get(f"{prefix}_points")
-    if points is None:
-        return f"{escape(label)}: none"
-    return (f"{escape(label)}: {points:,} points in {_link('game', row[f'{prefix}_game'])} "
-            f"{escape(str(row[f'{prefix}_round']))}-{row[f'{prefix}_honba']}")
-
-
-def _hand_outcomes(hands: pl.DataFrame) -> pl.DataFrame:
-    """Per game: the four score lines and a one-line outcome of every row, as lists (one row per game)."""
-    text = pl.col
-    outcome = pl.concat_str(
-        text("round"), pl.lit("-"), text("honba").cast(pl.String), pl.lit(" "), text("result"),
-        pl.when(text("winner").is_not_null()).then(pl.lit(": ") + text("winner").cast(pl.String)).otherwise(pl.lit("")),
-        pl.when(text("result") == "ron").then(pl.lit(" from ") + text("loser").cast(pl.String)).otherwise(pl.lit("")),
-        pl.when(text("points").is_not_null()).then(pl.lit(" ") + text("points").cast(pl.String)).otherwise(pl.lit("")),
-        pl.when(has_problems()).then(pl.lit(" [") + problems_text() + pl.lit("]")).otherwise(pl.lit("")),
-    )
-    return problem_lists(hands).group_by("game_id", maintain_order=True).agg(
-        outcome.alias("outcome"),
-        *[pl.col(f"score_{s}") for s in range(4)],
-        *[pl.col(f"player_{s}").first() for s in range(4)],
-    )
-
-
-def _game_section(game: dict, seats: list[dict], complete: bool | None) -> str:
-    gid = game["game_id"]
-    # seat 3 of a three-player game has no player and no scores
-    names = [game[f"player_{s}"] for s in range(4) if game[f"player_{s}"] is not None]
-    series = {n: [game.get("start")] + game[f"score_{s}"] for s, n in enumerate(names)}
-    chart = line_chart(series, x_labels=["start"] + [o.split(" ")[0] for o in game["outcome"]],
-                       title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=game["start"])
-    result = "".join(
-        f'<tr><td>{s["place"]}</td><td class="t">{_link("player", s["player"])}</td><td>{s["final_score"]:,}</td>'
-        f'<td>{s["game_points"]:+.1f}</td></tr>' for s in seats
-    )
-    flag = "" if complete in (None, True) else ' <span class="warn">incomplete</span>'
-    hands = "".join(f"<li>{escape(o)}</li>" for o in game["outcome"])
-    return (
-        f'<section class="game" id="{escape(anchor("game", gid))}"><h3>{escape(gid)}{flag}</h3>'
-        f'<div class="charts"><div>{chart}{legend(names)}</div><table><thead><tr><th>place</th>'
-        f'<th class="t">player</th><th>final</th><th>points</th></tr></thead><tbody>{result}</tbody></table></div>'
-        f'<details><summary>{len(game["outcome"])} hand(s)</summary><ol class="hands">{hands}</ol></details></section>'
-    )
 
 
 def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
@@ -231,14 +121,50 @@ def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
     return "".join(parts) or "<p>No problems and no rejected rows.</p>"
 
 
+def _lead(games: pl.DataFrame, hands: pl.DataFrame, players: pl.DataFrame, rejected: int, result,
+          incomplete: int, chosen: list[str] | None) -> str:
+    """What the page shows, counted: games, hand rows, players, rejected rows, the days played, the rules."""
+    shown = games["game_id"].n_unique()
+    all_games = result.games["game_id"].n_unique()
+    counts = (f"{shown} game(s), {hands.height} hand row(s), {players.height} player(s), "
+              f"{rejected} rejected row(s)")
+    if chosen:  # the games of these players, their hands and rejected rows; only these players' sections
+        counts = (f"Showing {', '.join(chosen)}: {shown} of {all_games} game(s), {hands.height} hand row(s), "
+                  f"{players.height} of {result.players.height} player(s), {rejected} rejected row(s)")
+    days = hands.select(game_date(hands.columns).alias("d")).drop_nulls()["d"] if hands.height else None
+    if days is not None and days.len():
+        first, last = days.min(), days.max()
+        counts += f"; played {first}" + (f" to {last}" if last != first else "")
+    lead = escape(f"{counts}; rules: {result.rules_label}.")
+    if incomplete:
+        lead += (f' <a class="warn" href="#incomplete">{incomplete} incomplete game(s)</a>'
+                 '<span class="warn">: why each is, below.</span>')
+    return lead
+
+
+def _incomplete(reasons: dict[str, str]) -> str:
+    rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(r)}</td></tr>'
+                   for g, r in reasons.items())
+    return ('<h2 id="incomplete">Incomplete games</h2><p class="lead">Their hands are scored and counted; a game '
+            "is incomplete when it is a fragment (it does not start at E1 with nothing on the table), when rows "
+            "of it were rejected, or when it does not end where its rules end a game.</p>"
+            f'<table class="sortable"><thead><tr><th class="t">game</th><th class="t">why</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>")
+
+
 def build_report(result, players: list[str] | None = None, title: str = "analyzer report") -> str:
-    """The report page of a :class:`analyzer.ScoreResult`; ``players`` limits the player sections and standings."""
+    """The report page of a :class:`analyzer.ScoreResult`; ``players`` limits the player sections and standings,
+    and the games, hands, problems and rejects to those players' games (the header counts what is shown)."""
     table = result.players if not players else result.players.filter(pl.col("player").is_in(players))
-    table = table.with_columns(
-        pl.sum_horizontal("wins_mangan", "wins_haneman", "wins_baiman", "wins_sanbaiman", "yakuman")
-        .alias("_limit_wins")
-    )
+    table = table.with_columns(derived_columns())
     games = result.games.sort("game_id", "place", "seat")
+    hands, rejects = result.hands, result.rejects
+    if players:
+        wanted = games.filter(pl.col("player").is_in(players))["game_id"].unique().implode()
+        games = games.filter(pl.col("game_id").is_in(wanted))
+        hands = hands.filter(pl.col("game_id").is_in(wanted))
+        rejects = rejects.filter(pl.col("game_id").is_in(wanted))
+    hands = described(hands)
     per_player_games = games.group_by("player").agg("game_id", "game_points")
     points_of = {p: (g, v) for p, g, v in per_player_games.iter_rows()}
     yaku_of: dict[str, list] = {}
@@ -248,37 +174,35 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
     seats_of: dict[str, list[dict]] = {}
     for row in games.iter_rows(named=True):
         seats_of.setdefault(row["game_id"], []).append(row)
-    complete = dict(games.select("game_id", "complete").unique().iter_rows()) if "complete" in games.columns else {}
-    outcomes = _hand_outcomes(result.hands)
-    start = result.rules.start_points
-    if players:
-        wanted = games.filter(pl.col("player").is_in(players))["game_id"].unique()
-        outcomes = outcomes.filter(pl.col("game_id").is_in(wanted.implode()))
-    incomplete = sum(1 for v in complete.values() if v is False)
-    lead = escape(f"{games['game_id'].n_unique()} game(s), {result.hands.height} hand row(s), "
-                  f"{result.rows_rejected} rejected row(s); rules: {result.rules_label}.")
-    if incomplete:
-        lead += f' <span class="warn">{incomplete} incomplete game(s).</span>'
+    reasons = incomplete_reasons(games, hands, rejects)
+    notes = hand_notes(table, hands)
+    rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
+    lead = _lead(games, hands, table, rejected, result, len(reasons), players)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f'<h1>{escape(title)}</h1><p class="lead">{lead}</p>',
         '<nav><a href="#standings-h">Standings</a> · <a href="#players">Players</a> · <a href="#games">Games</a> · '
-        '<a href="#issues">Problems and rejects</a></nav>',
+        + ('<a href="#incomplete">Incomplete games</a> · ' if reasons else "")
+        + '<a href="#issues">Problems and rejects</a></nav>',
         '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort. '
-        + ("* the player has incomplete games (a fragment, rejected rows, or an end its rules do not allow).</p>"
-           if incomplete else "</p>"), _standings(table),
-        '<h2 id="players">Players</h2>',
+        + ('* the player has <a href="#incomplete">incomplete games</a> (a fragment, rejected rows, or an end its '
+           "rules do not allow).</p>" if reasons else "</p>"), _standings(table),
+        '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition '
+        "(all of them: docs/statistics.md).</p>",
     ]
     for row in table.iter_rows(named=True):
         gids, pts = points_of.get(row["player"], ([], []))
-        parts.append(_player_section(row, pts, gids, yaku_of.get(row["player"], [])))
+        parts.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
+                                                                                               (None, None))))
     parts.append('<h2 id="games">Games</h2>')
-    for game in outcomes.iter_rows(named=True):
-        game["start"] = start
-        parts.append(_game_section(game, seats_of.get(game["game_id"], []), complete.get(game["game_id"])))
-    parts.append(f'<h2 id="issues">Problems and rejects</h2>{_issues(result.hands, result.rejects)}')
+    for game in hand_lines(hands).iter_rows(named=True):
+        parts.append(game_section(game, seats_of.get(game["game_id"], []), reasons.get(game["game_id"]),
+                                  result.rules.start_points))
+    if reasons:
+        parts.append(_incomplete(reasons))
+    parts.append(f'<h2 id="issues">Problems and rejects</h2>{_issues(hands, rejects)}')
     parts.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(parts)
 

@@ -1,10 +1,12 @@
-"""Small inline SVG charts: bars and lines, every text escaped, no scripts, no external files.
+"""Small inline SVG charts: bars and lines with labelled axes (round ticks, axis titles), every text escaped, no
+scripts, no external files.
 
 Coordinates are rounded to one decimal so that a page with thousands of charts stays small.
 """
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 PALETTE = ("#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b7791f", "#c53030")
@@ -15,44 +17,107 @@ def _num(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def bar_chart(labels: list[str], values: list[float], *, width: int = 260, height: int = 150, title: str = "",
-              value_format: str = "{:g}") -> str:
-    """Vertical bars, one per label, with the value above each bar."""
-    pad_top, pad_bottom, pad_side = 18, 22, 8
+def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering ``low`` .. ``high``."""
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value < high + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(round(value, 10))
+    return ticks
+
+
+def _tick_text(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:g}"
+
+
+def _axis_titles(width: int, height: int, left: int, bottom_y: float, plot_mid_y: float, x_title: str,
+                 y_title: str) -> list[str]:
+    parts = []
+    if x_title:
+        parts.append(f'<text class="axis-title" x="{_num(left + (width - left) / 2)}" y="{_num(bottom_y)}" '
+                     f'text-anchor="middle" fill="#555">{escape(x_title)}</text>')
+    if y_title:
+        parts.append(f'<text class="axis-title" x="0" y="0" transform="translate(11 {_num(plot_mid_y)}) rotate(-90)" '
+                     f'text-anchor="middle" fill="#555">{escape(y_title)}</text>')
+    return parts
+
+
+def _y_axis(ticks: list[float], y_at, left: int, right: float) -> list[str]:
+    parts = []
+    for tick in ticks:
+        y = _num(y_at(tick))
+        parts.append(f'<line x1="{left}" y1="{y}" x2="{_num(right)}" y2="{y}" stroke="#eee"/>'
+                     f'<line x1="{left - 3}" y1="{y}" x2="{left}" y2="{y}" stroke="#999"/>'
+                     f'<text class="tick" x="{left - 5}" y="{_num(y_at(tick) + 3.5)}" text-anchor="end">'
+                     f"{escape(_tick_text(tick))}</text>")
+    return parts
+
+
+def bar_chart(labels: list[str], values: list[float], *, width: int = 280, height: int = 170, title: str = "",
+              value_format: str = "{:g}", x_title: str = "", y_title: str = "") -> str:
+    """Vertical bars, one per label, with the value above each bar, a y axis with ticks and axis titles."""
+    pad_top, pad_bottom, pad_left, pad_right = 18, 36 if x_title else 22, 46 if y_title else 34, 8
     top = max([v for v in values if v is not None] + [0]) or 1
-    slot = (width - 2 * pad_side) / max(len(values), 1)
+    ticks = nice_ticks(0, top, 4)
+    if all(float(v).is_integer() for v in values if v is not None):
+        ticks = [t for t in ticks if float(t).is_integer()] or ticks
+    top = max(ticks[-1], top)
+    slot = (width - pad_left - pad_right) / max(len(values), 1)
     plot_h = height - pad_top - pad_bottom
+
+    def y_at(v: float) -> float:
+        return pad_top + plot_h - plot_h * v / top
+
     parts = [f'<svg class="chart bar" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-             f'xmlns="http://www.w3.org/2000/svg" {FONT}>', f"<title>{escape(title)}</title>"]
+             f'xmlns="http://www.w3.org/2000/svg" {FONT}>', f"<title>{escape(title)}</title>",
+             *_y_axis(ticks, y_at, pad_left, width - pad_right),
+             f'<line x1="{pad_left}" y1="{pad_top}" x2="{pad_left}" y2="{pad_top + plot_h}" stroke="#999"/>',
+             f'<line x1="{pad_left}" y1="{pad_top + plot_h}" x2="{width - pad_right}" y2="{pad_top + plot_h}" '
+             'stroke="#999"/>']
     for i, (label, value) in enumerate(zip(labels, values)):
         v = value or 0
         h = plot_h * v / top
-        x = pad_side + i * slot + slot * 0.15
+        x = pad_left + i * slot + slot * 0.15
         y = pad_top + plot_h - h
         parts.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(slot * 0.7)}" height="{_num(h)}" '
                      f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(label)}: {escape(value_format.format(v))}'
                      "</title></rect>")
         cx = _num(x + slot * 0.35)
         parts.append(f'<text x="{cx}" y="{_num(y - 4)}" text-anchor="middle">{escape(value_format.format(v))}</text>')
-        parts.append(f'<text x="{cx}" y="{height - 6}" text-anchor="middle">{escape(label)}</text>')
+        parts.append(f'<text class="tick" x="{cx}" y="{pad_top + plot_h + 14}" text-anchor="middle">'
+                     f"{escape(label)}</text>")
+    parts += _axis_titles(width, height, pad_left, height - 5, pad_top + plot_h / 2, x_title, y_title)
     parts.append("</svg>")
     return "".join(parts)
 
 
 def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = None, width: int = 520,
-               height: int = 200, title: str = "", point_titles: list[str] | None = None,
-               baseline: float | None = None) -> str:
-    """One polyline per series over the same x positions, with y-axis extremes and an optional baseline.
+               height: int = 220, title: str = "", point_titles: list[str] | None = None,
+               baseline: float | None = None, x_title: str = "", y_title: str = "") -> str:
+    """One polyline per series over the same x positions, on a y axis of round ticks with grid lines, the x
+    positions' labels, axis titles and an optional dashed baseline.
 
     ``point_titles`` (one per x position) become tooltips of the points of the first series.
     """
-    pad_left, pad_right, pad_top, pad_bottom = 48, 24, 10, 22
+    pad_left, pad_right, pad_top = 62 if y_title else 50, 24, 10
+    pad_bottom = 36 if x_title else 22
     values = [v for ys in series.values() for v in ys if v is not None]
     if baseline is not None:
         values.append(baseline)
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     if high == low:
         low, high = low - 1, high + 1
+    ticks = nice_ticks(low, high)
+    low, high = min(low, ticks[0]), max(high, ticks[-1])
     n = max((len(ys) for ys in series.values()), default=0)
     plot_w, plot_h = width - pad_left - pad_right, height - pad_top - pad_bottom
 
@@ -64,17 +129,20 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
 
     parts = [f'<svg class="chart line" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
              f'xmlns="http://www.w3.org/2000/svg" {FONT}>', f"<title>{escape(title)}</title>",
+             *_y_axis(ticks, y_at, pad_left, width - pad_right),
              f'<line x1="{pad_left}" y1="{pad_top}" x2="{pad_left}" y2="{pad_top + plot_h}" stroke="#999"/>',
-             f'<text x="{pad_left - 4}" y="{pad_top + 8}" text-anchor="end">{escape(f"{high:g}")}</text>',
-             f'<text x="{pad_left - 4}" y="{pad_top + plot_h}" text-anchor="end">{escape(f"{low:g}")}</text>']
+             f'<line x1="{pad_left}" y1="{pad_top + plot_h}" x2="{width - pad_right}" y2="{pad_top + plot_h}" '
+             'stroke="#999"/>']
     if baseline is not None:
         y = _num(y_at(baseline))
-        parts.append(f'<line x1="{pad_left}" y1="{y}" x2="{width - pad_right}" y2="{y}" stroke="#bbb" '
+        parts.append(f'<line x1="{pad_left}" y1="{y}" x2="{width - pad_right}" y2="{y}" stroke="#999" '
                      'stroke-dasharray="4 3"/>')
     if x_labels:
-        step = max(1, len(x_labels) // 12)
+        step = max(1, math.ceil(len(x_labels) / 12))
         for i in range(0, len(x_labels), step):
-            parts.append(f'<text x="{_num(x_at(i))}" y="{height - 6}" text-anchor="middle">'
+            x = _num(x_at(i))
+            parts.append(f'<line x1="{x}" y1="{pad_top + plot_h}" x2="{x}" y2="{pad_top + plot_h + 3}" stroke="#999"/>'
+                         f'<text class="tick" x="{x}" y="{pad_top + plot_h + 14}" text-anchor="middle">'
                          f"{escape(x_labels[i])}</text>")
     for k, (name, ys) in enumerate(series.items()):
         colour = PALETTE[k % len(PALETTE)]
@@ -86,6 +154,7 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
                 if v is not None:
                     parts.append(f'<circle cx="{_num(x_at(i))}" cy="{_num(y_at(v))}" r="2.5" fill="{colour}">'
                                  f"<title>{escape(tip)}</title></circle>")
+    parts += _axis_titles(width, height, pad_left, height - 5, pad_top + plot_h / 2, x_title, y_title)
     parts.append("</svg>")
     return "".join(parts)
 

@@ -10,7 +10,9 @@ import pytest
 
 import analyzer
 from analyzer.report import build_report
-from analyzer.report.html import anchor
+from analyzer.report.games import tenhou_url
+from analyzer.report.glossary import DERIVED, figures
+from analyzer.report.markup import anchor
 from analyzer.report.svg import bar_chart, line_chart
 
 DATA = Path(__file__).parents[1] / "data" / "stats_game.csv"
@@ -88,3 +90,27 @@ def test_incomplete_games_are_marked(result):
     short = analyzer.score(pl.read_csv(DATA, infer_schema=False).filter(pl.col("game_id") == "g2"), "tenhou")
     page = build_report(short)
     assert "incomplete" in page.split('id="games"')[1]
+
+
+def test_every_figure_has_a_definition_consistent_with_the_glossary(result):
+    glossary = (Path(__file__).parents[2] / "docs" / "statistics.md").read_text(encoding="utf-8")
+    table = glossary.split("## Glossary")[1].split("## Ranking keys")[0]
+    named = set(re.findall(r"`([a-z_0-9.]+)`", table))
+    named |= {n.replace("1..4", str(p)) for n in named if "1..4" in n for p in range(1, 5)}
+    seen = set()
+    for label, column, _, definition in figures():
+        assert definition.endswith(".") and len(definition) > 10, label
+        for source in DERIVED.get(column, (column,)):
+            assert source in named, f"{column} is not in docs/statistics.md"
+            assert source in result.players.columns
+        assert column not in seen
+        seen.add(column)
+
+
+def test_a_tenhou_log_id_links_to_the_viewer_and_nothing_is_loaded(result):
+    rows = pl.read_csv(DATA, infer_schema=False).with_columns(
+        pl.col("game_id").replace({"g1": "2019010100gm-00a9-0000-4f2a8622"}))
+    page = build_report(analyzer.score(rows, "tenhou"))
+    assert page.count('href="https://tenhou.net/0/?log=2019010100gm-00a9-0000-4f2a8622"') == 1
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(", page)
+    assert tenhou_url("g2") is None and tenhou_url("2019010100gm-00a9-0000-4f2a8622&tw=2") is None

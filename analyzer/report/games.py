@@ -1,0 +1,99 @@
+"""A game's section: its score lines, final table and hands; why it is incomplete; its Tenhou viewer link.
+
+A game is incomplete (``complete`` false in the games table) for one of three reasons, read back here from the
+result's tables: it is a fragment (its first row has the ``partial_game`` problem: it does not start at E1
+with nothing on the table), rows of it were rejected (the rejects table; a rejected copy of a scored row does
+not count), or neither: then it does not end where its rules end a game (:mod:`analyzer.game_end`).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import quote
+
+import polars as pl
+
+from analyzer.importers.identity import TENHOU_LOG_ID
+from analyzer.report.markup import anchor, link
+from analyzer.report.svg import legend, line_chart
+from analyzer.validate import COPY_REASON_START
+
+TENHOU_VIEWER = "https://tenhou.net/0/?log="
+
+
+def tenhou_url(game_id: str) -> str | None:
+    """The tenhou.net viewer's address of a Tenhou log id (``2019010100gm-00a9-0000-4f2a8622``), else None."""
+    if not TENHOU_LOG_ID.fullmatch(game_id or ""):
+        return None
+    return TENHOU_VIEWER + quote(game_id, safe="-")
+
+
+def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, str]:
+    """game id -> why the game is incomplete, as a sentence, for every game whose ``complete`` is false."""
+    if "complete" not in games.columns:
+        return {}
+    bad = games.filter(~pl.col("complete").fill_null(True)).select("game_id", pl.col("rules") if "rules" in
+                                                                   games.columns else pl.lit(None).alias("rules"))
+    bad = bad.unique("game_id", keep="first", maintain_order=True)
+    if bad.height == 0:
+        return {}
+    wanted = bad["game_id"].implode()
+    of_games = hands.filter(pl.col("game_id").is_in(wanted))
+    ends = of_games.group_by("game_id").agg(
+        pl.format("{}-{}", pl.col("round"), pl.col("honba")).first().alias("first"),
+        pl.format("{}-{}", pl.col("round"), pl.col("honba")).last().alias("last"),
+        pl.col("problems").list.contains("partial_game").any().alias("fragment"),
+    )
+    lost = (rejects.filter(pl.col("game_id").is_in(wanted) & ~pl.col("reason").str.starts_with(COPY_REASON_START))
+            .group_by("game_id").agg(pl.struct("file", "row").n_unique().alias("rejected")))
+    table = bad.join(ends, on="game_id", how="left").join(lost, on="game_id", how="left")
+    reasons = {}
+    for row in table.iter_rows(named=True):
+        said = []
+        if row["fragment"]:
+            said.append(f"a fragment: it starts at {row['first']}, not at E1 with no honba and no sticks")
+        if row["rejected"]:
+            said.append(f"{row['rejected']} of its rows rejected (see Problems and rejects)")
+        if not said:
+            rules = f" ({row['rules']})" if row["rules"] else ""
+            last = (f" (its last recorded hand: {row['last']}; `analyzer check` says where it ends)"
+                    if row["last"] else "")
+            said.append(f"it does not end where its rules{rules} end a game{last}")
+        reasons[row["game_id"]] = "; ".join(said)
+    return reasons
+
+
+def hand_lines(described_hands: pl.DataFrame) -> pl.DataFrame:
+    """Per game (one row each): the hand lines (``outcome``), the four score lines and the seating, as lists."""
+    return described_hands.group_by("game_id", maintain_order=True).agg(
+        "outcome", *[pl.col(f"score_{s}") for s in range(4)], *[pl.col(f"player_{s}").first() for s in range(4)],
+    )
+
+
+def game_section(game: dict, seats: list[dict], incomplete: str | None, start: float) -> str:
+    """A game's section: heading (with the tenhou.net link of a Tenhou log id), why it is incomplete, the
+    score chart, the final table and the list of its hands."""
+    gid = game["game_id"]
+    # seat 3 of a three-player game has no player and no scores
+    names = [game[f"player_{s}"] for s in range(4) if game[f"player_{s}"] is not None]
+    series = {n: [start] + game[f"score_{s}"] for s, n in enumerate(names)}
+    chart = line_chart(series, x_labels=["start"] + [o.split(" ")[0] for o in game["outcome"]],
+                       title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=start,
+                       x_title="hand (round-honba)", y_title="score (points)")
+    result = "".join(
+        f'<tr><td>{s["place"]}</td><td class="t">{link("player", s["player"])}</td><td>{s["final_score"]:,}</td>'
+        f'<td>{s["game_points"]:+.1f}</td></tr>' for s in seats
+    )
+    url = tenhou_url(gid)
+    viewer = (f' <a class="viewer" href="{escape(url)}" title="open this log in the tenhou.net viewer">'
+              "replay on tenhou.net</a>") if url else ""
+    flag = ' <span class="warn">incomplete</span>' if incomplete is not None else ""
+    why = f'<p class="why warn">Incomplete: {escape(incomplete)}.</p>' if incomplete else ""
+    hands = "".join(f"<li>{escape(o)}</li>" for o in game["outcome"])
+    return (
+        f'<section class="game" id="{escape(anchor("game", gid))}"><h3>{escape(gid)}{flag}{viewer}</h3>{why}'
+        f'<div class="charts"><div>{chart}{legend(names)}</div><table><thead><tr><th>place</th>'
+        f'<th class="t">player</th><th>final</th><th>points</th></tr></thead><tbody>{result}</tbody></table></div>'
+        f'<details open><summary>{len(game["outcome"])} hand(s)</summary><ol class="hands">{hands}</ol></details>'
+        "</section>"
+    )
