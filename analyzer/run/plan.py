@@ -11,8 +11,9 @@ How a part's rows are read back:
 * one part (the input is small): every input file, as it is;
 * input already in ``game_id`` order with each game's rows together (the usual export: game by game) and in
   Parquet: each part is a slice of the files, read directly — no extra pass;
-* anything else: one *spill* pass streams the input once into a Parquet file per part in a temporary
-  directory, and each part reads its own file.
+* anything else: one *spill* pass reads the input once, a batch of rows at a time, and writes each batch's
+  rows into the folder of their part in a temporary directory (a part holds a range of game keys: a row's
+  part is a binary search among the parts' first keys, no join); each part reads its own folder.
 
 Memory then depends on the part size, not on the input size; the plan itself holds one row per game.
 """
@@ -29,7 +30,8 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.columns import check_required
-from analyzer.io.load import InputError, expand_inputs, input_schema, read_as, read_frame, scan_file, to_schema
+from analyzer.io.load import (InputError, expand_inputs, format_of, input_schema, read_as, read_frame, scan_file,
+                              to_schema)
 from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
@@ -41,6 +43,8 @@ MIN_PARTITION_ROWS = 1
 # The last part's outputs are written when all scoring is done, with nothing left to overlap the write: the
 # last rows (whole games) of a partitioned input make a part of this fraction of the others' size.
 TAIL_FRACTION = 4
+# Rows the spill pass holds at a time (a batch and its split by part): its memory, whatever the input size.
+SPILL_BATCH_ROWS = 250_000
 
 
 def rows_for_memory(limit_bytes: int) -> int:
@@ -197,7 +201,6 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     in_tail = start >= total - partition_rows // TAIL_FRACTION
     games = games.with_columns(
         pl.when(in_tail).then(pl.lit(total, pl.Int64)).otherwise(start.floordiv(partition_rows)).alias("_part"),
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("_game"),
     )
     # consecutive part numbers, even where one game is bigger than a part
     games = games.with_columns(pl.col("_part").rank("dense").cast(pl.Int64).sub(1))
@@ -218,14 +221,10 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
             parts.append(Part(index, rows, n_games, unified(frames, schema)))
         return Plan(parts, total, games.height, spilled=False)
     directory = Path(tempfile.mkdtemp(prefix="analyzer-spill-", dir=spill_dir))
+    # a part holds a range of game keys: a row's part is found among the parts' first keys by binary search
+    first_keys = games.group_by("_part").agg(pl.col("_game_key").min()).sort("_part")["_game_key"]
     try:
-        (
-            unified(scans, schema)
-            .with_columns(_game_key())
-            .join(games.lazy().select("_game_key", "_part", "_game"), on="_game_key", how="left")
-            .drop("_game_key")
-            .sink_parquet(pl.PartitionBy(directory, key="_part", include_key=False), mkdir=True)
-        )
+        _spill(files, schema, first_keys, directory)
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
         raise
@@ -234,6 +233,32 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
         for index, rows, n_games in zip(counts["_part"], counts["_n"], counts["_games"])
     ]
     return Plan(parts, total, games.height, spilled=True, spill_dir=directory)
+
+
+def _spill(files: list[Path], schema: dict, first_keys: pl.Series, directory: Path) -> None:
+    """Every row into ``DIRECTORY/_part=K/NNNNNN.parquet``, a batch of rows at a time (file names in input
+    order): memory holds one batch, whatever the input's size or order."""
+    part = (pl.lit(first_keys).search_sorted(_game_key(), side="right").cast(pl.Int64) - 1).alias("_part")
+    number = 0
+    for index, path in enumerate(files):
+        for batch in _batches(path, index, schema, part):
+            for (key,), rows in batch.partition_by("_part", as_dict=True, include_key=False).items():
+                target = directory / f"_part={key}"
+                target.mkdir(exist_ok=True)
+                rows.write_parquet(target / f"{number:06d}.parquet")
+            number += 1
+
+
+def _batches(path: Path, index: int, schema: dict, part: pl.Expr) -> Iterator[pl.DataFrame]:
+    """A file's rows with their part, :data:`SPILL_BATCH_ROWS` at a time: Parquet slices read only their row
+    groups; a CSV file is streamed (a slice of it would parse every line before it again)."""
+    if format_of(path) == "csv":
+        yield from unified([scan_file(path, index)], schema).with_columns(part).collect_batches(
+            chunk_size=SPILL_BATCH_ROWS)
+        return
+    total = scan_file(path, index).select(pl.len()).collect().item()
+    for first in range(0, total, SPILL_BATCH_ROWS):
+        yield unified([scan_file(path, index, rows=(first, SPILL_BATCH_ROWS))], schema).with_columns(part).collect()
 
 
 def row_chunks(files: list[Path], chunk_rows: int = DEFAULT_PARTITION_ROWS) -> Iterator[pl.LazyFrame]:
