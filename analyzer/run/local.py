@@ -31,10 +31,10 @@ class LocalExecutor:
 
     def execute(self, job: Job, plan: Plan, sink: Sink):
         started = time.perf_counter()
-        sink.open(len(plan.parts))
-        writer = sink.part_writer()
         summary, done, part_seconds = None, 0, []
         try:
+            sink.open(len(plan.parts))
+            writer = sink.part_writer()
             for number, part in enumerate(plan, start=1):
                 begun = time.perf_counter()
                 output = job.run_part(part.read())
@@ -52,7 +52,10 @@ class LocalExecutor:
                            part_seconds)
             return job.finish(summary, sink, info)
         except BaseException:
-            sink.abort()
+            try:
+                sink.abort()
+            except KeyboardInterrupt:  # one Ctrl-C can arrive twice (Polars raises it, then Python): still dropped
+                sink.abort()
             raise
 
     def close(self) -> None:
