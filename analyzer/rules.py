@@ -300,7 +300,14 @@ def preset_names() -> list[str]:
     return sorted(p.name[:-5] for p in resources.files("analyzer.presets").iterdir() if p.name.endswith(".toml"))
 
 
+def preset_name(name: str) -> str:
+    """The shipped preset ``name`` names, whatever its case (``Tenhou`` is ``tenhou``); unknown names as given."""
+    folded = name.strip().lower()
+    return folded if folded in preset_names() else name
+
+
 def _read_preset(name: str) -> dict[str, Any]:
+    name = preset_name(name)
     if name not in preset_names():  # only the packaged files, whatever the name holds ('../x', '[/]')
         raise RulesError(f"unknown ruleset {name!r}; presets are: {', '.join(preset_names())}")
     path = resources.files("analyzer.presets") / f"{name}.toml"
@@ -314,7 +321,8 @@ def _read_preset(name: str) -> dict[str, Any]:
 
 
 def preset(name: str) -> Rules:
-    """A shipped preset by name (see :func:`preset_names`)."""
+    """A shipped preset by name, in any case (see :func:`preset_names`)."""
+    name = preset_name(name)
     return _build(_read_preset(name) | {"name": name}, where=f"preset {name}")
 
 
@@ -358,7 +366,10 @@ def from_spec(spec: str) -> Rules:
             raise RulesError(f"rules spec {spec!r}: {key.strip()!r} is not a rule option")
         options[key.strip()] = _parse_value(value.strip())
     base = preset(name)
-    return base.replace(**options, name=spec) if options else base
+    if not options:
+        return base
+    head = spec.partition(";")[0]  # named as the preset is, whatever the case of the spec: Tenhou;aka_dora=false
+    return base.replace(**options, name=spec if head.strip() == base.name else base.name + spec[len(head):])
 
 
 def load_rules(spec: "str | Path | Rules | None", default: str = "tenhou") -> Rules:

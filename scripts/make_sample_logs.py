@@ -24,9 +24,13 @@ OUT = ROOT / "sample_logs"
 
 COLUMNS = [
     "game_id", "round", "honba", "player_0", "player_1", "player_2", "player_3",
-    "result", "winner", "loser", "riichi", "tenpai", "han", "fu", "yakuman", "pao",
+    "result", "winner", "loser", "riichi", "tenpai", "han", "fu", "yakuman", "pao", "rules",
 ]  # fmt: skip
 ROUNDS = [f"{wind}{n}" for wind in "ES" for n in range(1, 5)]  # a hanchan: E1..E4, S1..S4
+# The club's rules, carried in every row's `rules` column so that the sample is scored under the rules its games
+# are played by: Tenhou's (25,000 start, reverse-mangan chombo, abortive draws, nagashi, pao), but every game is
+# a plain hanchan that ends after S4 (no West extension: nobody needs 30,000 to finish).
+RULES = "tenhou;west_extension=false"
 
 # Single-word names (as on a club score sheet) so a space-separated riichi list stays unambiguous.
 TANAKA, LINDQVIST, ISHIKAWA, MOREAU = "Tanaka", "Lindqvist", "Ishikawa", "Moreau"
@@ -285,6 +289,7 @@ def game_rows(game: Game) -> list[dict]:
                 "fu": win.fu if win else None,
                 "yakuman": win.yakuman if win else None,
                 "pao": ref("pao", win.pao if win else None),
+                "rules": RULES,
                 "_riichi_sep": hand.riichi_sep,
                 "_note": hand.note,
             })  # fmt: skip
@@ -311,6 +316,7 @@ SCHEMA = {
     "fu": pl.Int64,
     "yakuman": pl.Int64,
     "pao": pl.String,
+    "rules": pl.String,
 }
 
 

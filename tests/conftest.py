@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import polars as pl
@@ -10,7 +11,18 @@ import pytest
 PLAYERS = ("Aoki", "Baba", "Chiba", "Doi")
 COLUMNS = ["game_id", "round", "honba", "player_0", "player_1", "player_2", "player_3", "result", "winner", "loser",
            "riichi", "tenpai", "han", "fu", "yakuman", "pao"]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def shared_dir() -> Path:
+    """The shared folder of logs and references: ``$ANALYZER_SHARED`` when set, else ``shared`` beside the
+    repository (``../shared``). Tests that need it skip, saying where they looked, when it is absent."""
+    given = os.environ.get("ANALYZER_SHARED")
+    return Path(given).expanduser().resolve() if given else Path(__file__).resolve().parents[2] / "shared"
+
+
+SHARED = shared_dir()
+SHARED_LOGS = SHARED / "data" / "logs"  # the Tenhou (and other) logs
+SHARED_HINT = "set ANALYZER_SHARED to the shared folder, or put it beside the repository as ../shared"
 
 
 def game(rows: list[dict], game_id: str = "g1", players=PLAYERS) -> pl.DataFrame:
@@ -34,7 +46,6 @@ def deltas(result) -> list[list[int]]:
 
 @pytest.fixture
 def shared_logs() -> Path:
-    path = SHARED / "data" / "logs"
-    if not path.is_dir():
-        pytest.skip(f"shared Tenhou logs not found at {path} (they live beside the repository, not in it)")
-    return path
+    if not SHARED_LOGS.is_dir():
+        pytest.skip(f"shared Tenhou logs not found at {SHARED_LOGS} ({SHARED_HINT})")
+    return SHARED_LOGS

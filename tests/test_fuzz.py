@@ -56,10 +56,9 @@ def test_damaged_sheets_keep_every_row_and_exit_cleanly(tmp_path_factory, mutati
 
 
 def _shared_logs():
-    from conftest import SHARED
+    from conftest import SHARED_LOGS
 
-    logs = SHARED / "data" / "logs"
-    files = sorted(p for p in logs.rglob("*") if p.is_file() and p.suffix in (".xml", ".json", ".mjlog"))[:6]
+    files = sorted(p for p in SHARED_LOGS.rglob("*") if p.is_file() and p.suffix in (".xml", ".json", ".mjlog"))[:6]
     return files
 
 
@@ -75,7 +74,9 @@ def test_damaged_logs_import_without_a_traceback(tmp_path_factory, which, cut, g
 
     files = _shared_logs()
     if not files:
-        pytest.skip("shared Tenhou logs not found (they live beside the repository in ../shared/data/logs)")
+        from conftest import SHARED_HINT, SHARED_LOGS
+
+        pytest.skip(f"shared Tenhou logs not found at {SHARED_LOGS} ({SHARED_HINT})")
     source = files[which % len(files)]
     data = source.read_bytes()
     data = data[: max(1, int(len(data) * cut))]

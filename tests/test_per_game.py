@@ -3,10 +3,9 @@ same results as each ruleset scored on its own."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 import pytest
+from conftest import SHARED_HINT, SHARED_LOGS
 
 from analyzer.api import check
 from analyzer.per_game import scoring_key
@@ -16,7 +15,7 @@ from analyzer.rules import from_spec
 
 EAST = "tenhou;game_length=east"
 EAST_UMA = "tenhou;game_length=east;uma=10/5/-5/-10"
-LOGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "logs"
+LOGS = SHARED_LOGS
 
 
 def _east_round(game_id: str, spec: str) -> list[dict]:
@@ -91,7 +90,7 @@ def test_mixed_part_equals_each_ruleset_alone(mixed):
     _same_as_alone(mixed)
 
 
-@pytest.mark.skipif(not LOGS.is_dir(), reason="the shared Tenhou logs (../shared/data/logs) are not present")
+@pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS} ({SHARED_HINT})")
 def test_real_logs_mixed_part_equals_each_ruleset_alone():
     from analyzer.importers.tenhou import read_tenhou
 

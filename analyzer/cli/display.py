@@ -1,7 +1,13 @@
-"""What the command line prints: the two consoles, progress while a long step runs, and the result tables."""
+"""What the command line prints: the two consoles, progress while a long step runs, and the result tables.
+
+Text from the data or the user (player names, file names, values, messages) goes through :func:`shown` (or
+:func:`cell` inside rich markup): a control character is shown escaped (``\\x1b``), never sent to the terminal,
+where an escape sequence in a player name could clear the screen or forge output.
+"""
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -11,6 +17,21 @@ from rich.table import Table
 # soft wrap: a message is one line in a log however long (tables still fit the width)
 console = Console(stderr=True, soft_wrap=True)
 out = Console(width=None if Console().is_terminal else 160, soft_wrap=True)
+
+# C0 and C1 controls, DEL, and the bidirectional overrides and isolates (they reorder the text after them)
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+REASONS_SHOWN = 5  # reject reasons listed after a run
+
+
+def shown(value: object) -> str:
+    """``value`` as text for the console, control characters escaped as Python writes them (``\\x1b``, ``\\n``)."""
+    text = "" if value is None else str(value)
+    return CONTROL.sub(lambda match: ascii(match.group())[1:-1], text)
+
+
+def cell(value: object) -> str:
+    """``value`` for rich markup (a table cell, a title, a coloured message): :func:`shown`, brackets escaped."""
+    return escape(shown(value))
 
 
 @contextmanager
@@ -52,14 +73,14 @@ def progress_bar(label: str, unit: str = "rows", counted: str = "partition(s)", 
 
 
 def print_line(text: str) -> None:
-    """A result line on stdout, printed as is (player names and paths may hold brackets)."""
-    out.print(text, highlight=False, markup=False)
+    """A result line on stdout, printed as is (player names and paths may hold brackets), controls escaped."""
+    out.print(shown(text), highlight=False, markup=False)
 
 
 def print_standings(result, top: int) -> None:
     if top <= 0 or result.players.height == 0:
         return
-    table = Table(title=f"Standings (rules: {result.rules_label})")
+    table = Table(title=f"Standings (rules: {cell(result.rules_label)})")
     for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
         table.add_column(name, justify="left" if name == "player" else "right")
     # every game has four seats: the players' incomplete games, summed, count each game four times
@@ -70,7 +91,7 @@ def print_standings(result, top: int) -> None:
     for row in result.players.head(top).iter_rows(named=True):
         table.add_row(
             str(row["rank"]),
-            escape(row["player"]),
+            cell(row["player"]),
             str(row["games"]) + ("*" if row.get("incomplete_games") else ""),
             f"{row['total_points']:+.1f}",
             f"{row['avg_points']:+.1f}",
@@ -88,10 +109,20 @@ def print_counts(result) -> None:
         f" (scored with problems: {result.rows_with_problems}); games: {result.games}"
     )
     print_line("written: " + ", ".join(str(p) for p in result.paths.values()))
-    if result.rows_rejected:
-        console.print(
-            f"[yellow]{result.rows_rejected} row(s) rejected: see {escape(str(result.paths['rejects']))}[/]", highlight=False
-        )
+    print_rejects(result.rows_rejected, result.reject_reasons, result.paths.get("rejects"))
+
+
+def print_rejects(rows: int, reasons, where) -> None:
+    """``3 row(s) rejected — see out/rejects.parquet: 2× honba: …; 1× winner: …`` (the first reasons, most
+    first, from a table of ``column``, ``reason``, ``rows``), on the console; nothing when no row was rejected."""
+    if not rows:
+        return
+    items = [f"{count}× {column}: {reason}" if column else f"{count}× {reason}"
+             for column, reason, count in reasons.head(REASONS_SHOWN).select("column", "reason", "rows").iter_rows()]
+    if reasons.height > REASONS_SHOWN:
+        items.append(f"{reasons.height - REASONS_SHOWN} more reason(s)")
+    text = f"{rows} row(s) rejected — see {where}" + (": " + "; ".join(items) if items else "")
+    console.print(f"[yellow]{cell(text)}[/]", highlight=False)
 
 
 def print_findings(result, show: int) -> None:
@@ -102,7 +133,7 @@ def print_findings(result, show: int) -> None:
     for name in ("kind", "field", "count", "games"):
         summary.add_column(name, justify="right" if name in ("count", "games") else "left")
     for row in result.summary.iter_rows():
-        summary.add_row(*[escape(str(v)) for v in row])
+        summary.add_row(*[cell(v) for v in row])
     out.print(summary)
     if show <= 0:
         return
@@ -111,5 +142,5 @@ def print_findings(result, show: int) -> None:
     for name in columns:
         table.add_column(name, overflow="fold")
     for row in result.findings.head(show).select(columns).iter_rows():
-        table.add_row(*["" if v is None else escape(str(v)) for v in row])
+        table.add_row(*[cell(v) for v in row])
     out.print(table)

@@ -6,34 +6,43 @@ input — always with a one-line message, never a traceback (``--debug`` shows o
 
 from __future__ import annotations
 
+import errno
 from contextlib import contextmanager
 from pathlib import Path
 
 import click
 import polars as pl
-from rich.markup import escape
 
 from analyzer.run import ClusterUnavailable
+from analyzer.io.faults import OutputError
 from analyzer.io.load import InputError, expand_inputs
 from analyzer.rules import RulesError
 
-from analyzer.cli.display import console
+from analyzer.cli.display import cell, console
 
 EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
+# what to do about an output that cannot be written, by the OS error behind it
+WRITE_ADVICE = {errno.ENOSPC: "free space or choose another -o", errno.EDQUOT: "free space or choose another -o",
+                errno.EACCES: "make it writable or choose another -o", errno.EPERM: "make it writable or choose another -o",
+                errno.EROFS: "choose another -o on a writable disk"}
 
 
 class Failure(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file=None) -> None:
-        console.print(f"[bold red]error:[/] {escape(self.message)}", highlight=False)
+        console.print(f"[bold red]error:[/] {cell(self.message)}", highlight=False)
 
 
 @contextmanager
 def friendly_errors(debug: bool):
     try:
         yield
+    except OutputError as exc:  # cannot write out/hands.parquet: no space left on device — free space or …
+        if debug:
+            raise
+        raise Failure(cannot_write(exc)) from exc
     except (InputError, RulesError, OSError, ClusterUnavailable) as exc:
         if debug:
             raise
@@ -48,6 +57,13 @@ def friendly_errors(debug: bool):
         if debug:
             raise
         raise Failure(f"internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)") from exc
+
+
+def cannot_write(exc: OutputError) -> str:
+    """The one-line message of an output that could not be written: which, why, and what to do."""
+    reason = (exc.strerror or str(exc)).rstrip(".")
+    advice = WRITE_ADVICE.get(exc.errno, "choose another -o")
+    return f"cannot write {exc.filename}: {reason[:1].lower()}{reason[1:]} — {advice}"
 
 
 class InterruptibleGroup(click.Group):

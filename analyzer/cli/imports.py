@@ -8,12 +8,11 @@ from pathlib import Path
 import click
 import polars as pl
 import polars.selectors as cs
-from rich.markup import escape
 
 from analyzer.importers.tenhou import read_logs
 from analyzer.io.write import write_table
 
-from analyzer.cli.display import console, print_line, progress_bar
+from analyzer.cli.display import cell, console, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
 from analyzer.cli.options import import_options
 
@@ -28,8 +27,8 @@ def import_group() -> None:
 def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
-    A malformed or unsupported file (e.g. three-player, corrupt .gz, not a regular file, too large) is reported
-    and the others still import; exit status 1 when some file did not import. A copy of a game (the same
+    Four- and three-player (sanma) games are read. A malformed or unsupported file (e.g. a special-rule lobby,
+    corrupt .gz, not a regular file, too large) is reported and the others still import; exit status 1 when some file did not import. A copy of a game (the same
     content as an earlier file) is imported once and the copy reported (exit 0); another version of a game
     (the same Tenhou log id, other content) is reported and not imported (exit 1).
     """
@@ -59,7 +58,7 @@ def _import_logs(
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"
-        console.print(f"[{colour}]{escape(str(problem.file))}[/]: {escape(problem.reason)}", highlight=False)
+        console.print(f"[{colour}]{cell(problem.file)}[/]: {cell(problem.reason)}", highlight=False)
     if hands.height == 0:  # nothing to write: an existing output stays as it was
         raise Failure(f"no game imported; {output} not written")
     if Path(output).suffix.lower() == ".csv":

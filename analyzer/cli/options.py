@@ -60,6 +60,8 @@ def output_suffix(suffixes: tuple[str, ...], message: str):
 
 # the tables that `import` and `tiles encode` write
 table_output = output_suffix((".parquet", ".pq", ".csv"), "{path}: use a .parquet or .csv file name")
+# the HTML report (`report -o`, `score --report`): a page written into report.pdf would open as a broken file
+html_output = output_suffix((".html", ".htm"), "{path}: the report is an HTML page: use a .html or .htm file name")
 
 
 def _stack(*decorators):

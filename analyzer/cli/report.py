@@ -14,12 +14,13 @@ from analyzer.selection import select_games
 
 from analyzer.cli.display import print_line, progress
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
-from analyzer.cli.options import debug_option, rank_by_option, rules_option
+from analyzer.cli.options import debug_option, html_output, rank_by_option, rules_option
 
 
 @click.command("report")
 @click.argument("inputs", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The report file (.html).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=html_output,
+              help="The report file (.html).")
 @rules_option
 @click.option("--player", "players", multiple=True, help="Only this player's standings row and section (repeatable).")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
@@ -46,6 +47,10 @@ def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...],
     raw = select_games(load(inputs), since, until)
     with progress("Scoring…"):
         result = score(raw, rules, rank_by=rank_by)
+    if result.rows_read == 0:  # an empty page would look like a report of nothing: said, and nothing written
+        bounds = " and ".join(f"--{name} {day}" for name, day in (("since", since), ("until", until)) if day)
+        raise Failure(f"no game matches {bounds}: {output} not written" if bounds else
+                      f"no hand records in {', '.join(inputs)}: {output} not written")
     # a player with no games would get an empty section: refused, after scoring, as only then is it known
     missing = sorted(set(players) - set(result.players["player"]))
     if missing:

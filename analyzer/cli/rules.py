@@ -7,7 +7,7 @@ from rich.table import Table
 
 from analyzer.rules import load_rules, preset_names
 
-from analyzer.cli.display import out
+from analyzer.cli.display import cell, out
 from analyzer.cli.errors import friendly_errors
 
 
@@ -23,7 +23,7 @@ def rules_list() -> None:
     table.add_column("name")
     table.add_column("source")
     for name in preset_names():
-        table.add_row(name, load_rules(name).source)
+        table.add_row(cell(name), cell(load_rules(name).source))
     out.print(table)
 
 
@@ -33,10 +33,10 @@ def rules_show(name: str) -> None:
     """Every option of a ruleset (preset name, NAME;option=value…, or TOML file) with its meaning."""
     with friendly_errors(False):
         rules = load_rules(name)
-    table = Table(title=f"Ruleset {rules.name}")
+    table = Table(title=f"Ruleset {cell(rules.name)}")
     table.add_column("option")
     table.add_column("value")
     table.add_column("meaning")
     for option, value, doc in rules.table():
-        table.add_row(option, value, doc)
+        table.add_row(cell(option), cell(value), cell(doc))
     out.print(table)

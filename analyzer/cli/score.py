@@ -13,7 +13,7 @@ from analyzer.rules import load_rules
 
 from analyzer.cli.display import print_counts, print_standings, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
-from analyzer.cli.options import debug_option, rank_by_option, rules_option, run_options
+from analyzer.cli.options import debug_option, html_output, rank_by_option, rules_option, run_options
 
 TABLES = ("hands", "games", "players", "rejects")
 
@@ -26,7 +26,7 @@ TABLES = ("hands", "games", "players", "rejects")
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @run_options
 @rank_by_option
-@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
 def score_command(

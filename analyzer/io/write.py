@@ -1,4 +1,8 @@
-"""Writing outputs atomically: each file is written to a temporary name beside it, then renamed into place."""
+"""Writing outputs atomically: each file is written to a temporary name beside it, then renamed into place.
+
+An OS error while writing (a full disk, a read-only directory) is raised as :class:`OutputError`, naming the
+file or directory it happened to; a failed or interrupted write leaves what was there before.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import Callable
 import polars as pl
 import pyarrow as pa
 
+from analyzer.io.faults import interrupts_held, writing
 from analyzer.io.load import InputError
 import pyarrow.parquet as pq
 
@@ -67,18 +72,20 @@ def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> P
 
 
 def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
-    """Call ``writer(temp_name)`` for a temporary file beside ``path``, then rename it into place."""
+    """Call ``writer(temp_name)`` for a temporary file beside ``path``, then rename it into place (an OS error
+    as :class:`OutputError` naming ``path``)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    try:
-        writer(temp_name)
-        os.chmod(temp_name, 0o666 & ~_umask())  # a temporary file is private; the output follows the umask
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    with writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(handle)
+        try:
+            writer(temp_name)
+            os.chmod(temp_name, 0o666 & ~_umask())  # a temporary file is private; the output follows the umask
+            os.replace(temp_name, path)
+        except BaseException:
+            Path(temp_name).unlink(missing_ok=True)
+            raise
     return path
 
 
@@ -121,7 +128,9 @@ class ResultWriter:
 
     ``append(name, df)`` adds rows to ``NAME.{parquet,csv}`` (Parquet row groups, or CSV lines after one
     header); the files grow in a temporary directory inside OUTDIR and :meth:`commit` renames them into place
-    together, so OUTDIR never holds a half-written table of this run. :meth:`abort` removes them.
+    together, so OUTDIR never holds a half-written table of this run: the tables they replace are kept until all
+    are in, and put back if the commit fails or is interrupted. :meth:`abort` removes this run's files (and
+    OUTDIR, when the run made it); neither is cut short by Ctrl-C. OS errors are :class:`OutputError`.
     ``streamed=False`` promises one ``append`` per table: Parquet is then written by Polars in one go (faster
     than Arrow's incremental writer).
 
@@ -141,9 +150,18 @@ class ResultWriter:
         self.fmt = fmt
         self.streamed = streamed
         self._file_names = file_names or {}
-        self.outdir.mkdir(parents=True, exist_ok=True)
-        self._lock = lock_outdir(self.outdir)
-        self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
+        self._made = [] if self.outdir.is_dir() else [self.outdir]  # what abort removes besides the run's files
+        with writing(self.outdir):
+            self.outdir.mkdir(parents=True, exist_ok=True)
+            if not (self.outdir / LOCK_NAME).exists():
+                self._made.insert(0, self.outdir / LOCK_NAME)
+            self._lock = lock_outdir(self.outdir)
+            try:
+                self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
+            except BaseException:
+                self._remove_made()
+                raise
+        self._cancelled = False
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
@@ -159,7 +177,7 @@ class ResultWriter:
             item = self._queue.get()
             if item is None:
                 return
-            if self._error is None:
+            if self._error is None and not self._cancelled:
                 try:
                     self._write(*item)
                 except BaseException as exc:  # handed to the caller's thread
@@ -180,7 +198,10 @@ class ResultWriter:
         self._queue.put((name, df))
 
     def _write(self, name: str, df: pl.DataFrame) -> None:
-        df = plain_types(df)
+        with writing(self.outdir / self._path(name).name):
+            self._write_part(name, plain_types(df))
+
+    def _write_part(self, name: str, df: pl.DataFrame) -> None:
         if self.fmt == "csv":
             handle = self._csv.get(name)
             first = handle is None
@@ -218,39 +239,90 @@ class ResultWriter:
 
     def _close(self) -> None:
         self._finish_thread()
-        for writer in self._parquet.values():
-            writer.close()
-        for handle in self._csv.values():
-            handle.close()
-        self._parquet, self._csv = {}, {}
+        parquet, csv, self._parquet, self._csv = self._parquet, self._csv, {}, {}
+        failed = None
+        for name, handle in [*parquet.items(), *csv.items()]:  # closing writes what is buffered: the disk may be full
+            try:
+                with writing(self.outdir / self._path(name).name):
+                    handle.close()
+            except Exception as exc:  # the other files are closed all the same
+                failed = failed or exc
+        if failed is not None:
+            raise failed
 
     def commit(self, details: dict | None = None) -> dict[str, Path]:
         """Move every table into OUTDIR; returns the paths written. ``details`` (plain JSON values) go into the
         manifest beside the run id and the tables."""
         self._close()
         self._raise_error()
-        manifest = self.outdir / MANIFEST_NAME
-        manifest.unlink(missing_ok=True)  # no manifest while the tables are being swapped: not a complete set
-        paths = {}
-        for name in self._order:
-            temp = self._path(name)
-            final = self.outdir / temp.name
-            os.chmod(temp, 0o666 & ~_umask())
-            os.replace(temp, final)
-            paths[name] = final
-        text = json.dumps({"run": uuid.uuid4().hex, "tables": {n: p.name for n, p in paths.items()}, **(details or {})},
+        files = [self._path(name).name for name in self._order]
+        text = json.dumps({"run": uuid.uuid4().hex, "tables": dict(zip(self._order, files)), **(details or {})},
                           indent=2)
-        write_atomic(manifest, lambda temp: Path(temp).write_text(text + "\n", encoding="utf-8"))
+        with writing(self.outdir / MANIFEST_NAME):  # written beside the tables first: a full disk stops it here
+            (self._temp / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
+        for name in [*files, MANIFEST_NAME]:
+            os.chmod(self._temp / name, 0o666 & ~_umask())  # a temporary directory is private
+        with interrupts_held() as held, writing(self.outdir):
+            self._swap(files)
+            if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
+                self._put_back([*files, MANIFEST_NAME])
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
-        return paths
+        return {name: self.outdir / file for name, file in zip(self._order, files)}
+
+    def _swap(self, files: list[str]) -> None:
+        """The run's files renamed into OUTDIR, the manifest last (and the old one out first: no manifest while
+        the set is mixed). What they replace is kept in the run directory, and put back if a rename fails."""
+        kept = self._temp / ".replaced"
+        kept.mkdir()
+        moved = []
+        try:
+            if (self.outdir / MANIFEST_NAME).exists():
+                os.replace(self.outdir / MANIFEST_NAME, kept / MANIFEST_NAME)
+            for name in [*files, MANIFEST_NAME]:
+                final = self.outdir / name
+                if name != MANIFEST_NAME and final.exists():
+                    try:
+                        os.link(final, kept / name)  # the old table stays in place until the new one replaces it
+                    except OSError:  # a filesystem without hard links
+                        os.replace(final, kept / name)
+                moved.append(name)
+                os.replace(self._temp / name, final)
+        except BaseException:
+            self._put_back(moved)
+            raise
+
+    def _put_back(self, names: list[str]) -> None:
+        """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own
+        removed; and the old manifest back."""
+        kept = self._temp / ".replaced"
+        for name in reversed(names):
+            if (kept / name).exists():
+                os.replace(kept / name, self.outdir / name)
+            else:  # nothing was there before
+                (self.outdir / name).unlink(missing_ok=True)
+        if (kept / MANIFEST_NAME).exists():
+            os.replace(kept / MANIFEST_NAME, self.outdir / MANIFEST_NAME)
 
     def abort(self) -> None:
-        try:
-            self._close()
-        finally:
-            shutil.rmtree(self._temp, ignore_errors=True)
-            self._lock.close()
+        """Drop this run's files, and OUTDIR's lock file and OUTDIR itself when this run made them."""
+        with interrupts_held():
+            self._cancelled = True  # the writer thread skips what is still queued
+            try:
+                self._close()
+            except Exception:  # a file of a dropped run that would not close: the error the run had is what matters
+                pass
+            finally:
+                shutil.rmtree(self._temp, ignore_errors=True)
+                self._remove_made()
+
+    def _remove_made(self) -> None:
+        for made in self._made:  # the lock file while it is still held, then OUTDIR if nothing else is there
+            try:
+                made.unlink() if made.name == LOCK_NAME else made.rmdir()
+            except OSError:
+                pass
+        self._lock.close()
 
 
 LOCK_NAME = ".analyzer.lock"

@@ -30,6 +30,20 @@ from analyzer.run.sink import Sink
 MERGE_PARTIALS_ROWS = 200_000
 
 
+def reject_reasons(rejects: pl.DataFrame) -> pl.DataFrame:
+    """The rejects per reason, most first: ``column``, ``reason``, ``rows`` (a row rejected for two reasons
+    counts under each). One row per distinct reason: small, whatever the number of rejects."""
+    schema = {"column": pl.String, "reason": pl.String, "rows": pl.Int64}
+    if rejects.height == 0:
+        return pl.DataFrame(schema=schema)
+    return (
+        rejects.group_by("column", "reason")
+        .agg(pl.struct("file", "row").n_unique().cast(pl.Int64).alias("rows"))
+        .sort(["rows", "column", "reason"], descending=[True, False, False], nulls_last=True)
+        .cast(schema)
+    )
+
+
 @dataclass
 class ScoreResult:
     """The four outputs of a run, as DataFrames, and the counts that must add up.
@@ -54,6 +68,11 @@ class ScoreResult:
     @property
     def rows_read(self) -> int:
         return self.hands.height + self.rows_rejected
+
+    @property
+    def reject_reasons(self) -> pl.DataFrame:
+        """The rejects per reason, most first (:func:`reject_reasons`)."""
+        return reject_reasons(self.rejects)
 
     @property
     def rows_with_problems(self) -> int:
@@ -82,6 +101,8 @@ class RunSummary:
     seconds: float = 0.0  # wall time of the run
     statistics_seconds: float = 0.0  # of it, the players' statistics: partial sums, their merges, the table
     yaku_stats: pl.DataFrame | None = None
+    # the rejects per reason, most first: column, reason, rows (the rejects table itself is in paths["rejects"])
+    reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
 
     @property
     def rows_read(self) -> int:
@@ -170,5 +191,5 @@ class ScoreJob:
             rows_with_problems=summary.rows_with_problems, games=summary.games, players=players,
             rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
-            yaku_stats=yaku_stats,
+            yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects),
         )

@@ -216,9 +216,9 @@ class DaskExecutor:
         from distributed import as_completed
 
         started = time.perf_counter()
-        sink.open(len(plan.parts))
-        writer = sink.part_writer()
         try:
+            sink.open(len(plan.parts))
+            writer = sink.part_writer()
             futures = [self.client.submit(run_bucket, job, part, writer, pure=False, retries=RETRIES)
                        for part in plan.parts]
             outputs, seconds, done, finished = {}, {}, 0, 0
@@ -242,7 +242,10 @@ class DaskExecutor:
                            [seconds[i] for i in sorted(seconds)])
             return job.finish(summary, sink, info)
         except BaseException:
-            sink.abort()
+            try:
+                sink.abort()
+            except KeyboardInterrupt:  # one Ctrl-C can arrive twice (Polars raises it, then Python): still dropped
+                sink.abort()
             raise
 
 

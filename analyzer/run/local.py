@@ -40,11 +40,11 @@ class LocalExecutor:
 
     def execute(self, job: Job, plan: Plan, sink: Sink):
         started = time.perf_counter()
-        sink.open(len(plan.parts))
-        writer = sink.part_writer()
         summary, done, part_seconds = None, 0, []
         pool = ThreadPoolExecutor(self.in_flight, thread_name_prefix="analyzer-part")
         try:
+            sink.open(len(plan.parts))
+            writer = sink.part_writer()
             for number, (output, seconds, index) in enumerate(_in_order(pool, job, plan, self.in_flight), start=1):
                 part_seconds.append(seconds)
                 if writer is not None:
@@ -60,8 +60,11 @@ class LocalExecutor:
                            part_seconds)
             return job.finish(summary, sink, info)
         except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)  # no partition still writing beside the cleanup
-            sink.abort()
+            try:
+                pool.shutdown(wait=True, cancel_futures=True)  # no partition still writing beside the cleanup
+                sink.abort()
+            except KeyboardInterrupt:  # one Ctrl-C can arrive twice (Polars raises it, then Python): still dropped
+                sink.abort()
             raise
         finally:
             pool.shutdown(wait=False)

@@ -19,9 +19,10 @@ import pytest
 
 from analyzer.importers.files import expand_paths
 from analyzer.importers.tenhou import read_tenhou
+from tests.conftest import SHARED_HINT, SHARED_LOGS  # as a package: this file also runs as `python -m tests.…`
 
 DIGESTS = Path(__file__).resolve().parents[1] / "data" / "tenhou_import_digests.json"
-LOGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "logs"
+LOGS = SHARED_LOGS
 COLUMNS = [
     "round", "honba", "kyotaku", "player_0", "player_1", "player_2", "player_3", "result", "winner", "loser", "pao",
     "riichi", "tenpai", "hand", "melds", "win_tile", "dora", "ura", "ippatsu", "double_riichi", "haitei", "houtei",
@@ -50,7 +51,7 @@ def current() -> dict[str, str]:
     return {f.relative_to(LOGS).as_posix(): digest(f) for f in files}
 
 
-@pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS}")
+@pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS} ({SHARED_HINT})")
 def test_every_shared_log_imports_as_before():
     expected = json.loads(DIGESTS.read_text())
     got = current()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from conftest import SHARED_HINT, SHARED_LOGS
 
 from analyzer.importers.files import expand_paths
 from analyzer.importers.hand_shape import is_complete, is_tenpai
@@ -21,8 +22,8 @@ from analyzer.importers.tenhou import read_tenhou
 from analyzer.importers.tile_text import kind
 from analyzer.rules import from_spec
 
-LOGS = Path(__file__).resolve().parents[3] / "shared" / "data" / "logs"
-pytestmark = pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS}")
+LOGS = SHARED_LOGS
+pytestmark = pytest.mark.skipif(not LOGS.is_dir(), reason=f"shared Tenhou logs not found at {LOGS} ({SHARED_HINT})")
 
 # Not standard Tenhou games: reported as problems, by design (sanma2.xml, a three-player game, imports).
 UNSUPPORTED = {
