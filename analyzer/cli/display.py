@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import polars as pl
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -94,22 +95,30 @@ def print_counts(result) -> None:
         )
 
 
-def print_findings(result, show: int) -> None:
-    """The findings of ``check`` per kind and field, then the first ``show`` of them."""
+def print_findings(result, show: int, notes: bool = False) -> None:
+    """The findings of ``check``: counts per kind and field, then the first ``show`` of them, most serious kind
+    first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given. Notes are
+    one line of counts unless ``notes`` lists them too (after the mismatches)."""
     if result.findings.height == 0:
         return
-    summary = Table(title="Findings per kind and field")
-    for name in ("kind", "field", "count", "games"):
-        summary.add_column(name, justify="right" if name in ("count", "games") else "left")
-    for row in result.summary.iter_rows():
-        summary.add_row(*[escape(str(v)) for v in row])
-    out.print(summary)
-    if show <= 0:
-        return
-    columns = ["game_id", "round", "honba", "seat", "field", "recorded", "computed", "explanation"]
-    table = Table(title=f"First {min(show, result.findings.height)} of {result.findings.height} findings")
-    for name in columns:
-        table.add_column(name, overflow="fold")
-    for row in result.findings.head(show).select(columns).iter_rows():
-        table.add_row(*["" if v is None else escape(str(v)) for v in row])
-    out.print(table)
+    listed = result.findings if notes else result.mismatches
+    if listed.height:
+        shown = result.summary.filter(pl.col("kind").is_in(listed["kind"].unique().implode()))
+        summary = Table(title="Findings per kind and field" if notes else "Mismatches per kind and field")
+        for name in ("kind", "field", "count", "games"):
+            summary.add_column(name, justify="right" if name in ("count", "games") else "left")
+        for row in shown.iter_rows():
+            summary.add_row(*[escape(str(v)) for v in row])
+        out.print(summary)
+    if show > 0 and listed.height:
+        what = "findings" if notes else "mismatches"
+        columns = ["game_id", "round", "honba", "seat", "player", "kind", "field", "recorded", "computed",
+                   "explanation"]
+        table = Table(title=f"First {min(show, listed.height)} of {listed.height} {what}")
+        for name in columns:
+            table.add_column(name, overflow="fold")
+        for row in listed.head(show).select(columns).iter_rows():
+            table.add_row(*["" if v is None else escape(str(v)) for v in row])
+        out.print(table)
+    if not notes and result.notes.height:
+        print_line(f"{result.notes_text()} — --notes to list them")
