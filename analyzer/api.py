@@ -57,6 +57,7 @@ def score(
     *,
     executor=None,
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    min_games: int = 1,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -70,10 +71,13 @@ def score(
     preset (:func:`analyzer.parts.score_parts`). Paths are scored in partitions of whole games
     (``partition_rows`` rows, or as many as ``memory_limit`` allows, e.g. ``"2GB"``); for inputs too big for
     memory, :func:`score_to` writes each partition's rows as it goes.
+    ``result.standings`` ranks the players of each kind of game (:mod:`analyzer.standings`); those with fewer
+    than ``min_games`` games of a kind are listed after its ranked players, unranked.
     """
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers) as chosen:
-        summary = run(ScoreJob(rules, rank_by), data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+        job = ScoreJob(rules, rank_by, min_games=min_games)
+        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
 
@@ -81,7 +85,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
     return ScoreResult(
         hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
-        yaku_stats=summary.yaku_stats,
+        yaku_stats=summary.yaku_stats, standings=summary.standings,
     )
 
 
@@ -93,6 +97,7 @@ def score_to(
     *,
     executor=None,
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    min_games: int = 1,
     report: str | Path | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
@@ -113,7 +118,8 @@ def score_to(
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
-        summary = run(ScoreJob(rules, rank_by), data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+        job = ScoreJob(rules, rank_by, min_games=min_games)
+        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report)
     return summary
@@ -130,6 +136,7 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
+        standings=summary.standings,
     )
 
 

@@ -20,6 +20,7 @@ from analyzer.rejects import rejects_of
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS
+from analyzer.standings import KIND, game_kind
 from analyzer.validate import COPY_REASON_START
 
 ADDED_COLUMNS = [
@@ -79,11 +80,16 @@ def _hands_output(scored: pl.LazyFrame, checked: pl.LazyFrame, multiple: bool) -
 
 
 def _game_rows(part: ScoredPart) -> pl.LazyFrame:
-    """The games table rows of a part, each tagged with its game's ruleset."""
+    """The games table rows of a part, each tagged with its game's ruleset and kind of game
+    (:func:`analyzer.standings.game_kind`: the players and the game length, which a part's games may mix)."""
     games = game_results(part.scored, part.rules)
     if GAME_RULES in games.collect_schema().names():
-        return games.rename({GAME_RULES: "rules"})
-    return games.with_columns(pl.lit(part.rules.name).alias("rules"))
+        kinds = {r.name: game_kind(r) for r in part.members or [part.rules]}
+        return games.rename({GAME_RULES: "rules"}).with_columns(
+            pl.col("rules").replace_strict(list(kinds), list(kinds.values()), default=game_kind(part.rules),
+                                           return_dtype=pl.String).alias(KIND)
+        )
+    return games.with_columns(pl.lit(part.rules.name).alias("rules"), pl.lit(game_kind(part.rules)).alias(KIND))
 
 
 def assemble_part(parts: list[ScoredPart], statistics: bool = True) -> PartTables:

@@ -26,6 +26,8 @@ report_output = output_suffix(tuple("." + f for f in REPORT_FORMATS),
     help="Write every finding to report.csv, report.parquet or report.html.",
 )
 @click.option("--show", default=20, show_default=True, help="Findings printed on screen (0 = none).")
+@click.option("--notes", is_flag=True,
+              help="List the notes too (after the mismatches); without it they are one line of counts.")
 @run_options
 @click.option(
     "--scratch", default=None, metavar="DIR",
@@ -33,8 +35,9 @@ report_output = output_suffix(tuple("." + f for f in REPORT_FORMATS),
 )
 @debug_option
 def check_command(
-    inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, partition_rows: int | None,
-    memory_limit: int | None, scheduler: str | None, workers: int | None, scratch: str | None, debug: bool,
+    inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, notes: bool,
+    partition_rows: int | None, memory_limit: int | None, scheduler: str | None, workers: int | None,
+    scratch: str | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
@@ -42,6 +45,8 @@ def check_command(
     Compares each recorded_* column present (han, fu, yakuman, points, limit, yaku, dora, deltas, final
     scores, game points) and checks that honba and riichi sticks follow, the dealer rotates as the outcome
     requires, han/fu and winners are possible, and the recorded score changes balance.
+    Mismatches are listed most serious first (money, payment, value, game_end, table, plausibility, tiles,
+    reject); notes are counted, and listed with --notes. -o writes every finding in the same order.
     Exit status 0 when everything agrees, 1 when there are mismatches (notes alone do not count).
     """
     with friendly_errors(debug):
@@ -54,7 +59,7 @@ def check_command(
                            memory_limit=memory_limit, progress=bar, scheduler=scheduler, workers=workers,
                            scratch=scratch)
         written = write_findings(result, report) if report else None
-    print_findings(result, show)
+    print_findings(result, show, notes)
     print_line(f"{result.headline()}; rules: {result.rules_label}")
     if written:
         print_line(f"written: {written}")

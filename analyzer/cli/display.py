@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
+import polars as pl
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from analyzer.standings import KIND, game_kind, kind_seats, kinds_of
 
 # soft wrap: a message is one line in a log however long (tables still fit the width)
 console = Console(stderr=True, soft_wrap=True)
@@ -78,29 +81,53 @@ def print_line(text: str) -> None:
 
 
 def print_standings(result, top: int) -> None:
-    if top <= 0 or result.players.height == 0:
+    """The standings of a run (``result.standings``): one table per kind of game when the games mix kinds
+    (:mod:`analyzer.standings`), each cut at ``top`` players with a line saying how many more there are."""
+    standings = getattr(result, "standings", None)
+    if top <= 0 or standings is None or standings.height == 0:
         return
-    table = Table(title=f"Standings (rules: {cell(result.rules_label)})")
-    for name in ["#", "player", "games", "points", "avg", "1st", "2nd", "3rd", "4th", "avg place", "win %", "deal-in %"]:
+    kinds = kinds_of(standings)
+    for kind in kinds:
+        rows = standings.filter(pl.col(KIND) == kind)
+        if len(kinds) == 1:
+            title = f"Standings (rules: {cell(result.rules_label)})"
+        else:  # the kind's own rulesets
+            names = sorted({r.name for r in getattr(result, "rulesets", []) if game_kind(r) == kind})
+            title = f"Standings: {cell(kind)}" + (f" (rules: {cell(', '.join(names))})" if names else "")
+        # hand statistics are over all of a player's games: shown when every game is of this kind
+        out.print(_standings_table(rows, top, title, kind_seats(kind), hand_rates=len(kinds) == 1))
+        if rows.height > top:
+            print_line(f"… and {rows.height - top} more (--top N to show more)")
+
+
+def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_rates: bool) -> Table:
+    rates = [c for c in ("win_rate", "deal_in_rate") if hand_rates and c in rows.columns]
+    places = ["1st", "2nd", "3rd", "4th"][:seats]
+    table = Table(title=title)
+    headers = {"win_rate": "win %", "deal_in_rate": "deal-in %"}
+    for name in ["#", "player", "games", "points", "avg", *places, "avg place", *[headers[r] for r in rates]]:
         table.add_column(name, justify="left" if name == "player" else "right")
-    # every game has four seats: the players' incomplete games, summed, count each game four times
-    incomplete = int(result.players["incomplete_games"].sum()) // 4 if "incomplete_games" in result.players.columns else 0
+    captions = []
+    # each game of the kind is counted once per seat in the players' incomplete games
+    incomplete = int(rows["incomplete_games"].sum()) // seats
     if incomplete:
-        table.caption = (f"* counts incomplete games: {incomplete} game(s) are fragments, have rejected rows or do not"
-                         " end where their rules end them (games table, column complete)")
-    for row in result.players.head(top).iter_rows(named=True):
+        captions.append(f"* counts incomplete games: {incomplete} game(s) are fragments, have rejected rows or do not"
+                        " end where their rules end them (games table, column complete)")
+    if rows["rank"].null_count():
+        captions.append("– unranked: fewer games than --min-games")
+    table.caption = "\n".join(captions) or None
+    for row in rows.head(top).iter_rows(named=True):
         table.add_row(
-            str(row["rank"]),
+            "–" if row["rank"] is None else str(row["rank"]),
             cell(row["player"]),
-            str(row["games"]) + ("*" if row.get("incomplete_games") else ""),
+            str(row["games"]) + ("*" if row["incomplete_games"] else ""),
             f"{row['total_points']:+.1f}",
             f"{row['avg_points']:+.1f}",
-            *[str(row[f"place_{p}"]) for p in range(1, 5)],
+            *[str(row[f"place_{p}"]) for p in range(1, seats + 1)],
             f"{row['avg_place']:.2f}",
-            f"{100 * (row['win_rate'] or 0):.1f}",
-            f"{100 * (row['deal_in_rate'] or 0):.1f}",
+            *[f"{100 * (row[r] or 0):.1f}" for r in rates],
         )
-    out.print(table)
+    return table
 
 
 def print_counts(result) -> None:
@@ -125,22 +152,30 @@ def print_rejects(rows: int, reasons, where) -> None:
     console.print(f"[yellow]{cell(text)}[/]", highlight=False)
 
 
-def print_findings(result, show: int) -> None:
-    """The findings of ``check`` per kind and field, then the first ``show`` of them."""
+def print_findings(result, show: int, notes: bool = False) -> None:
+    """The findings of ``check``: counts per kind and field, then the first ``show`` of them, most serious kind
+    first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given. Notes are
+    one line of counts unless ``notes`` lists them too (after the mismatches)."""
     if result.findings.height == 0:
         return
-    summary = Table(title="Findings per kind and field")
-    for name in ("kind", "field", "count", "games"):
-        summary.add_column(name, justify="right" if name in ("count", "games") else "left")
-    for row in result.summary.iter_rows():
-        summary.add_row(*[cell(v) for v in row])
-    out.print(summary)
-    if show <= 0:
-        return
-    columns = ["game_id", "round", "honba", "seat", "field", "recorded", "computed", "explanation"]
-    table = Table(title=f"First {min(show, result.findings.height)} of {result.findings.height} findings")
-    for name in columns:
-        table.add_column(name, overflow="fold")
-    for row in result.findings.head(show).select(columns).iter_rows():
-        table.add_row(*[cell(v) for v in row])
-    out.print(table)
+    listed = result.findings if notes else result.mismatches
+    if listed.height:
+        shown = result.summary.filter(pl.col("kind").is_in(listed["kind"].unique().implode()))
+        summary = Table(title="Findings per kind and field" if notes else "Mismatches per kind and field")
+        for name in ("kind", "field", "count", "games"):
+            summary.add_column(name, justify="right" if name in ("count", "games") else "left")
+        for row in shown.iter_rows():
+            summary.add_row(*[cell(v) for v in row])
+        out.print(summary)
+    if show > 0 and listed.height:
+        what = "findings" if notes else "mismatches"
+        columns = ["game_id", "round", "honba", "seat", "player", "kind", "field", "recorded", "computed",
+                   "explanation"]
+        table = Table(title=f"First {min(show, listed.height)} of {listed.height} {what}")
+        for name in columns:
+            table.add_column(name, overflow="fold")
+        for row in listed.head(show).select(columns).iter_rows():
+            table.add_row(*[cell(v) for v in row])
+        out.print(table)
+    if not notes and result.notes.height:
+        print_line(f"{result.notes_text()} — --notes to list them")

@@ -89,6 +89,11 @@ rank_by_option = click.option(
     "--rank-by", default=",".join(DEFAULT_RANK_BY), show_default=True, callback=_rank_keys, help=RANK_BY_HELP
 )
 
+min_games_option = click.option(
+    "--min-games", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    help="Rank only players with at least N games of a kind of game; the others are listed after them, unranked.",
+)
+
 debug_option = click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 
 # every `import` command: paths, output, workers, size cap, debug

@@ -14,7 +14,7 @@ from analyzer.selection import select_games
 
 from analyzer.cli.display import print_line, progress
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
-from analyzer.cli.options import debug_option, html_output, rank_by_option, rules_option
+from analyzer.cli.options import debug_option, html_output, min_games_option, rank_by_option, rules_option
 
 
 @click.command("report")
@@ -27,14 +27,15 @@ from analyzer.cli.options import debug_option, html_output, rank_by_option, rule
               help="Only games from this day (YYYY-MM-DD; a `date` column, else a Tenhou log id's date).")
 @click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games up to this day.")
 @rank_by_option
+@min_games_option
 @debug_option
 def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None, players: tuple[str, ...],
-                   since, until, rank_by: tuple[str, ...], debug: bool) -> None:
+                   since, until, rank_by: tuple[str, ...], min_games: int, debug: bool) -> None:
     """Score hand records and write one self-contained HTML report (no network needed to open it)."""
     with friendly_errors(debug):
         rules = load_rules(rules_spec) if rules_spec is not None else None
         result, written = _run_report(list(inputs), output, rules, players, since and since.date(),
-                                      until and until.date(), rank_by)
+                                      until and until.date(), rank_by, min_games)
     print_line(
         f"{result.games['game_id'].n_unique()} game(s), {result.players.height} player(s),"
         f" {result.rows_rejected} rejected row(s); written: {written}"
@@ -43,10 +44,10 @@ def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None,
 
 
 def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...], since, until,
-                rank_by: tuple[str, ...]):
+                rank_by: tuple[str, ...], min_games: int = 1):
     raw = select_games(load(inputs), since, until)
     with progress("Scoring…"):
-        result = score(raw, rules, rank_by=rank_by)
+        result = score(raw, rules, rank_by=rank_by, min_games=min_games)
     if result.rows_read == 0:  # an empty page would look like a report of nothing: said, and nothing written
         bounds = " and ".join(f"--{name} {day}" for name, day in (("since", since), ("until", until)) if day)
         raise Failure(f"no game matches {bounds}: {output} not written" if bounds else

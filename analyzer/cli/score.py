@@ -13,7 +13,7 @@ from analyzer.rules import load_rules
 
 from analyzer.cli.display import print_counts, print_standings, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
-from analyzer.cli.options import debug_option, html_output, rank_by_option, rules_option, run_options
+from analyzer.cli.options import debug_option, html_output, min_games_option, rank_by_option, rules_option, run_options
 
 TABLES = ("hands", "games", "players", "rejects")
 
@@ -26,27 +26,29 @@ TABLES = ("hands", "games", "players", "rejects")
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @run_options
 @rank_by_option
+@min_games_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, scheduler: str | None, workers: int | None, rank_by: tuple[str, ...],
-    report_path: str | None, debug: bool,
+    min_games: int, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
     Writes hands, games, players and rejects tables. Every input row lands in hands or rejects. Inputs of any
-    size are scored in partitions of whole games, each written out as soon as it is scored.
+    size are scored in partitions of whole games, each written out as soon as it is scored. The standings
+    rank each kind of game (4- or 3-player, hanchan or east-only) on its own.
     """
     with friendly_errors(debug):
         refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{name}.{fmt}" for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with progress_bar(f"Scoring under {label}") as bar:
-            result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, report=report_path,
-                              partition_rows=partition_rows, memory_limit=memory_limit, progress=bar,
-                              scheduler=scheduler, workers=workers)
+            result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
+                              report=report_path, partition_rows=partition_rows, memory_limit=memory_limit,
+                              progress=bar, scheduler=scheduler, workers=workers)
     print_standings(result, top)
     print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)

@@ -6,8 +6,8 @@ disagreement, with these columns:
 
 =============== =========================================================================================
 game_id, round, where: the game, the hand's round and recorded honba, ``hand_no`` (1 = the game's first
-honba, hand_no  hand in replay order) and ``seat`` for per-seat fields (null otherwise)
-seat
+honba, hand_no  hand in replay order); ``seat`` and ``player`` (the name at that seat on the row) for
+seat, player    per-seat fields, both null otherwise
 field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
                 ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
                 ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
@@ -25,21 +25,24 @@ source_file,    where the row came from
 source_row
 =============== =========================================================================================
 
-Everything is column work on the scored frames; findings are sorted by game, hand, field and seat.
+Everything is column work on the scored frames. The check job lists findings most serious kind first
+(:data:`KIND_ORDER`: money, payment, value, game_end, table, plausibility, tiles, reject, then note), each
+kind by game, hand, field and seat.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from analyzer.findings.base import FINDING_SCHEMA, NOT_A_MISMATCH
+from analyzer.findings.base import FINDING_SCHEMA, KIND_ORDER, NOT_A_MISMATCH, severity
 from analyzer.findings.game_end import game_end_findings, game_end_rule_findings
 from analyzer.findings.rejects import reject_findings
 from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
 from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
 from analyzer.parts import ScoredPart
 
-__all__ = ["FINDING_SCHEMA", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings"]
+__all__ = ["FINDING_SCHEMA", "KIND_ORDER", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings",
+           "severity"]
 
 
 def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:

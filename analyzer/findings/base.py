@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer.players.seats import at_seat
+from analyzer.schema import PLAYER_COLUMNS
 from analyzer.text import one_of
 
 FINDING_SCHEMA = {
@@ -12,6 +14,7 @@ FINDING_SCHEMA = {
     "honba": pl.Int64,
     "hand_no": pl.Int64,
     "seat": pl.Int64,
+    "player": pl.String,
     "field": pl.String,
     "kind": pl.String,
     "recorded": pl.String,
@@ -21,6 +24,11 @@ FINDING_SCHEMA = {
     "source_row": pl.Int64,
 }
 NOT_A_MISMATCH = ("note",)
+# The order findings are listed in, most serious first: money that does not balance, then wrong payments, wrong
+# hand values, wrong game results, table state (honba, sticks, dealer), impossible combinations, tiles that
+# cannot be scored, rows that could not be scored at all, and last the notes (not mismatches). A kind not
+# listed here comes after the listed mismatches, before the notes.
+KIND_ORDER = ("money", "payment", "value", "game_end", "table", "plausibility", "tiles", "reject", "note")
 WIN = one_of(pl.col("result"), ["ron", "tsumo"])
 
 
@@ -28,13 +36,15 @@ def finding(
     lf: pl.LazyFrame, condition: pl.Expr, field: str | pl.Expr, kind: str | pl.Expr, recorded: pl.Expr,
     computed: pl.Expr, explanation: pl.Expr | str, seat: pl.Expr | int | None = None,
 ) -> pl.LazyFrame:
-    """Rows of ``lf`` where ``condition`` holds, as findings."""
+    """Rows of ``lf`` where ``condition`` holds, as findings; ``player`` is the name at ``seat`` on the row."""
+    seat_expr = seat.cast(pl.Int64) if isinstance(seat, pl.Expr) else pl.lit(seat, pl.Int64)
     return lf.filter(condition.fill_null(False)).select(
         "game_id",
         "round",
         "honba",
         "hand_no",
-        pl.lit(seat, pl.Int64).alias("seat") if not isinstance(seat, pl.Expr) else seat.alias("seat"),
+        seat_expr.alias("seat"),
+        at_seat([pl.col(p) for p in PLAYER_COLUMNS], seat_expr).alias("player"),
         (pl.lit(field) if isinstance(field, str) else field).alias("field"),
         (pl.lit(kind) if isinstance(kind, str) else kind).alias("kind"),
         recorded.cast(pl.String).alias("recorded"),
@@ -55,3 +65,12 @@ def number_text(x: pl.Expr) -> pl.Expr:
     return pl.when(x == x.round()).then(x.cast(pl.Int64).cast(pl.String)).otherwise(x.round(2).cast(pl.String))
 
 
+
+
+def severity(kind: pl.Expr) -> pl.Expr:
+    """A finding's place in :data:`KIND_ORDER` (0 = most serious); an unlisted kind comes after the listed
+    mismatches and before the notes."""
+    mismatches = [k for k in KIND_ORDER if k not in NOT_A_MISMATCH]
+    notes = {k: len(mismatches) + 1 + i for i, k in enumerate(NOT_A_MISMATCH)}
+    ranks = {k: i for i, k in enumerate(mismatches)} | notes
+    return kind.replace_strict(list(ranks), list(ranks.values()), default=len(mismatches), return_dtype=pl.Int64)

@@ -15,6 +15,7 @@ def reject_findings(rejects: pl.DataFrame) -> pl.DataFrame:
         pl.lit(None, pl.Int64).alias("honba"),
         pl.lit(None, pl.Int64).alias("hand_no"),
         pl.lit(None, pl.Int64).alias("seat"),
+        pl.lit(None, pl.String).alias("player"),
         pl.when(copy).then(pl.lit(DUPLICATE_ROW)).otherwise(pl.col("column")).alias("field"),
         pl.lit("reject").alias("kind"),
         pl.col("value").alias("recorded"),

@@ -6,19 +6,22 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings
+from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings, severity
 from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
 from analyzer.outputs import finish_rejects, rules_label
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
 from analyzer.schema import SEATS
 
-FINDING_ORDER = ("game_id", "hand_no", "field", "seat")
+# most serious kind first (analyzer.findings.KIND_ORDER), then by game, hand, field and seat
+FINDING_ORDER = ("_severity", "kind", "game_id", "hand_no", "field", "seat")
 
 
 @dataclass
 class CheckResult:
     """The findings of a check, their counts per field and kind, and what was scored.
+
+    ``findings`` come most serious kind first (:data:`analyzer.findings.KIND_ORDER`), the notes last.
 
     ``scored`` holds every scored table when :func:`analyzer.check` was asked to keep them (the default from
     Python); the counts (``rows_read``, ``games``, ``columns``, ``rules_label``) are there either way.
@@ -41,13 +44,27 @@ class CheckResult:
         return self.mismatches.height == 0
 
     @property
+    def notes(self) -> pl.DataFrame:
+        return self.findings.filter(pl.col("kind").is_in(NOT_A_MISMATCH))
+
+    @property
     def summary(self) -> pl.DataFrame:
-        """Findings counted per field and kind, most frequent first."""
+        """Findings counted per field and kind: most serious kind first, then most frequent first."""
         return (
             self.findings.group_by("kind", "field")
             .agg(pl.len().alias("count"), pl.col("game_id").n_unique().alias("games"))
-            .sort(["count", "kind", "field"], descending=[True, False, False])
+            .sort(severity(pl.col("kind")), "kind", pl.col("count"), "field", descending=[False, False, True, False])
         )
+
+    def notes_text(self) -> str:
+        """'15 notes: partial_game 15' (a note's ``recorded`` is its code), or '' without notes."""
+        notes = self.notes
+        if notes.height == 0:
+            return ""
+        counts = (notes.group_by(pl.coalesce("recorded", "field").alias("code")).len()
+                  .sort(["len", "code"], descending=[True, False]))
+        return f"{notes.height} note{'s' if notes.height > 1 else ''}: " + ", ".join(
+            f"{code} {n}" for code, n in counts.iter_rows())
 
     def headline(self) -> str:
         """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'."""
@@ -108,7 +125,10 @@ class CheckJob:
 
     def finish(self, summary: CheckSummary, sink: Sink, info: RunInfo) -> CheckResult:
         run = self.score.finish(summary.score, sink, info)
-        findings = pl.concat(summary.findings, how="vertical").sort(*FINDING_ORDER, nulls_last=True)
+        findings = (
+            pl.concat(summary.findings, how="vertical").with_columns(severity(pl.col("kind")).alias("_severity"))
+            .sort(*FINDING_ORDER, nulls_last=True, maintain_order=True).drop("_severity")
+        )
         return CheckResult(
             findings=findings, scored=None, rows_read=summary.rows, games=summary.games, columns=summary.columns,
             rules_label=rules_label(run.rulesets, self.score.ruleset), run=run,

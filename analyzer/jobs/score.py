@@ -24,6 +24,7 @@ from analyzer.problems import rows_with_problems
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
+from analyzer.standings import finish_standings, merge_standings, standings_partials
 
 # The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
 # row per player once this many pile up: memory stays flat however many partitions a run has.
@@ -60,6 +61,7 @@ class ScoreResult:
     rules: Rules
     rulesets: list[Rules] = field(default_factory=list)
     yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
+    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
 
     @property
     def rows_rejected(self) -> int:
@@ -85,7 +87,8 @@ class ScoreResult:
 
 @dataclass
 class RunSummary:
-    """What a run gave: counts, the (small) players and yaku tables, where the tables went, and how it ran."""
+    """What a run gave: counts, the (small) players, standings and yaku tables, where the tables went, and how
+    it ran."""
 
     rows_scored: int
     rows_rejected: int
@@ -103,6 +106,7 @@ class RunSummary:
     yaku_stats: pl.DataFrame | None = None
     # the rejects per reason, most first: column, reason, rows (the rejects table itself is in paths["rejects"])
     reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
+    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
 
     @property
     def rows_read(self) -> int:
@@ -119,6 +123,7 @@ class ScoreSummary:
 
     rejects: list[pl.DataFrame]  # each partition's rejects, still with the keys of input order
     partials: list[pl.DataFrame]  # players' partial sums, merged as they pile up
+    standings: list[pl.DataFrame]  # the standings' partial sums per kind and player, merged likewise
     rulesets: list[Rules]
     rows_scored: int
     rows_with_problems: int
@@ -128,17 +133,24 @@ class ScoreSummary:
 
 class ScoreJob:
     """Score hand records: ``rules`` for every game, or None for each game's own ``rules`` column (see
-    :func:`analyzer.parts.score_parts`); players ranked by ``rank_by``. ``statistics=False`` leaves out the
-    players' partial sums (a sink that takes no players table needs none)."""
+    :func:`analyzer.parts.score_parts`); players ranked by ``rank_by``, and so are the standings of each kind
+    of game (:mod:`analyzer.standings`), where players with fewer than ``min_games`` games go unranked.
+    ``statistics=False`` leaves out the players' and the standings' partial sums (a sink that takes no
+    players table needs none).
+
+    The standings are kept as partial sums per kind and player, not as the games: like the players' partials
+    they are as small as the player pool (times the kinds of game), however many games a run writes."""
 
     # the single-machine order of each row table: parts of a local plan come in it, others are sorted into it
     order = {"hands": "game_id", "games": "game_id"}
 
-    def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True):
+    def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True,
+                 min_games: int = 1):
         self.rules = rules
         self.ruleset = load_rules(rules)
         self.rank_by = tuple(rank_by)
         self.statistics = statistics
+        self.min_games = min_games
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
         return self.output(self.score_parts(rows))[0]
@@ -152,6 +164,7 @@ class ScoreJob:
         tables = assemble_part(parts, statistics=self.statistics)
         summary = ScoreSummary(
             rejects=[tables.rejects], partials=[] if tables.partials is None else [tables.partials],
+            standings=[standings_partials(tables.games).collect()] if self.statistics else [],
             rulesets=tables.rulesets, rows_scored=tables.hands.height,
             rows_with_problems=rows_with_problems(tables.hands), games=tables.games["game_id"].n_unique(),
             statistics_seconds=tables.statistics_seconds,
@@ -165,8 +178,11 @@ class ScoreJob:
             started = time.perf_counter()
             partials = [merge_partials(partials)]
             seconds += time.perf_counter() - started
+        standings = first.standings + second.standings
+        if sum(p.height for p in standings) > MERGE_PARTIALS_ROWS:
+            standings = [merge_standings(standings)]
         return ScoreSummary(
-            rejects=first.rejects + second.rejects, partials=partials,
+            rejects=first.rejects + second.rejects, partials=partials, standings=standings,
             rulesets=unique_rulesets(first.rulesets + second.rulesets),
             rows_scored=first.rows_scored + second.rows_scored,
             rows_with_problems=first.rows_with_problems + second.rows_with_problems,
@@ -175,10 +191,11 @@ class ScoreJob:
 
     def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
         started = time.perf_counter()
-        players = yaku_stats = None
+        players = yaku_stats = standings = None
         if self.statistics:
             merged = merge_partials(summary.partials)
             players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
+            standings = finish_standings(merge_standings(summary.standings), self.rank_by, self.min_games, players)
             sink.append("players", players)
         statistics = summary.statistics_seconds + time.perf_counter() - started
         rejects = finish_rejects(summary.rejects)
@@ -191,5 +208,5 @@ class ScoreJob:
             rows_with_problems=summary.rows_with_problems, games=summary.games, players=players,
             rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
-            yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects),
+            yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
         )

@@ -19,9 +19,10 @@ from analyzer.problems import has_problems, problem_lists, problems_text
 from analyzer.report.games import game_section, hand_lines, incomplete_reasons
 from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
-from analyzer.report.markup import fmt_value, link
+from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
 from analyzer.selection import game_date
+from analyzer.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#222;background:#fff}
@@ -79,22 +80,39 @@ def _link(kind: str, name: str | None) -> str:
     return link(kind, name)
 
 
-def _standings(players: pl.DataFrame) -> str:
-    head = "".join(f'<th class="{"t" if c == "player" else ""}">{escape(h)}</th>' for c, h, _ in STANDINGS)
-    rows = []
-    for row in players.iter_rows(named=True):
-        cells = []
-        for c, _, fmt in STANDINGS:
-            value = row[c]
-            if c == "player":
-                cells.append(f'<td class="t">{_link("player", value)}</td>')
-            elif c == "games" and row.get("incomplete_games"):
-                cells.append(f'<td data-v="{value}" title="{row["incomplete_games"]} incomplete">{value}*</td>')
-            else:
-                cells.append(f'<td data-v="{"" if value is None else value}">{escape(_fmt(value, fmt))}</td>')
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<table class="sortable" id="standings"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+def _standings(result, players: pl.DataFrame) -> str:
+    """One sortable standings table per kind of game (:mod:`analyzer.standings`), of the players in
+    ``players``; the hand statistics (win %, …, over all of a player's games) only when every game is of one
+    kind."""
+    table = result.standings if getattr(result, "standings", None) is not None else standings(
+        result.games, players=result.players)
+    table = table.filter(pl.col("player").is_in(players["player"].implode()))
+    kinds = kinds_of(table)
+    out = []
+    for kind in kinds:
+        rows = table.filter(pl.col(KIND) == kind)
+        columns = [(c, h, f) for c, h, f in STANDINGS if c in rows.columns and (len(kinds) == 1 or c not in HAND_RATES)
+                   and not (c.startswith("place_") and int(c[6]) > kind_seats(kind))]
+        head = "".join(f'<th class="{"t" if c == "player" else ""}">{escape(h)}</th>' for c, h, _ in columns)
+        body = []
+        for row in rows.iter_rows(named=True):
+            cells = []
+            for c, _, fmt in columns:
+                value = row[c]
+                if c == "player":
+                    cells.append(f'<td class="t">{_link("player", value)}</td>')
+                elif c == "games" and row.get("incomplete_games"):
+                    cells.append(f'<td data-v="{value}" title="{row["incomplete_games"]} incomplete">{value}*</td>')
+                else:
+                    cells.append(f'<td data-v="{"" if value is None else value}">{escape(_fmt(value, fmt))}</td>')
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        ident = "standings" if len(kinds) == 1 else anchor("standings", kind)
+        unranked = ('<p class="lead">– unranked: fewer games than --min-games.</p>'
+                    if rows["rank"].null_count() else "")
+        out.append(("" if len(kinds) == 1 else f"<h3>{escape(kind)}</h3>")
+                   + f'<table class="sortable" id="{escape(ident)}"><thead><tr>{head}</tr></thead>'
+                   f'<tbody>{"".join(body)}</tbody></table>{unranked}')
+    return "".join(out)
 
 
 def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
@@ -188,7 +206,7 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         + '<a href="#issues">Problems and rejects</a></nav>',
         '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort. '
         + ('* the player has <a href="#incomplete">incomplete games</a> (a fragment, rejected rows, or an end its '
-           "rules do not allow).</p>" if reasons else "</p>"), _standings(table),
+           "rules do not allow).</p>" if reasons else "</p>"), _standings(result, table),
         '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition '
         "(all of them: docs/statistics.md).</p>",
     ]
