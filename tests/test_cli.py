@@ -130,7 +130,7 @@ def test_check_exits_1_on_mismatches_and_2_on_bad_usage(tmp_path):
 def test_check_the_sample_sheet_with_mistakes():
     result = CliRunner().invoke(main, ["check", "sample_logs/checks/sheet_with_mistakes.csv", "--show", "0"])
     assert result.exit_code == 1
-    assert "4 rows, 1 games: 11 mismatches in 1 games; rules: tenhou" in result.output
+    assert "4 rows, 1 game: 11 mismatches in 1 game; rules: tenhou" in result.output
 
 
 def test_tiles_encode_then_score_matches_scoring_the_text(tmp_path):

@@ -12,16 +12,18 @@ REPORT_FORMATS = ("csv", "parquet", "html")
 
 
 def write_findings(result, path: str | Path) -> Path:
-    """A :class:`~analyzer.jobs.check.CheckResult`'s findings as ``.csv`` or ``.parquet`` (one row each), or an ``.html`` page with the summary too."""
+    """A :class:`~analyzer.jobs.check.CheckResult`'s findings as ``.csv`` or ``.parquet`` (one row each, most
+    serious first), or an ``.html`` page: the summary, the mismatches, then the notes."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in REPORT_FORMATS:
         raise InputError(f"report {path}: use a .csv, .parquet or .html file name")
     if fmt != "html":
         return write_table(result.findings, path, fmt)
+    # as on the console: the mismatches, most serious kind first, then the notes (worth knowing, not wrong)
     page = html_page(
         "analyzer check",
         f"{result.headline()}. Rules: {result.rules_label}.",
-        [("Summary", result.summary), ("Findings", result.findings)],
+        [("Summary", result.summary), ("Mismatches", result.mismatches), ("Notes", result.notes)],
     )
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -67,15 +67,15 @@ class CheckResult:
             f"{code} {n}" for code, n in counts.iter_rows())
 
     def headline(self) -> str:
-        """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'."""
+        """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'; '1 game', '1 mismatch', '1 note'."""
         mismatches = self.mismatches
         text = (
-            f"{self.rows_read} rows, {self.games} games: "
-            + (f"{mismatches.height} mismatches in {mismatches['game_id'].n_unique()} games" if mismatches.height
-               else "everything agrees")
+            f"{_count(self.rows_read, 'row')}, {_count(self.games, 'game')}: "
+            + (f"{_count(mismatches.height, 'mismatch')} in {_count(mismatches['game_id'].n_unique(), 'game')}"
+               if mismatches.height else "everything agrees")
         )
         notes = self.findings.height - mismatches.height
-        return text + (f" ({notes} notes)" if notes else "")
+        return text + (f" ({_count(notes, 'note')})" if notes else "")
 
     @property
     def fields_compared(self) -> list[str]:
@@ -84,6 +84,11 @@ class CheckResult:
         return [f for f, (recorded, _, _) in VALUE_FIELDS.items() if recorded in names] + [
             f"{f}_{s}" for f in ("delta", "final", "game_points") for s in SEATS if f"recorded_{f}_{s}" in names
         ]
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 game', '2 games', '3 mismatches'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('ch') else 's'}"
 
 
 @dataclass
