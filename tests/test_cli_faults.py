@@ -263,10 +263,22 @@ def test_a_full_disk_names_the_file_and_what_to_do(scored, monkeypatch):
     assert result.exit_code == 2
     assert (f"error: cannot write {scored / 'hands.parquet'}: no space left on device — free space or choose"
             " another -o") in result.output
+    monkeypatch.undo()
     monkeypatch.setattr(pq.ParquetWriter, "write_table",  # several partitions: Arrow's writer, Arrow's error
                         lambda *a, **k: (_ for _ in ()).throw(OSError(errno.ENOSPC, "Error writing bytes to file")))
     result = invoke("score", SAMPLE, "-o", scored, "--partition-rows", "30")
     assert result.exit_code == 2 and "no space left on device — free space or choose another -o" in result.output
+    monkeypatch.undo()
+    assert contents(scored) == before
+
+
+def test_a_full_disk_while_spilling_names_the_temporary_directory(scored, monkeypatch, tmp_path):
+    """CSV input in several partitions is spilled into TMPDIR first: that is the disk to free."""
+    before = contents(scored)
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", no_space)
+    result = invoke("score", SAMPLE, "-o", scored, "--partition-rows", "30")
+    assert result.exit_code == 2 and "analyzer-spill-" in result.output
+    assert "no space left on device — free space there, or set TMPDIR" in result.output
     monkeypatch.undo()
     assert contents(scored) == before
 

@@ -62,7 +62,7 @@ def friendly_errors(debug: bool):
 def cannot_write(exc: OutputError) -> str:
     """The one-line message of an output that could not be written: which, why, and what to do."""
     reason = (exc.strerror or str(exc)).rstrip(".")
-    advice = WRITE_ADVICE.get(exc.errno, "choose another -o")
+    advice = exc.advice or WRITE_ADVICE.get(exc.errno, "choose another -o")
     return f"cannot write {exc.filename}: {reason[:1].lower()}{reason[1:]} — {advice}"
 
 

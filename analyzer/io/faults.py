@@ -16,7 +16,10 @@ import polars as pl
 
 class OutputError(OSError):
     """An output that could not be written: ``filename`` is the file or directory, ``errno`` and ``strerror``
-    say why (``errno.ENOSPC``: the disk is full; ``EACCES``, ``EROFS``: not writable)."""
+    say why (``errno.ENOSPC``: the disk is full; ``EACCES``, ``EROFS``: not writable); ``advice``, when set,
+    what to do instead of choosing another output (a temporary file's disk, say)."""
+
+    advice: str | None = None
 
 
 # how Polars (Rust: "... (os error 28)") and Arrow ("[errno 28] ...") write the OS error behind theirs
@@ -32,7 +35,7 @@ def error_number(exc: BaseException) -> int | None:
 
 
 @contextmanager
-def writing(path: str | Path):
+def writing(path: str | Path, advice: str | None = None):
     """OS errors of the block (also those Polars wraps) raised as :class:`OutputError` naming ``path``."""
     try:
         yield
@@ -42,7 +45,9 @@ def writing(path: str | Path):
         code = error_number(exc)
         if code is None:
             raise
-        raise OutputError(code, os.strerror(code), str(path)) from exc
+        error = OutputError(code, os.strerror(code), str(path))
+        error.advice = advice
+        raise error from exc
 
 
 @contextmanager

@@ -30,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.columns import check_required
+from analyzer.io.faults import writing
 from analyzer.io.load import (InputError, expand_inputs, format_of, input_schema, read_as, read_frame, scan_file,
                               to_schema)
 from analyzer.schema import INPUT_POSITION
@@ -43,6 +44,7 @@ MIN_PARTITION_ROWS = 1
 # The last part's outputs are written when all scoring is done, with nothing left to overlap the write: the
 # last rows (whole games) of a partitioned input make a part of this fraction of the others' size.
 TAIL_FRACTION = 4
+SPILL_ADVICE = "free space there, or set TMPDIR to a disk with room for a copy of the input"
 # Rows the spill pass holds at a time (a batch and its split by part): its memory, whatever the input size.
 SPILL_BATCH_ROWS = 250_000
 
@@ -224,7 +226,8 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     # a part holds a range of game keys: a row's part is found among the parts' first keys by binary search
     first_keys = games.group_by("_part").agg(pl.col("_game_key").min()).sort("_part")["_game_key"]
     try:
-        _spill(files, schema, first_keys, directory)
+        with writing(directory, SPILL_ADVICE):
+            _spill(files, schema, first_keys, directory)
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
         raise
