@@ -18,6 +18,7 @@ SAMPLE = "sample_logs/csv"
 SANMA = "tests/data/sanma_hand_worked.csv"
 TONPUU = "sample_logs/tenhou/sample_tonpuu.json"
 HANCHAN, EAST, THREE = "4-player hanchan", "4-player east-only", "3-player hanchan"
+SAMPLE_RULES = "tenhou;west_extension=false"  # the bundled sample carries its rules
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_the_kind_of_a_ruleset(spec, kind):
 
 def test_the_games_table_says_each_games_kind(result):
     kinds = dict(result.games.group_by("rules").agg(pl.col("kind").unique()).iter_rows())
-    assert kinds == {"tenhou": [HANCHAN], "tenhou;game_length=east": [EAST], "tenhou_sanma": [THREE]}
+    assert kinds == {SAMPLE_RULES: [HANCHAN], "tenhou;game_length=east": [EAST], "tenhou_sanma": [THREE]}
 
 
 def test_each_kind_is_ranked_on_its_own(result):
@@ -132,7 +133,8 @@ def test_score_to_keeps_the_standings(mixed, result, tmp_path):
 def test_the_console_shows_one_table_per_kind(mixed, tmp_path):
     out = CliRunner().invoke(main, ["score", *mixed, "-o", str(tmp_path / "o")]).output
     titles = [line for line in out.splitlines() if line.startswith("Standings")]
-    assert titles == [f"Standings: {HANCHAN} (rules: tenhou)", f"Standings: {EAST} (rules: tenhou;game_length=east)",
+    assert titles == [f"Standings: {HANCHAN} (rules: {SAMPLE_RULES})",
+                      f"Standings: {EAST} (rules: tenhou;game_length=east)",
                       f"Standings: {THREE} (rules: tenhou_sanma)"]
     three = out.split(titles[2])[1]
     assert "4th" not in three.splitlines()[1] and "win %" not in out  # hand statistics are over all kinds
@@ -164,7 +166,7 @@ def test_min_games_on_the_command_line(mixed, tmp_path):
 
 def test_one_kind_keeps_the_console_table_of_before(tmp_path):
     out = CliRunner().invoke(main, ["score", SAMPLE, "-o", str(tmp_path / "o")]).output
-    assert "Standings (rules: tenhou)" in out and "win %" in out and "deal-in %" in out and "…" not in out
+    assert f"Standings (rules: {SAMPLE_RULES})" in out and "win %" in out and "deal-in %" in out and "…" not in out
 
 
 def test_the_report_has_a_standings_table_per_kind(result, mixed, tmp_path):
