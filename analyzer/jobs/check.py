@@ -63,8 +63,8 @@ class CheckResult:
             return ""
         counts = (notes.group_by(pl.coalesce("recorded", "field").alias("code")).len()
                   .sort(["len", "code"], descending=[True, False]))
-        return f"{notes.height} note{'s' if notes.height > 1 else ''}: " + ", ".join(
-            f"{code} {n}" for code, n in counts.iter_rows())
+        listed = counts.select(pl.format("{} {}", "code", "len").str.join(", ")).item()
+        return f"{_count(notes.height, 'note')}: {listed}"
 
     def headline(self) -> str:
         """'843 rows, 101 games: 12 mismatches in 4 games (15 notes)'; '1 game', '1 mismatch', '1 note'."""
@@ -117,9 +117,8 @@ class CheckJob:
         findings = [f for p in parts for f in part_findings(p, tables.games)]
         findings.append(reject_findings(rejects))
         found = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
-        rows = tables.hands.height + rejects.select(pl.struct("file", "row").n_unique()).item()
         games = pl.concat([tables.hands["game_id"], rejects["game_id"]]).n_unique()
-        summary = CheckSummary(output.summary, [found], rows, games, tables.hands.columns)
+        summary = CheckSummary(output.summary, [found], output.rows, games, tables.hands.columns)
         return PartOutput(output.tables, summary, output.rows)
 
     def combine(self, first: CheckSummary, second: CheckSummary) -> CheckSummary:

@@ -92,11 +92,12 @@ class BucketPlan:
         self._scratch = []
 
 
-def _slices(files: list[str], rows_per_task: int) -> list[list[tuple[int, str, tuple[int, int] | None]]]:
-    """Map tasks: lists of (file index, path, row range) of about ``rows_per_task`` rows."""
+def _slices(files: list[str], totals: list[int],
+            rows_per_task: int) -> list[list[tuple[int, str, tuple[int, int] | None]]]:
+    """Map tasks: lists of (file index, path, row range) of about ``rows_per_task`` rows (``totals``: each
+    file's rows)."""
     tasks, current, size = [], [], 0
-    for index, path in enumerate(files):
-        total = scan_file(path, index).select(pl.len()).collect().item()
+    for index, (path, total) in enumerate(zip(files, totals)):
         parquet = str(path).lower().endswith((".parquet", ".pq"))
         ranges = [(first, min(rows_per_task, total - first)) for first in range(0, total, rows_per_task)] \
             if parquet and total > rows_per_task else [None]
@@ -200,9 +201,9 @@ class DaskExecutor:
             for path, scan in zip(files, scans):  # a missing column is one error, not a rejected file
                 check_required(scan, path)
             schema = input_schema(scans)
-            tasks = _slices(files, partition_rows)
-            buckets = self.partitions or max(2 * self.workers, math.ceil(
-                sum(scan_file(p, i).select(pl.len()).collect().item() for i, p in enumerate(files)) / partition_rows))
+            totals = [scan.select(pl.len()).collect().item() for scan in scans]  # a CSV is parsed for it: once
+            tasks = _slices(files, totals, partition_rows)
+            buckets = self.partitions or max(2 * self.workers, math.ceil(sum(totals) / partition_rows))
             futures = [client.submit(_bucket_rows, i, pieces, schema, buckets, run, pure=False, retries=RETRIES)
                        for i, pieces in enumerate(tasks)]
             rows = sum(client.gather(futures))
