@@ -39,9 +39,10 @@ Data = pl.LazyFrame | pl.DataFrame | str | Path | list[str | Path]
 class _Executor:
     """The executor a call was given, or one made from the shortcuts and closed when the call ends."""
 
-    def __init__(self, executor, progress, scheduler=None, client=None, workers=None, scratch=None) -> None:
+    def __init__(self, executor, progress, scheduler=None, client=None, workers=None, scratch=None,
+                 in_flight=None) -> None:
         self.owned = executor is None
-        self.executor = executor or executor_for(scheduler, client, workers, scratch, progress)
+        self.executor = executor or executor_for(scheduler, client, workers, scratch, progress, in_flight)
 
     def __enter__(self):
         return self.executor
@@ -64,6 +65,7 @@ def score(
     scheduler: str | None = None,
     client=None,
     workers: int | None = None,
+    in_flight: int | None = None,
 ) -> ScoreResult:
     """Score hand records — a frame of raw columns (as :func:`analyzer.load` gives) or paths — in memory.
 
@@ -75,9 +77,9 @@ def score(
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
     """
     sink = MemorySink()
-    with _Executor(executor, progress, scheduler, client, workers) as chosen:
+    with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         job = ScoreJob(rules, rank_by, min_games=min_games)
-        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
     return _in_memory(sink, summary)
 
 
@@ -105,6 +107,7 @@ def score_to(
     scheduler: str | None = None,
     client=None,
     workers: int | None = None,
+    in_flight: int | None = None,
 ) -> RunSummary:
     """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
 
@@ -114,12 +117,12 @@ def score_to(
     written by the workers. ``report``: also write the HTML report there.
     ``progress(rows_done, rows_total, partitions_done)`` is called after each partition.
     """
-    with _Executor(executor, progress, scheduler, client, workers) as chosen:
+    with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
         job = ScoreJob(rules, rank_by, min_games=min_games)
-        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report)
     return summary
@@ -153,6 +156,7 @@ def check(
     client=None,
     workers: int | None = None,
     scratch: str | Path | None = None,
+    in_flight: int | None = None,
 ) -> CheckResult:
     """Score hand records and compare everything recorded with what the rules give (:mod:`analyzer.findings`).
 
@@ -162,8 +166,8 @@ def check(
     """
     sink = MemorySink() if keep_scored else NullSink()
     job = CheckJob(ScoreJob(rules, statistics=keep_scored))
-    with _Executor(executor, progress, scheduler, client, workers, scratch) as chosen:
-        result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+    with _Executor(executor, progress, scheduler, client, workers, scratch, in_flight) as chosen:
+        result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
     if keep_scored:
         result.scored = _in_memory(sink, result.run)
     return result

@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -97,16 +98,50 @@ def dataset(rows: int, seed: int, shuffle: bool, text: bool = False, files: int 
     return path
 
 
+def tree_rss_mb(root: int) -> float:
+    """Resident memory of process ``root`` and all its descendants together, in MB (Linux ``/proc``)."""
+    parents, rss = {}, {}
+    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            parents[int(entry.name)] = int(fields[1])
+            rss[int(entry.name)] = int(fields[21]) * page_mb
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
+        tree.update(children)
+        frontier.extend(children)
+    return sum(rss.get(pid, 0.0) for pid in tree)
+
+
 def timed(command: list[str], cwd: Path | None = None) -> dict:
-    """Run ``command`` (in ``cwd``); wall seconds, exit status and peak RSS (MB) of that child alone."""
+    """Run ``command`` (in ``cwd``); wall seconds, exit status and peak RSS (MB): the largest of the child's own
+    peak (``wait4``) and the sum over its process tree sampled every 0.1 s (worker processes of --in-flight)."""
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    tree_peak, sampling = [0.0], threading.Event()
+
+    def sample() -> None:
+        while not sampling.wait(0.1):
+            tree_peak[0] = max(tree_peak[0], tree_rss_mb(child.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
+    sampling.set()
+    sampler.join()
     out = child.stdout.read().decode(errors="replace")
     err = child.stderr.read().decode(errors="replace")
     child.returncode = os.waitstatus_to_exitcode(status)
-    return {"seconds": round(seconds, 3), "exit": child.returncode, "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+    return {"seconds": round(seconds, 3), "exit": child.returncode, "peak_rss_mb": round(max(usage.ru_maxrss / 1024, tree_peak[0]), 1),
             "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2), "stdout_tail": out[-400:],
             "stderr_tail": err[-400:]}
 
@@ -127,6 +162,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                         help="also time the score run of another checkout (e.g. `git worktree add ../base REV`), "
                              "alternating with this one in the same run")
+    parser.add_argument("--cpus", default=None, metavar="LIST",
+                        help="run the floor and every timed command on these cores only (`taskset -c LIST`, e.g. 0,1)")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
@@ -147,15 +184,17 @@ def main(argv: list[str] | None = None) -> dict:
     files = sorted(data.glob("*.parquet")) if data.is_dir() else [data]
     rows = pl.scan_parquet(files).select(pl.len()).collect().item()
     work = Path(tempfile.mkdtemp(prefix="analyzer-scale-"))
-    analyzer = [sys.executable, "-m", "analyzer.cli"]
+    pinned = ["taskset", "-c", args.cpus] if args.cpus else []
+    analyzer = [*pinned, sys.executable, "-m", "analyzer.cli"]
     fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(sum(f.stat().st_size for f in files) / 2**20, 1), **shape,
-           "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra, "cpus": os.cpu_count()}
+           "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra,
+           "cpus": len(os.sched_getaffinity(0)) if not args.cpus else len(_cores(args.cpus)), "pinned": args.cpus}
     try:
         runs = {"floor": [], "score": [], "baseline": [], "check": [], "cluster": []}
         cluster = (["--workers", str(args.workers)] if args.workers else []) + (
             ["--scheduler", args.scheduler] if args.scheduler else [])
         for _ in range(args.repeat):
-            runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
+            runs["floor"].append(timed([*pinned, sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
             runs["score"][-1]["stages"] = _stage_seconds(work / "out")
@@ -189,6 +228,15 @@ def main(argv: list[str] | None = None) -> dict:
     _print(fig)
     print(f"figures: {path}")
     return fig
+
+
+def _cores(listing: str) -> set[int]:
+    """``taskset -c`` syntax: '0,1' or '0-7,12'."""
+    cores = set()
+    for piece in listing.split(","):
+        low, _, high = piece.partition("-")
+        cores.update(range(int(low), int(high or low) + 1))
+    return cores
 
 
 def _stage_seconds(outdir: Path) -> dict:

@@ -9,7 +9,6 @@ import signal
 from pathlib import Path
 
 import polars as pl
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -264,10 +263,16 @@ def test_a_full_disk_names_the_file_and_what_to_do(scored, monkeypatch):
     assert (f"error: cannot write {scored / 'hands.parquet'}: no space left on device — free space or choose"
             " another -o") in result.output
     monkeypatch.undo()
-    monkeypatch.setattr(pq.ParquetWriter, "write_table",  # several partitions: Arrow's writer, Arrow's error
-                        lambda *a, **k: (_ for _ in ()).throw(OSError(errno.ENOSPC, "Error writing bytes to file")))
+    sink_parquet = pl.LazyFrame.sink_parquet
+
+    def hands_sink_fails(frame, path, *args, **kwargs):  # several partitions: each table a stream into Polars' sink
+        return no_space() if str(path).endswith("hands.parquet") else sink_parquet(frame, path, *args, **kwargs)
+
+    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", hands_sink_fails)
     result = invoke("score", SAMPLE, "-o", scored, "--partition-rows", "30")
-    assert result.exit_code == 2 and "no space left on device — free space or choose another -o" in result.output
+    assert result.exit_code == 2
+    assert (f"error: cannot write {scored / 'hands.parquet'}: no space left on device — free space or choose"
+            " another -o") in result.output
     monkeypatch.undo()
     assert contents(scored) == before
 

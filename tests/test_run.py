@@ -11,7 +11,11 @@ from polars.testing import assert_frame_equal
 import analyzer
 from analyzer.jobs import CheckJob, ScoreJob
 from analyzer.outputs import finish_players, merge_partials
-from analyzer.run import DirectorySink, LocalExecutor, MemorySink, NullSink, PartOutput, RunInfo, plan_input, run
+from analyzer.run import (
+    ClusterUnavailable, DirectorySink, LocalExecutor, MemorySink, NullSink, PartOutput, RunInfo, partition_rows_for,
+    plan_input, run,
+)
+from analyzer.run.local import default_in_flight
 
 SAMPLE_CSV = "sample_logs/csv"
 
@@ -139,3 +143,18 @@ def test_a_failing_partition_in_flight_stops_the_run_and_writes_nothing(tmp_path
         analyzer.score_to(SAMPLE_CSV, tmp_path / "out", rules="tenhou", partition_rows=5,
                           executor=LocalExecutor(in_flight=3))
     assert not (tmp_path / "out").exists()  # the run made OUTDIR: an aborted one removes it
+
+
+@pytest.mark.parametrize(("cores", "expected"), [(1, 1), (2, 2), (3, 2), (4, 2), (8, 4), (16, 8), (64, 8)])
+def test_partitions_in_flight_follow_the_cores(cores, expected):
+    assert default_in_flight(cores) == expected
+
+
+def test_the_memory_limit_is_shared_by_the_partitions_in_flight():
+    assert partition_rows_for(None, "2GB", in_flight=4) == partition_rows_for(None, "512MB")
+    assert partition_rows_for(None, "2GB", in_flight=1) == partition_rows_for(None, "2GB")
+
+
+def test_in_flight_is_refused_with_a_cluster(tmp_path):
+    with pytest.raises(ClusterUnavailable, match="in_flight"):
+        analyzer.score(SAMPLE_CSV, "tenhou", workers=2, in_flight=2)

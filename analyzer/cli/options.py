@@ -20,6 +20,8 @@ PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have)
 PARTITION_ROWS_HELP = "Rows per partition of whole games (memory grows with it). [default: 500,000]"
 MEMORY_LIMIT_HELP = "Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring."
 SCHEDULER_HELP = "Run on this Dask cluster (tcp://HOST:8786); needs the dask extra. See docs/cluster.md."
+IN_FLIGHT_HELP = ("Score N partitions at once on this machine, sharing its cores; --memory-limit is shared "
+                  "between them. [default: half the cores, 2 to 8]")
 WORKERS_HELP = "Run on a local Dask cluster of N worker processes started for this run (needs the dask extra)."
 RANK_BY_HELP = "Comma-separated ranking keys, best first; later keys break ties of earlier ones. Keys: " + ", ".join(
     RANK_KEYS
@@ -81,6 +83,7 @@ rules_option = click.option("--rules", "rules_spec", default=None, help=RULES_HE
 run_options = _stack(
     click.option("--partition-rows", type=click.IntRange(min=1), default=None, help=PARTITION_ROWS_HELP),
     click.option("--memory-limit", default=None, metavar="SIZE", callback=_size, help=MEMORY_LIMIT_HELP),
+    click.option("--in-flight", type=click.IntRange(min=1), default=None, metavar="N", help=IN_FLIGHT_HELP),
     click.option("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP),
     click.option("--workers", type=click.IntRange(min=1), default=None, help=WORKERS_HELP),
 )

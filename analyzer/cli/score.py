@@ -32,7 +32,7 @@ TABLES = ("hands", "games", "players", "rejects")
 @debug_option
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
-    memory_limit: int | None, scheduler: str | None, workers: int | None, rank_by: tuple[str, ...],
+    memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None, rank_by: tuple[str, ...],
     min_games: int, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
@@ -48,7 +48,7 @@ def score_command(
         with progress_bar(f"Scoring under {label}") as bar:
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
                               report=report_path, partition_rows=partition_rows, memory_limit=memory_limit,
-                              progress=bar, scheduler=scheduler, workers=workers)
+                              progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight)
     print_standings(result, top)
     print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)

@@ -17,19 +17,13 @@ from pathlib import Path
 from typing import Callable
 
 import polars as pl
-import pyarrow as pa
 
 from analyzer.io.faults import interrupts_held, writing
 from analyzer.io.load import InputError
-import pyarrow.parquet as pq
+from analyzer.io.parquet_stream import ParquetStream
 
 FORMATS = ("parquet", "csv")
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-STATISTICS_COLUMNS = {"game_id", "round", "result", "player", "player_0", "player_1", "player_2", "player_3",
-                      "winner", "loser", "file", "row", "source_file", "source_row", "rules"}
-# Input row numbers rise row by row: stored as deltas they take a few bytes per part (a dictionary of distinct
-# numbers took 0.77 MB per 500,000 rows) and a sixth of the time to encode.
-DELTA_ENCODED_COLUMNS = {"source_row", "row"}
 
 
 # Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.
@@ -112,17 +106,6 @@ def plain_types(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != df.schema[n])
 
 
-def _arrow_table(df: pl.DataFrame) -> pa.Table:
-    """``df`` for Arrow's Parquet writer: flat columns in the newest layout (Polars' string views, no copy),
-    nested ones in the oldest (Arrow cannot write string views inside lists)."""
-    nested = [n for n, t in df.schema.items() if isinstance(t, (pl.List, pl.Struct, pl.Array))]
-    flat = df.drop(nested).to_arrow(compat_level=pl.CompatLevel.newest())
-    if not nested:
-        return flat
-    inner = df.select(nested).to_arrow(compat_level=pl.CompatLevel.oldest())
-    return pa.table({n: (inner if n in nested else flat).column(n) for n in df.columns})
-
-
 class ResultWriter:
     """The tables of one run, written as a unit into OUTDIR, in parts.
 
@@ -162,11 +145,10 @@ class ResultWriter:
                 self._remove_made()
                 raise
         self._cancelled = False
-        self._parquet: dict[str, pq.ParquetWriter] = {}
+        self._parquet: dict[str, ParquetStream] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
         self._written: set[str] = set()
-        self._schemas: dict[str, pa.Schema] = {}
         self._queue: queue.Queue = queue.Queue(maxsize=self.PENDING)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="analyzer-writer", daemon=True)
@@ -215,22 +197,10 @@ class ResultWriter:
             self._written.add(name)
             df.write_parquet(self._path(name), compression="zstd")
             return
-        table = _arrow_table(df)
-        writer = self._parquet.get(name)
-        if writer is None:
-            # min/max statistics where readers filter (games, rounds, players, outcomes); skipping them for the
-            # other columns saves an eighth of the write
-            keyed = [c for c in table.column_names if c in STATISTICS_COLUMNS]
-            deltas = {c: "DELTA_BINARY_PACKED" for c in table.column_names
-                      if c in DELTA_ENCODED_COLUMNS and pa.types.is_integer(table.schema.field(c).type)}
-            writer = self._parquet[name] = pq.ParquetWriter(
-                self._path(name), table.schema, compression="zstd", write_statistics=keyed or False,
-                use_dictionary=[c for c in table.column_names if c not in deltas], column_encoding=deltas or None,
-            )
-            self._schemas[name] = table.schema
-        elif table.schema != self._schemas[name]:
-            table = table.cast(self._schemas[name])
-        writer.write_table(table)
+        stream = self._parquet.get(name)
+        if stream is None:
+            stream = self._parquet[name] = ParquetStream(self._path(name), df.schema)
+        stream.write(df)
 
     def _finish_thread(self) -> None:
         if self._thread.is_alive():

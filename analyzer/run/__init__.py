@@ -23,11 +23,15 @@ __all__ = [
 
 
 def executor_for(scheduler: str | None = None, client=None, workers: int | None = None,
-                 scratch: str | None = None, progress: Progress | None = None):
+                 scratch: str | None = None, progress: Progress | None = None, in_flight: int | None = None):
     """The executor the usual options ask for: a Dask one when ``scheduler``, ``client`` or ``workers`` is
-    given (:class:`analyzer.run.dask.DaskExecutor`), else a :class:`LocalExecutor`."""
+    given (:class:`analyzer.run.dask.DaskExecutor`), else a :class:`LocalExecutor` with ``in_flight``
+    partitions at once (default: half the cores, 2 to 8)."""
     if scheduler is None and client is None and workers is None:
-        return LocalExecutor(progress=progress)
+        return LocalExecutor(progress=progress, in_flight=in_flight)
+    if in_flight is not None:
+        raise ClusterUnavailable("in_flight (--in-flight) is for a run on this machine: a Dask cluster runs a partition per worker "
+                                 "thread (leave out in_flight, or workers/scheduler)")
     return DaskExecutor(scheduler=scheduler, client=client, workers=workers, scratch=scratch, progress=progress)
 
 

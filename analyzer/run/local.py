@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -18,16 +19,23 @@ Progress = Callable[[int, int, int], None]  # (rows done, rows in all or -1, par
 
 class LocalExecutor:
     """Runs a job over the partitions of a local :class:`~analyzer.run.plan.Plan` (slices of the input files, or
-    a spill of them). ``in_flight`` partitions are scored at once on threads (Polars releases the GIL: each
-    partition's queries share one pool of cores), and their outputs are appended and combined in partition
-    order, so the tables are the same for any number in flight. ``progress(rows_done, rows_total,
-    partitions_done)`` is called after each partition."""
+    a spill of them). ``in_flight`` partitions (default: :func:`default_in_flight`) are scored at once, and
+    their outputs are appended and combined in partition order, so the tables are the same for any number in
+    flight.
+
+    Partitions in flight run on threads of this process and share Polars' one pool of cores: a partition's
+    critical path has stretches of little parallel work (planning, the replay's small frames, Python between
+    queries) that another partition's queries fill. Threads measured better than worker processes, which pay
+    for moving every table between processes (10M rows on 16 cores: 7.5 s with 8 threads in flight, 22 s with
+    8 processes; docs/performance.md). ``progress(rows_done, rows_total, partitions_done)`` is called after
+    each partition."""
 
     remote = False
     workers = 1
 
     def __init__(self, progress: Progress | None = None, spill_dir: str | Path | None = None,
-                 in_flight: int = 1) -> None:
+                 in_flight: int | None = None) -> None:
+        in_flight = default_in_flight() if in_flight is None else in_flight
         if in_flight < 1:
             raise ValueError("in_flight must be at least 1")
         self.progress = progress
@@ -71,6 +79,15 @@ class LocalExecutor:
 
     def close(self) -> None:
         """Nothing to release: a local run holds nothing between runs."""
+
+
+def default_in_flight(cores: int | None = None) -> int:
+    """Partitions in flight for a machine with ``cores`` cores (default: those this process may use): half the
+    cores, at least 2 and at most 8 — on 2 cores two in flight took 35.6 s for 10M rows where one took 41.4 s;
+    on 16 cores eight took 8.1 s where one took 15.2 s (docs/performance.md). One on a single core."""
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 1 if cores < 2 else min(8, max(2, cores // 2))
 
 
 def _timed_part(job: Job, part: Part) -> tuple[PartOutput, float, int]:

@@ -70,13 +70,14 @@ def parse_size(text: str) -> int:
     return int(value * units[unit])
 
 
-def partition_rows_for(partition_rows: int | None, memory_limit: str | int | None) -> int:
-    """The part size of a run: ``partition_rows``, capped by what ``memory_limit`` (bytes or '2GB') allows."""
+def partition_rows_for(partition_rows: int | None, memory_limit: str | int | None, in_flight: int = 1) -> int:
+    """The part size of a run: ``partition_rows``, capped by what ``memory_limit`` (bytes or '2GB') allows
+    each of the ``in_flight`` partitions scored at once."""
     if partition_rows is not None and partition_rows < 1:
         raise ValueError("partition_rows must be at least 1")
     if memory_limit is not None:
         limit = parse_size(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
-        by_memory = rows_for_memory(limit)
+        by_memory = rows_for_memory(limit // in_flight)
         return min(partition_rows, by_memory) if partition_rows else by_memory
     return partition_rows or DEFAULT_PARTITION_ROWS
 
