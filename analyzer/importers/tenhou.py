@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from analyzer.importers.columns import COLUMNS
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
-from analyzer.importers.identity import game_id, played_at
+from analyzer.importers.identity import game_id, id_kind, played_at
 from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
@@ -173,7 +173,7 @@ def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> 
     if by_content is not None:
         return by_content, f"the same game as {by_content} (the same content), skipped: imported once", True
     if by_id is not None:
-        return by_id, (f"the same Tenhou log id {gid} as {by_id} but other content: not imported "
+        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not imported "
                        "(the game is imported from the earlier file)"), False
     return None
 

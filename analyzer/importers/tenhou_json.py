@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import re
 
+from analyzer.importers.majsoul import DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
@@ -42,7 +43,7 @@ from analyzer.importers.yaku_names import yaku_name
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
 _DRAWS = {"流局", "全員聴牌", "全員不聴"}
 _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
-                ("満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
+                ("満貫", "mangan"), ("切り上げ満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
 _VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
 _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
 _NUKIDORA = {"抜きドラ", "Kita"}  # Mahjong Soul's yaku for the norths set aside (tensoul data.json fan 34)
@@ -93,10 +94,12 @@ def parse_json(text: str, file: str) -> Game:
     game.dan, game.rate = first.get("dan"), first.get("rate")
     lobby = first.get("lobby")
     game.lobby = lobby if isinstance(lobby, int) else None
+    if is_majsoul(first.get("ref"), disp):  # a Mahjong Soul game converted by tensoul (see .majsoul)
+        read_majsoul_fields(first, game)
     for o in objs:
         for n, raw in enumerate(o["log"]):
             try:
-                game.kyokus.append(_kyoku(raw, game.aka, players))
+                game.kyokus.append(_kyoku(raw, game.aka, players, double_forms=game.platform == "majsoul"))
             except LogError as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
@@ -106,6 +109,8 @@ def parse_json(text: str, file: str) -> Game:
         sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
+    if game.platform == "majsoul" and game.game_length is None:
+        game.game_length = length_from_play(game)
     return game
 
 
@@ -120,7 +125,9 @@ def _players(objs: list[dict]) -> int:
     return 4
 
 
-def _kyoku(raw: list, aka: bool, players: int = 4) -> Kyoku:
+def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False) -> Kyoku:
+    """One kyoku; ``double_forms``: a yakuman the log writes once counts twice when it is a double form (Mahjong
+    Soul writes each yakuman ``(役満)`` and pays kokushi 13-wait, suuankou tanki, junsei chuuren, daisuushii twice)."""
     if players == 3 and len(raw) == 14:  # seat 3 left out (tensoul-py)
         raw = [*raw[:13], [], [], [], raw[13]]
     if len(raw) != 17:
@@ -146,7 +153,7 @@ def _kyoku(raw: list, aka: bool, players: int = 4) -> Kyoku:
     if any(len(h) != 13 for h in k.haipai[:players]):
         raise LogError("a starting hand does not have 13 tiles")
     k.events = play_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
-    k.outcomes = _result(raw[16], [json_tile(t) for t in ura], k)
+    k.outcomes = _result(raw[16], [json_tile(t) for t in ura], k, double_forms)
     return k
 
 
@@ -173,7 +180,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool, players: int 
         o.han = int(m["han"])
 
 
-def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
+def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> list[Outcome]:
     if not res or not isinstance(res[0], str):
         raise LogError("missing result")
     kind = res[0]
@@ -205,7 +212,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
                     if name is None:
                         name = f"unknown:{m['name']}"
                     if m["ykm"]:
-                        o.yakuman += 1
+                        o.yakuman += 2 if double_forms and name in DOUBLE_YAKUMAN else 1
                         o.yaku.append(name)
                         continue
                     h = int(m["han"])
