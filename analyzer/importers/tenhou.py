@@ -9,7 +9,8 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
 columns; what mjai does not record is null there.
 
-Standard Tenhou games are imported, four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
+Standard Tenhou games are imported (and Mahjong Soul games converted to Tenhou JSON by tensoul, as Mahjong Soul
+games: :mod:`.majsoul`), four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
 empty or left out, see :mod:`analyzer.importers.tenhou_json`: seat 3 is then null in every per-seat column and the
 rules spec is ``tenhou_sanma``); a special-rule lobby (GO type bits above 0xFF, custom ``csrule``) or a malformed
 file becomes an :class:`ImportProblem` and the other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).

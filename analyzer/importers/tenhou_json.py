@@ -1,5 +1,8 @@
 """Tenhou JSON (tenhou.net/6 viewer format) to the shared game model (see :mod:`analyzer.importers.model`).
 
+Mahjong Soul games converted by tensoul are in the same format; what is theirs (record id, room, ranks,
+accounts, yaku names, double yakuman) is read by :mod:`.majsoul`.
+
 Accepts a whole game as one JSON object, or JSON lines each holding some kyoku of the same game (the mjx
 layout: one kyoku per line). Draws, discards and calls are kept per seat in the format;
 :mod:`.tenhou_json_play` puts them back in play order.
