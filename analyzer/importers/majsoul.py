@@ -22,6 +22,8 @@ unStatiK/tensoul-py-ng (the one MahjongPantheon reads; it adds ``playerMapping``
   wind), ``ダブル立直`` (double riichi) and ``国士無双十三面待ち`` (13-sided kokushi), mapped in
   :mod:`.yaku_names`; every yakuman is written ``(役満)``, the double ones (``大四喜``, ``四暗刻単騎``,
   ``純正九蓮宝燈``, ``国士無双十三面待ち``) included: counted twice.
+* three players: a friendly room may pay tsumo by north-bisection (tensoul's ``TSUMOLOSSOFF``): the value
+  string names the tsumo-loss shares, the deltas what was paid (:func:`read_north_bisection`).
 * ``playerMapping`` (tensoul-py-ng): per seat ``{"nickname", "account_id"}``; bots get negative ids. A seat
   with a real account is named ``nickname#account_id``: the same nickname on two accounts is two players, one
   account under the same nickname is one player across games. A mapping from nickname to id is read too.
@@ -87,6 +89,21 @@ def _accounts(mapping, names: list[str]) -> list[int | None]:
     elif isinstance(mapping, dict):
         ids = [mapping.get(n) for n in names]
     return [a if isinstance(a, int) and not isinstance(a, bool) and 0 < a < 10**18 else None for a in ids]
+
+
+def read_north_bisection(game: Game) -> None:
+    """Three players: a non-dealer's tsumo that paid more than the two shares its value names is north-bisection
+    (a friendly room's or a tournament's option; tensoul writes the shares of tsumo loss, ``500-1000点``, and the
+    deltas the room paid): the game is ``tsumo_loss=split`` and each such tsumo's points are what was paid."""
+    tsumos = []
+    for k in game.kyokus:
+        sticks = 1000 * (k.kyotaku + sum(e[0] == "reach" for e in k.events))
+        tsumos += [(o, o.deltas[o.winner] - 200 * k.honba - sticks) for o in k.outcomes
+                   if o.result == "tsumo" and o.winner != k.dealer and o.points is not None and o.pao is None]
+    if game.players == 3 and any(paid > o.points for o, paid in tsumos):
+        game.tsumo_loss = "split"
+        for o, paid in tsumos:
+            o.points = paid
 
 
 def length_from_play(game: Game) -> str | None:

@@ -60,6 +60,8 @@ def rules_spec(game: Game) -> str:
         uma = _majsoul_uma(game, start)
         if uma is not None and uma != MAJSOUL_UMA[game.players]:
             spec += ";uma=" + "/".join(f"{u:g}" for u in uma)
+        if game.tsumo_loss == "split":
+            spec += ";tsumo_loss=split"
     elif game.final_points and any(p != round(p) for p in game.final_points):
         spec += ";game_points_rounding=tenth"
     elif game.players == 4:

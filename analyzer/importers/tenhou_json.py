@@ -38,7 +38,9 @@ from __future__ import annotations
 import json
 import re
 
-from analyzer.importers.majsoul import DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields
+from analyzer.importers.majsoul import (
+    DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
+)
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
@@ -112,8 +114,9 @@ def parse_json(text: str, file: str) -> Game:
         sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
-    if game.platform == "majsoul" and game.game_length is None:
-        game.game_length = length_from_play(game)
+    if game.platform == "majsoul":
+        game.game_length = game.game_length or length_from_play(game)
+        read_north_bisection(game)
     return game
 
 

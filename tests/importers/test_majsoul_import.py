@@ -191,3 +191,18 @@ def test_import_then_check_from_the_command_line(tmp_path):
     checked = CliRunner().invoke(main, ["check", str(out)])
     assert checked.exit_code == 0, checked.output
     assert "everything agrees" in checked.output
+
+
+def test_north_bisection_is_read_from_the_payments(tmp_path):
+    """A friendly three-player room without tsumo loss: seat 0's E3 tsumo (500-1000) is paid 800 by seat 1 and
+    1300 by the dealer (the missing seat's 500 halved, rounded up to 300, added to each share): +2100."""
+    game = json.loads(SANMA.read_text(encoding="utf-8"))
+    game["log"][-1][-1][1] = [2100, -800, -1300, 0]
+    game["sc"] = [30700, -19.3, 40100, 20.1, 34200, -0.8, 0, 0]  # -4.3 - 15, 5.1 + 15, -0.8 + 0
+    path = _edit(tmp_path, SANMA, log=game["log"], sc=game["sc"],
+                 rule={"disp": "3友人戦東喰赤", "aka51": 0, "aka52": 1, "aka53": 1})
+    hands, problems = read_tenhou([path])
+    assert problems == []
+    assert hands["rules"][0] == "majsoul_sanma;game_length=east;tsumo_loss=split"
+    assert hands["recorded_points"][-1] == 2100  # what was paid, not the value string's 500 + 1000
+    assert analyzer.check(hands).ok
