@@ -45,11 +45,18 @@ from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
 
-_ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
-_DRAWS = {"流局", "全員聴牌", "全員不聴"}
+# Tenhou's words, then tensoul's (convert.js RUNES: Japanese, romaji, English) for the same results and limits
+_ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打", "四開槓", "三家和", "Kyuushu Kyuuhai",
+           "Nine Terminal Abortion", "Suufon Renda", "Four Wind Abortion", "Suucha Riichi", "Four Riichi Abortion",
+           "Suukaikan", "Four Kan Abortion", "Sanchahou", "Three Ron Abortion"}  # fmt: skip
+_DRAWS = {"流局", "全員聴牌", "全員不聴", "Ryuukyoku", "Exhaustive Draw"}
+_NAGASHI = {"流し満貫", "Nagashi Mangan", "Mangan at Draw"}
 _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
-                ("満貫", "mangan"), ("切り上げ満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
-_VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
+                ("満貫", "mangan"), ("切り上げ満貫", "mangan"), ("役満", "yakuman"), ("Kazoe Yakuman", "yakuman"),
+                ("Counted Yakuman", "yakuman"), ("Sanbaiman", "sanbaiman"), ("Baiman", "baiman"),
+                ("Haneman", "haneman"), ("Kiriage Mangan", "mangan"), ("Rounded Mangan", "mangan"),
+                ("Mangan", "mangan"), ("Yakuman", "yakuman")]  # fmt: skip
+_VALUE = re.compile(r"^(?:(?P<fu>\d+)(?:符|Fu))?(?:(?P<han>\d+)(?:飜|Han))?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
 _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
 _NUKIDORA = {"抜きドラ", "Kita"}  # Mahjong Soul's yaku for the norths set aside (tensoul data.json fan 34)
 
@@ -169,7 +176,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool, players: int 
     for word, limit in _LIMIT_WORDS:
         if text.startswith(word):
             o.limit = limit
-            text = text[len(word) :]
+            text = text[len(word) :].lstrip()
             break
     m = _VALUE.match(text)
     if not m:
@@ -237,10 +244,10 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
     _resolve_last_riichi(k, accept=True)
     if kind in _DRAWS:
         o = Outcome(result="draw", deltas=deltas)
-        if kind != "流局":
+        if kind in ("全員聴牌", "全員不聴"):  # else the noten money (or the hands) say who was tenpai
             o.all_tenpai = kind == "全員聴牌"
         return [o]
-    if kind == "流し満貫":
+    if kind in _NAGASHI:
         return [Outcome(result="nagashi", deltas=deltas)]
     if kind in _ABORTS:
         return [Outcome(result="abort", deltas=deltas)]

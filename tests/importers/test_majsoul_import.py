@@ -18,6 +18,7 @@ from analyzer.cli import main
 from analyzer.importers import read_tenhou
 from analyzer.importers.identity import game_id, log_id_from_name
 from analyzer.importers.majsoul import is_majsoul, record_id
+from analyzer.importers.tenhou_json import parse_json
 from analyzer.importers.yaku_names import yaku_name
 from tests.data.majsoul.compose import Table, Turn, rotation, tile
 
@@ -206,3 +207,54 @@ def test_north_bisection_is_read_from_the_payments(tmp_path):
     assert hands["rules"][0] == "majsoul_sanma;game_length=east;tsumo_loss=split"
     assert hands["recorded_points"][-1] == 2100  # what was paid, not the value string's 500 + 1000
     assert analyzer.check(hands).ok
+
+
+EN_NAMES = {"役牌:自風牌": "Seat Wind", "役牌:場風牌": "Prevalent Wind", "門前清自摸和": "Fully Concealed Hand",
+            "立直": "Riichi", "平和": "Pinfu", "裏ドラ": "Ura Dora", "断幺九": "All Simples", "ドラ": "Dora",
+            "赤ドラ": "Red Five", "役牌 中": "Red Dragon"}  # tensoul data.json name_en
+
+
+def test_tensouls_english_mode_reads_the_same(tmp_path, imported):
+    """tensoul's English mode (NAMEPREF 2): "40Fu2Han3900点", English yaku and results, "Gold Room East"."""
+    game = json.loads(EAST.read_text(encoding="utf-8"))
+    for kyoku in game["log"]:
+        result = kyoku[-1]
+        if result[0] == "流局":
+            result[0] = "Exhaustive Draw"
+            continue
+        info = result[2]
+        info[3] = info[3].replace("符", "Fu").replace("飜", "Han")
+        info[4:] = [EN_NAMES[y.split("(")[0]] + "(" + y.split("(")[1] for y in info[4:]]
+    path = _edit(tmp_path, EAST, log=game["log"], rule={"disp": "Gold Room East", "aka51": 1, "aka52": 1, "aka53": 1})
+    hands, problems = read_tenhou([path])
+    assert problems == []
+    assert hands["rules"][0] == "majsoul;game_length=east"
+    same = imported.filter(pl.col("game_id") == EAST_ID).drop("room")
+    assert hands.drop("room").equals(same)
+    assert analyzer.check(hands).ok
+
+
+@pytest.mark.parametrize("value, limit, points", [
+    ("Mangan 8000点", "mangan", 8000), ("Haneman 6000-12000点", "haneman", 24000), ("Kazoe Yakuman 16000点∀", "yakuman", 48000),
+    ("切り上げ満貫8000点", "mangan", 8000), ("Rounded Mangan 2000-4000点", "mangan", 8000),
+])
+def test_tensouls_limit_words(tmp_path, value, limit, points):
+    """The value strings of tensoul's three languages (convert.js RUNES), read through a whole import."""
+    game = json.loads(EAST.read_text(encoding="utf-8"))
+    game["log"] = game["log"][:1]
+    game["log"][0][-1][2][3] = value
+    hands, problems = read_tenhou([_edit(tmp_path, EAST, log=game["log"])])
+    assert problems == []
+    assert (hands["recorded_limit"][0], hands["recorded_points"][0]) == (limit, points)
+
+
+@pytest.mark.parametrize("result, kind", [
+    ("四開槓", "abort"), ("三家和", "abort"), ("Nine Terminal Abortion", "abort"), ("Suufon Renda", "abort"),
+    ("Ryuukyoku", "draw"), ("Mangan at Draw", "nagashi"),
+])
+def test_tensouls_result_words(result, kind):
+    game = json.loads(EAST.read_text(encoding="utf-8"))
+    kyoku = game["log"][2]  # the exhaustive draw
+    kyoku[-1] = [result, [0, 0, 0, 0]]
+    parsed = parse_json(json.dumps({**game, "log": [kyoku]}), "x.json")
+    assert parsed.kyokus[0].outcomes[0].result == kind
