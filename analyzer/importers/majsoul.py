@@ -79,15 +79,25 @@ def read_majsoul_fields(log: dict, game: Game) -> None:
 
 
 def _accounts(mapping, names: list[str]) -> list[int | None]:
-    """Per seat the account id ``playerMapping`` gives (a list per seat of ``{"nickname", "account_id"}``, or a
-    mapping from nickname to id), None for a bot (id 0 or below) or a seat it does not name."""
+    """Per seat the account id ``playerMapping`` gives: a list in seat order of ``{"nickname", "account_id"}``
+    (or ``[nickname, id]``; entries whose nicknames are the seats' in another order go to the seat of that
+    name), or a mapping from nickname to id. None for a bot (id 0 or below) or a seat it does not name."""
     ids: list = [None] * len(names)
-    if isinstance(mapping, list):
-        for s, entry in enumerate(mapping[: len(names)]):
-            if isinstance(entry, dict):
-                ids[s] = entry.get("account_id", entry.get("accountId"))
-    elif isinstance(mapping, dict):
+    if isinstance(mapping, dict):
         ids = [mapping.get(n) for n in names]
+    elif isinstance(mapping, list):
+        pairs = [(e.get("nickname"), e.get("account_id", e.get("accountId"))) if isinstance(e, dict)
+                 else tuple(e) if isinstance(e, list) and len(e) == 2 else (None, None) for e in mapping[: len(names)]]
+        nicknames = [n for n, _ in pairs]
+        if all(isinstance(n, str) for n in nicknames) and nicknames != names[: len(pairs)] \
+                and sorted(nicknames) == sorted(names[: len(pairs)]):
+            free = list(range(len(pairs)))
+            for nickname, account in pairs:  # the same nickname twice: in the mapping's order
+                seat = next(s for s in free if names[s] == nickname)
+                free.remove(seat)
+                ids[seat] = account
+        else:
+            ids[: len(pairs)] = [a for _, a in pairs]
     return [a if isinstance(a, int) and not isinstance(a, bool) and 0 < a < 10**18 else None for a in ids]
 
 

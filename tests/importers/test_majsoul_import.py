@@ -258,3 +258,15 @@ def test_tensouls_result_words(result, kind):
     kyoku[-1] = [result, [0, 0, 0, 0]]
     parsed = parse_json(json.dumps({**game, "log": [kyoku]}), "x.json")
     assert parsed.kyokus[0].outcomes[0].result == kind
+
+
+@pytest.mark.parametrize("mapping, expected", [
+    ([["Mio", 4], ["Kenji", 3], ["Sakura", 1], ["Sakura", 2]], ["Sakura#1", "Sakura#2", "Kenji#3", "Mio#4"]),
+    ([{"nickname": "Kenji", "account_id": 3}, {"nickname": "Sakura", "account_id": 1},
+      {"nickname": "Mio", "account_id": 4}, {"nickname": "Sakura", "account_id": 2}],
+     ["Sakura#1", "Sakura#2", "Kenji#3", "Mio#4"]),
+])
+def test_a_mapping_in_another_order_goes_by_nickname(tmp_path, mapping, expected):
+    names = ["Sakura", "Sakura", "Kenji", "Mio"]
+    hands, _ = read_tenhou([_edit(tmp_path, SOUTH, playerMapping=mapping, name=names)])
+    assert [hands[f"player_{s}"][0] for s in range(4)] == expected
