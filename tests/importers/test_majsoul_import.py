@@ -235,7 +235,8 @@ def test_tensouls_english_mode_reads_the_same(tmp_path, imported):
 
 
 @pytest.mark.parametrize("value, limit, points", [
-    ("Mangan 8000点", "mangan", 8000), ("Haneman 6000-12000点", "haneman", 24000), ("Kazoe Yakuman 16000点∀", "yakuman", 48000),
+    ("Mangan 8000点", "mangan", 8000), ("Haneman 6000-12000点", "haneman", 24000),
+    ("Kazoe Yakuman 16000点∀", "yakuman", 48000),
     ("切り上げ満貫8000点", "mangan", 8000), ("Rounded Mangan 2000-4000点", "mangan", 8000),
 ])
 def test_tensouls_limit_words(tmp_path, value, limit, points):

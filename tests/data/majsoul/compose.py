@@ -181,7 +181,8 @@ class Table:
         else:
             assert len(turns) == (70 if n == 4 else 55) and all(_is_tenpai(held[s]) for s in result[1])
             res = [*head, deltas]
-        entry = [[round_idx, honba, self.sticks], list(self.scores), dora_codes, ura_codes if result[0] != "draw" else []]
+        shown_ura = ura_codes if result[0] != "draw" else []
+        entry = [[round_idx, honba, self.sticks], list(self.scores), dora_codes, shown_ura]
         for s in range(4):
             entry += [haipai[s], draws[s], discards[s]] if s < n else [[], [], []]
         self.log.append([*entry, res])
@@ -250,7 +251,8 @@ def east_game() -> dict:
     # E1-1: seat 1 (123m 456m 678p 34s 88s) declares riichi on its second discard and draws 2s on its fourth
     # turn (no ippatsu): menzen tsumo, riichi, pinfu (ura indicator north: east, none held) = 3 han 20 fu, 700 /
     # 1300, one honba 100 from each, its own stick back: +4000, the dealer -1400, the others -800.
-    t.kyoku(0, 1, "9s", {1: "123m456m678p34s88s"}, rotation(0, 4, 14, {5: Turn(1, riichi=True), 13: Turn(1, draw=tile("2s"))}),
+    t.kyoku(0, 1, "9s", {1: "123m456m678p34s88s"},
+            rotation(0, 4, 14, {5: Turn(1, riichi=True), 13: Turn(1, draw=tile("2s"))}),
             ("tsumo", 1, (700, 1300), "20符3飜700-1300点", ["門前清自摸和(1飜)", "立直(1飜)", "平和(1飜)", "裏ドラ(0飜)"]),
             ura="4z", keep_out="25s0s", seed=2)
     # E2-0: exhaustive draw, only the dealer (seat 1: 123456p 789s 99m 35s, waiting on 4s) tenpai: +3000.
@@ -267,7 +269,8 @@ def east_game() -> dict:
     # E4-0: seat 1 (123m 456p 789p 13s 55m) riichi on its second discard, rons seat 0's 2s two go-rounds later:
     # riichi alone, 20 + 10 + 2 (kanchan) = 32 -> 40 fu: 1300, its stick back. The deal passes with seat 3 at
     # 31,200 and seat 1 at 31,000: the game ends.
-    t.kyoku(3, 0, "6z", {1: "123m456p789p13s55m"}, rotation(3, 4, 14, {6: Turn(1, riichi=True), 13: Turn(0, draw=tile("2s"))}),
+    t.kyoku(3, 0, "6z", {1: "123m456p789p13s55m"},
+            rotation(3, 4, 14, {6: Turn(1, riichi=True), 13: Turn(0, draw=tile("2s"))}),
             ("ron", 1, 0, 1300, "40符1飜1300点", ["立直(1飜)", "裏ドラ(0飜)"]), ura="5z", keep_out="2s", seed=6)
     assert t.scores == [26500, 31000, 11300, 31200], t.scores
     game = t.game("230826-5e1b3c7a-2f4d-4b8e-9a61-0c3d7e9f2a14", "金の間東喰赤", ["Aoi", "Ren", "Yui", "Sora"],
@@ -291,7 +294,8 @@ def south_game() -> dict:
             keep_out="47s", seed=13, noten=(1, 3))
     # E3-2: seat 3 (234m 46m 567p 345s 66s) riichi, rons the dealer's 5m: riichi, tanyao, 20 + 10 + 2 (kanchan)
     # = 32 -> 40 fu, 2 han: 2600, two honba 600, its stick back.
-    t.kyoku(2, 2, "9p", {3: "234m46m567p345s66s"}, rotation(2, 4, 13, {5: Turn(3, riichi=True), 12: Turn(2, draw=tile("5m"))}),
+    t.kyoku(2, 2, "9p", {3: "234m46m567p345s66s"},
+            rotation(2, 4, 13, {5: Turn(3, riichi=True), 12: Turn(2, draw=tile("5m"))}),
             ("ron", 3, 2, 2600, "40符2飜2600点", ["立直(1飜)", "断幺九(1飜)", "裏ドラ(0飜)"]), ura="1z", keep_out="5m0m",
             seed=14)
     # E4-0: seat 0 (111z 234p 678s 45m 99s; south seat, east round) draws 6m: menzen tsumo, round wind east,
@@ -305,7 +309,8 @@ def south_game() -> dict:
     t.kyoku(5, 1, "1p", {2: "11m99p33s77s22z66z8p"}, rotation(1, 4, 8, {7: Turn(0, draw=tile("8p"))}),
             ("ron", 2, 0, 1600, "25符2飜1600点", ["七対子(2飜)"]), keep_out="8p", seed=17)
     # S3-0: seat 1 (234m 678m 345p 56s 88p) riichi, rons the dealer's 7s: riichi, tanyao, pinfu, 30 fu: 3900.
-    t.kyoku(6, 0, "9m", {1: "234m678m345p56s88p"}, rotation(2, 4, 13, {7: Turn(1, riichi=True), 12: Turn(2, draw=tile("7s"))}),
+    t.kyoku(6, 0, "9m", {1: "234m678m345p56s88p"},
+            rotation(2, 4, 13, {7: Turn(1, riichi=True), 12: Turn(2, draw=tile("7s"))}),
             ("ron", 1, 2, 3900, "30符3飜3900点", ["立直(1飜)", "断幺九(1飜)", "平和(1飜)", "裏ドラ(0飜)"]), ura="3z",
             keep_out="47s", seed=18)
     # S4-0: seat 1 (345m 46678p 234s 66s: 46p waits on 5p alone) draws 5p: menzen tsumo, tanyao, 20 + 2 + 2 =
@@ -338,7 +343,8 @@ def sanma_game() -> dict:
     # go, declares riichi on its second discard and rons the dealer's 8s: riichi, pinfu, one north (抜きドラ) =
     # 3 han 30 fu, 3900, its stick back.
     t.kyoku(0, 0, "1z", {1: "234678p3456s99s4z"},
-            rotation(0, 3, 10, {1: Turn(1, draw=tile("7s"), kita=True), 4: Turn(1, riichi=True), 9: Turn(0, draw=tile("8s"))}),
+            rotation(0, 3, 10, {1: Turn(1, draw=tile("7s"), kita=True), 4: Turn(1, riichi=True),
+                                9: Turn(0, draw=tile("8s"))}),
             ("ron", 1, 0, 3900, "30符3飜3900点", ["立直(1飜)", "平和(1飜)", "抜きドラ(1飜)", "裏ドラ(0飜)"]), ura="5z",
             keep_out="258s0s", seed=31)
     # E2-0: exhaustive draw (55 draws), only the dealer (seat 1, 5s alone) tenpai: +2000, -1000 each.
