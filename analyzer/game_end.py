@@ -84,16 +84,21 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     others_at_least = pl.sum_horizontal(
         ((after[s] >= dealer_score) & (pl.col("dealer") != s)).cast(pl.Int64) for s in rules.seats
     )
-    reached = top >= rules.return_points
+    target = rules.extension_target
+    reached = top >= target
+    passes = following != pl.col("_round_idx")  # the deal moves on (the dealer does not keep it)
     bust = {"off": pl.lit(False), "below_zero": low < 0, "zero_or_below": low <= 0}[rules.tobi]
     if rules.west_extension:  # at most one more wind: its last round is ``last + 4`` in round indexes
-        over = (following > last) & (reached | (following > last + 4))
-        sudden_death = (pl.col("_round_idx") > last) & reached
+        # sudden death ends a hand only when the deal passes: a dealer who keeps it plays on, unless top with
+        # the target (the all-last stop below, which every extension hand is)
+        over = (following > last) & ((reached & passes) | (following > last + 4))
+        sudden_death = (pl.col("_round_idx") > last) & reached & passes
+        stop_needs = dealer_score >= target
     else:
-        over, sudden_death = following > last, pl.lit(False)
+        over, sudden_death, stop_needs = following > last, pl.lit(False), pl.lit(True)
     stop_on = {"none": pl.lit(False), "agari": pl.col("_dealer_won"),
                "agari_tenpai": pl.col("_dealer_won") | (one_of(pl.col("result"), EXHAUSTIVE) & _dealer_tenpai())}
-    stop = ((pl.col("_round_idx") == last) & (others_at_least == 0) & (dealer_score >= rules.return_points)
+    stop = ((pl.col("_round_idx") >= last) & (others_at_least == 0) & stop_needs
             & stop_on[rules.last_dealer_stop].fill_null(False))
     end_reason = (
         pl.when(bust).then(format_text("a score is below{} zero ({}): the game ends at once (tobi)",
@@ -101,15 +106,18 @@ def hand_ends(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
         .when(stop & pl.col("_dealer_won")).then(pl.lit("the all-last dealer won and is top (agari-yame)"))
         .when(stop).then(pl.lit("the all-last dealer is tenpai and top (tenpai-yame)"))
         .when(sudden_death).then(format_text("someone has {} or more in the extension (sudden death)",
-                                             pl.lit(rules.return_points)))
+                                             pl.lit(target)))
         .when(over).then(format_text("the last round ({}) is over", round_name(last)))
     )
     goes_on = (
         pl.when(end_reason.is_not_null()).then(pl.lit(None, pl.String))
         .when(following <= last).then(
             format_text("the game goes on to {} ({} is the last round)", round_name(following), round_name(last)))
+        .when(reached).then(format_text(
+            "the dealer keeps the deal, not as top with {}: the game goes on to {} (sudden death ends it when the "
+            "deal passes)", pl.lit(target), round_name(following)))
         .otherwise(format_text("nobody has {} yet: the game goes on into {} (West extension)",
-                               pl.lit(rules.return_points), round_name(following)))
+                               pl.lit(target), round_name(following)))
     )
     return per_hand.with_columns(
         (bust | over | sudden_death).alias("_must_end"),

@@ -87,14 +87,20 @@ class Rules:
     )
     west_extension: bool = _opt(
         False,
-        "When nobody has return_points after the last round, play goes on into the next wind (sudden death: "
-        "the game ends after the first hand that leaves someone at return_points or more, at the latest after "
-        "four more rounds).",
+        "When nobody has extension_target after the last round, play goes on into the next wind (sudden death: "
+        "the game ends after the first hand that leaves someone at extension_target or more and passes the deal, "
+        "or where the dealer keeps it as top with extension_target or more, as in the last round; at the latest "
+        "after four more rounds).",
+    )
+    extension_target: int = _opt(
+        30000, "With west_extension: the points someone needs for the game to end after its last round, and the "
+        "all-last dealer to stop. Not return_points: Mahjong Soul counts game points from 25000, ends at 30000."
     )
     last_dealer_stop: str = _opt(
         "none",
-        "The all-last dealer who is top with return_points or more ends the game after winning ('agari': "
-        "agari-yame), also after being tenpai at a draw ('agari_tenpai': tenpai-yame), or plays on ('none').",
+        "The all-last dealer who is top (with extension_target or more under west_extension; every extension hand "
+        "is all-last) ends the game after winning ('agari': agari-yame), also after being tenpai at a draw "
+        "('agari_tenpai': tenpai-yame), or plays on ('none').",
         ("none", "agari", "agari_tenpai"),
     )
 
@@ -290,8 +296,8 @@ def _build(options: dict[str, Any], where: str) -> Rules:
 
 _KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
 # Numeric options that are amounts: never negative, and far below what would overflow a payment.
-NON_NEGATIVE = {"start_points", "return_points", "yakuman_max", "honba_value", "riichi_deposit", "noten_total",
-                "chombo_penalty", "double_wind_pair_fu"}
+NON_NEGATIVE = {"start_points", "return_points", "extension_target", "yakuman_max", "honba_value", "riichi_deposit",
+                "noten_total", "chombo_penalty", "double_wind_pair_fu"}
 MAX_POINTS = 10_000_000
 
 

@@ -102,3 +102,51 @@ def test_a_game_with_a_rejected_row_is_incomplete_but_not_one_with_an_exact_copy
     assert _complete(bad, "tenhou") is False
     copied = analyzer.score(game(BUST + BUST), "tenhou")
     assert copied.rows_rejected == 1 and copied.games["complete"].all()
+
+
+# A hanchan that goes into West: Baba tenpai alone at E1 (28000), Baba and Chiba tenpai at E2 where Baba deals
+# and keeps the deal (29500, Chiba 25500), then noten draws to S4: nobody has 30000 (Aoki 22500, Doi 22500).
+TO_WEST = [
+    {"round": "E1", "honba": 0, "result": "draw", "tenpai": "Baba"},
+    {"round": "E2", "honba": 1, "result": "draw", "tenpai": "Baba,Chiba"},
+    *[{"round": r, "honba": h, "result": "draw"} for h, r in enumerate(["E2", "E3", "E4", "S1", "S2", "S3", "S4"], 2)],
+]
+# W1-9: Aoki (the dealer) and Baba tenpai: 1500 each from Chiba and Doi, Baba 31000 but the dealer keeps the deal.
+WEST_RENCHAN = [{"round": "W1", "honba": 9, "result": "draw", "tenpai": "Aoki,Baba"}]
+# W1-10: Chiba rons Doi, 1 han 30 fu (1000 + 3000 honba): the deal passes with Baba at 31000: sudden death.
+WEST_PASSES = [{"round": "W1", "honba": 10, "result": "ron", "winner": "Chiba", "loser": "Doi", "han": 1, "fu": 30}]
+# W1-10: the dealer Aoki (24000) rons Doi for a haneman, 18000 + 3000: 45000, top, and keeps the deal.
+WEST_DEALER_TOP = [{"round": "W1", "honba": 10, "result": "ron", "winner": "Aoki", "loser": "Doi", "han": 6}]
+
+
+@pytest.mark.parametrize("rules", ["tenhou", "majsoul"])
+def test_a_dealer_keeping_the_deal_in_the_west_round_plays_on_though_someone_has_30000(rules):
+    assert _complete(TO_WEST + WEST_RENCHAN + WEST_PASSES, rules) is True
+    assert _end_findings(TO_WEST + WEST_RENCHAN + WEST_PASSES, rules) == []
+    [(round_, honba, recorded, computed, why)] = _end_findings(TO_WEST + WEST_RENCHAN, rules)
+    assert (round_, honba, recorded, computed) == ("W1", 9, "ends", "goes on")
+    assert why == ("the game ends after this hand, but the dealer keeps the deal, not as top with 30000: the game "
+                   "goes on to W1 (sudden death ends it when the deal passes)")
+
+
+def test_the_west_round_dealer_top_with_30000_may_stop_as_at_south_4():
+    assert _complete(TO_WEST + WEST_RENCHAN + WEST_DEALER_TOP, "tenhou") is True
+    assert _complete(TO_WEST + WEST_RENCHAN + WEST_DEALER_TOP + [{"round": "W1", "honba": 11, "result": "draw"}],
+                     "tenhou") is True  # playing on is the dealer's choice
+    assert _complete(TO_WEST + WEST_RENCHAN + WEST_DEALER_TOP, "tenhou;last_dealer_stop=\"none\"") is False
+
+
+@pytest.mark.parametrize("rules, into_west", [
+    ("majsoul", True),                          # points count from 25000, but the game ends at 30000
+    ("tenhou;extension_target=29000", False),   # the target is its own option, not return_points
+    ("tenhou;return_points=29000", True),
+])
+def test_the_extension_target_is_its_own_option(rules, into_west):
+    assert _complete(TO_WEST, rules) is not into_west
+    assert analyzer.preset("majsoul").extension_target == 30000 and analyzer.preset("majsoul").return_points == 25000
+
+
+@pytest.mark.parametrize("preset, target", [("tenhou", 30000), ("majsoul", 30000), ("tenhou_sanma", 40000),
+                                            ("majsoul_sanma", 40000)])
+def test_extension_targets_of_the_presets(preset, target):
+    assert analyzer.preset(preset).extension_target == target

@@ -27,10 +27,12 @@ def import_group() -> None:
 def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
-    Four- and three-player (sanma) games are read. A malformed or unsupported file (e.g. a special-rule lobby,
-    corrupt .gz, not a regular file, too large) is reported and the others still import; exit status 1 when some file did not import. A copy of a game (the same
-    content as an earlier file) is imported once and the copy reported (exit 0); another version of a game
-    (the same Tenhou log id, other content) is reported and not imported (exit 1).
+    Four- and three-player (sanma) games are read; Mahjong Soul games converted to tenhou.net/6 JSON by tensoul
+    are read as Mahjong Soul games (rules majsoul, the record id as game id). A malformed or unsupported file
+    (e.g. a special-rule lobby, corrupt .gz, not a regular file, too large) is reported and the others still
+    import; exit status 1 when some file did not import. A copy of a game (the same content as an earlier file)
+    is imported once and the copy reported (exit 0); another version of a game (the same log id, other
+    content) is reported and not imported (exit 1).
     """
     _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size)
 

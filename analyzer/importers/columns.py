@@ -6,15 +6,18 @@ winner, adjacent, in turn order from the discarder; a (rare) double nagashi mang
 
 ======================== ==============================================================================
 game_id                  stable (:mod:`.identity`): the Tenhou log id the log carries (JSON ``ref``, mjlog
-                         SHUFFLE ``ref``), else the one the file is named after (``2010112714gm-00a9-0000-d497e395``),
-                         else ``log-`` + 16 hex digits hashing the log's content; a game met again in the
-                         same import (same content, or same Tenhou id) is imported once, the copy reported
+                         SHUFFLE ``ref``) or a Mahjong Soul game's record id (tensoul's ``ref``,
+                         ``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``), else the one the file is named after
+                         (``2010112714gm-00a9-0000-d497e395``), else ``log-`` + 16 hex digits hashing the log's
+                         content; a game met again in the same import (same content, or same id) is imported
+                         once, the copy reported
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
 player_0..player_3       names in initial seating (seat 0 = East in E1); duplicates are made unique within the
                          game with a suffix `` (2)``, `` (3)``; an anonymous player (``NoName`` or no name) is
-                         ``NoName@<game_id>#<seat>``: a different person in every game
+                         ``NoName@<game_id>#<seat>``: a different person in every game; a Mahjong Soul player
+                         whose account id the log gives (``playerMapping``) is ``nickname#account_id``
 result                   ron | tsumo | draw (exhaustive) | nagashi (nagashi mangan) | abort (abortive draw:
                          nine terminals, four riichi, triple ron, four kans, four winds)
 winner                   seat number as a string "0".."3" (ron, tsumo, nagashi); else null
@@ -61,17 +64,22 @@ recorded_delta_0..3      score change of each seat in this row as recorded, INCL
 recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
 rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
-                         ``tenhou_sanma``), plus
+                         ``tenhou_sanma``; a Mahjong Soul game ``majsoul`` / ``majsoul_sanma``), plus
                          ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
-lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent
+lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent; Mahjong Soul:
+                         the friendly room's or tournament's number when the log gives one
+room                     Mahjong Soul: the room as the log names it (``rule.disp``: ``金の間南喰赤``,
+                         ``友人戦東喰赤``, ``3玉の間南喰赤``); null for Tenhou games (see ``lobby``)
 dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the game (mjlog ``UN dan``, JSON
                          ``dan`` names): 0 新人 (new), 1-9 9級..1級 (kyu), 10-19 初段..十段 (1st-10th dan), 20
                          天鳳 (Tenhou-i); null when the log has none
 rate_0..rate_3           Tenhou rating R of each seat at the time of the game (mjlog ``UN rate``, JSON ``rate``)
 played_at                Datetime (Asia/Tokyo): the hour the game started, from the Tenhou log id's leading
                          ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); null when the id is not Tenhou's
+platform_rank_0..3       a platform's own rank of each seat as its log writes it, where it is not Tenhou's dan
+                         (Mahjong Soul: ``雀士★2``, ``魂天Lv3``; their ``dan_*`` and ``rate_*`` stay null)
 riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
                          declaration, null without one; a declaration whose stick was not accepted (the
                          declaring tile was ronned) still counts as declared
@@ -127,6 +135,7 @@ COLUMNS: dict[str, pl.DataType] = {
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,
+    "room": pl.String,
     **{f"riichi_turn_{s}": pl.Int64 for s in range(4)},
     **{f"calls_{s}": pl.Int64 for s in range(4)},
     **{f"open_{s}": pl.Boolean for s in range(4)},

@@ -5,10 +5,11 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
 ``duplicate_row``). In order of preference:
 
 1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
-   ``2019050417gm-0029-0000-4f2a8622``; a ``ref`` of another shape is not taken (converters write
-   placeholders there, which would make different games one);
-2. the Tenhou log id the file is named after (how Tenhou's own downloads and most archives name them:
-   ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
+   ``2019050417gm-0029-0000-4f2a8622``, or the Mahjong Soul record id a tensoul log carries in ``ref``
+   (``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``, see :mod:`.majsoul`); a ``ref`` of another shape is not
+   taken (converters write placeholders there, which would make different games one);
+2. the Tenhou log id (or Mahjong Soul record id) the file is named after (how Tenhou's own downloads and most
+   archives name them: ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
 3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's content (decompressed, without a byte order
    mark, surrounding whitespace or the CR of CRLF line ends): the same content is the same game whatever the
    file is called.
@@ -29,6 +30,8 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.importers.majsoul import record_id
+
 DAN_NAMES = [  # kyu digits as NFKC reads Tenhou's full-width ones (９級 -> 9級)
     "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
     "初段", "二段", "三段", "四段", "五段", "六段", "七段", "八段", "九段", "十段", "天鳳",
@@ -39,6 +42,7 @@ IDENTITY_COLUMNS: dict[str, pl.DataType] = {
     **{f"dan_{s}": pl.Int64 for s in range(4)},
     **{f"rate_{s}": pl.Float64 for s in range(4)},
     "played_at": pl.Datetime("us", "Asia/Tokyo"),
+    **{f"platform_rank_{s}": pl.String for s in range(4)},
 }
 _DAN_INDEX = {name: i for i, name in enumerate(DAN_NAMES)} | {"天鳳位": 20}
 MAX_RATE = 10_000.0  # Tenhou's R starts at 1500; the best players reach about 2400
@@ -72,14 +76,23 @@ def log_id_from_name(path: str | Path) -> str | None:
     name = Path(path).name.removesuffix(".gz")
     stem = name.rsplit(".", 1)[0] if "." in name else name
     stem = re.sub(r"&tw=\d$", "", stem)  # the seat the viewer shows at the bottom: not part of the id
-    return stem if TENHOU_LOG_ID.fullmatch(stem) and played_at(stem) is not None else None
+    if TENHOU_LOG_ID.fullmatch(stem) and played_at(stem) is not None:
+        return stem
+    return record_id(stem)
 
 
 def game_id(ref: str | None, path: str | Path, digest: str) -> str:
     """The stable id of a game (see the module docstring)."""
     if isinstance(ref, str) and TENHOU_LOG_ID.fullmatch(ref) and played_at(ref) is not None:
         return ref
-    return log_id_from_name(path) or ID_PREFIX + digest
+    return record_id(ref) or log_id_from_name(path) or ID_PREFIX + digest
+
+
+def id_kind(log_id: str) -> str:
+    """What kind of id a game id is, for messages: a Tenhou log id, a Mahjong Soul record id, or a content hash."""
+    if TENHOU_LOG_ID.fullmatch(log_id):
+        return "Tenhou log id"
+    return "Mahjong Soul record id" if record_id(log_id) else "log id"
 
 
 def dan_index(value) -> int | None:
@@ -112,11 +125,12 @@ def rate(value) -> float | None:
     return None
 
 
-def identity_columns(dans, rates, notes: list[str], players: int = 4) -> dict:
+def identity_columns(dans, rates, notes: list[str], players: int = 4, ranks=None) -> dict:
     """``dan_0..3`` and ``rate_0..3`` of a game from what its log recorded (lists of four, or None when the log
     has none); a value that is recorded but not readable is left null and said in ``notes``. The empty seat 3
-    of a three-player game is null whatever the log writes there (Tenhou: dan 0, rate 1500)."""
-    row: dict = {}
+    of a three-player game is null whatever the log writes there (Tenhou: dan 0, rate 1500).
+    ``platform_rank_0..3``: another platform's rank as its log writes it (``ranks``, Mahjong Soul's ``雀士★2``)."""
+    row: dict = {f"platform_rank_{s}": ranks[s] if ranks and s < min(players, len(ranks)) else None for s in range(4)}
     for name, values, read in (("dan", dans, dan_index), ("rate", rates, rate)):
         values = values if isinstance(values, (list, tuple)) and len(values) == 4 else None
         for s in range(4):

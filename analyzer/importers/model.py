@@ -128,3 +128,7 @@ class Game:
     dan: list | None = None  # per seat as recorded (mjlog index text, JSON name); read by identity.dan_index
     rate: list | None = None  # per seat as recorded (text or number); read by identity.rate
     digest: str | None = None  # hash of the log's content (identity.content_digest), set by the reader
+    platform: str = "tenhou"  # "majsoul": a Mahjong Soul game (tenhou.net/6 JSON by tensoul, see .majsoul)
+    room: str | None = None  # the room the log names (Mahjong Soul: rule.disp)
+    ranks: list | None = None  # per seat, a platform's own rank as text (Mahjong Soul: 雀士★2), not Tenhou's dan
+    tsumo_loss: str | None = None  # three players: "split" when the log's tsumo payments show north-bisection

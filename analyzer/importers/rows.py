@@ -38,8 +38,8 @@ def game_rows(game: Game) -> list[dict]:
     if game.players == 3:  # seat 3 is empty: no name, no deltas, no per-seat facts
         names[3] = None
     common = {f"player_{s}": names[s] for s in range(4)}
-    common |= {"rules": rules_spec(game), "game_length": game.game_length, "lobby": game.lobby}
-    common |= identity_columns(game.dan, game.rate, game.notes, game.players)
+    common |= {"rules": rules_spec(game), "game_length": game.game_length, "lobby": game.lobby, "room": game.room}
+    common |= identity_columns(game.dan, game.rate, game.notes, game.players, game.ranks)
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:

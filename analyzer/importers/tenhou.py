@@ -9,7 +9,8 @@ Formats (sniffed from the content, ``.gz`` files are decompressed):
 The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.importers.mjai`) into the same
 columns; what mjai does not record is null there.
 
-Standard Tenhou games are imported, four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
+Standard Tenhou games are imported (and Mahjong Soul games converted to Tenhou JSON by tensoul, as Mahjong Soul
+games: :mod:`.majsoul`), four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
 empty or left out, see :mod:`analyzer.importers.tenhou_json`: seat 3 is then null in every per-seat column and the
 rules spec is ``tenhou_sanma``); a special-rule lobby (GO type bits above 0xFF, custom ``csrule``) or a malformed
 file becomes an :class:`ImportProblem` and the other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
@@ -32,7 +33,7 @@ import pyarrow as pa
 
 from analyzer.importers.columns import COLUMNS
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
-from analyzer.importers.identity import game_id, played_at
+from analyzer.importers.identity import game_id, id_kind, played_at
 from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
@@ -173,7 +174,7 @@ def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> 
     if by_content is not None:
         return by_content, f"the same game as {by_content} (the same content), skipped: imported once", True
     if by_id is not None:
-        return by_id, (f"the same Tenhou log id {gid} as {by_id} but other content: not imported "
+        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not imported "
                        "(the game is imported from the earlier file)"), False
     return None
 

@@ -1,5 +1,8 @@
 """Tenhou JSON (tenhou.net/6 viewer format) to the shared game model (see :mod:`analyzer.importers.model`).
 
+Mahjong Soul games converted by tensoul are in the same format; what is theirs (record id, room, ranks,
+accounts, yaku names, double yakuman) is read by :mod:`.majsoul`.
+
 Accepts a whole game as one JSON object, or JSON lines each holding some kyoku of the same game (the mjx
 layout: one kyoku per line). Draws, discards and calls are kept per seat in the format;
 :mod:`.tenhou_json_play` puts them back in play order.
@@ -35,15 +38,25 @@ from __future__ import annotations
 import json
 import re
 
+from analyzer.importers.majsoul import (
+    DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
+)
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
 
-_ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打"}
-_DRAWS = {"流局", "全員聴牌", "全員不聴"}
+# Tenhou's words, then tensoul's (convert.js RUNES: Japanese, romaji, English) for the same results and limits
+_ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打", "四開槓", "三家和", "Kyuushu Kyuuhai",
+           "Nine Terminal Abortion", "Suufon Renda", "Four Wind Abortion", "Suucha Riichi", "Four Riichi Abortion",
+           "Suukaikan", "Four Kan Abortion", "Sanchahou", "Three Ron Abortion"}  # fmt: skip
+_DRAWS = {"流局", "全員聴牌", "全員不聴", "Ryuukyoku", "Exhaustive Draw"}
+_NAGASHI = {"流し満貫", "Nagashi Mangan", "Mangan at Draw"}
 _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
-                ("満貫", "mangan"), ("役満", "yakuman")]  # fmt: skip
-_VALUE = re.compile(r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
+                ("満貫", "mangan"), ("切り上げ満貫", "mangan"), ("役満", "yakuman"), ("Kazoe Yakuman", "yakuman"),
+                ("Counted Yakuman", "yakuman"), ("Sanbaiman", "sanbaiman"), ("Baiman", "baiman"),
+                ("Haneman", "haneman"), ("Kiriage Mangan", "mangan"), ("Rounded Mangan", "mangan"),
+                ("Mangan", "mangan"), ("Yakuman", "yakuman")]  # fmt: skip
+_VALUE = re.compile(r"^(?:(?P<fu>\d+)(?:符|Fu))?(?:(?P<han>\d+)(?:飜|Han))?(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$")
 _YAKU = re.compile(r"^(?P<name>.*?)\((?:(?P<han>-?\d+)飜|(?P<ykm>役満))\)$")
 _NUKIDORA = {"抜きドラ", "Kita"}  # Mahjong Soul's yaku for the norths set aside (tensoul data.json fan 34)
 
@@ -93,10 +106,12 @@ def parse_json(text: str, file: str) -> Game:
     game.dan, game.rate = first.get("dan"), first.get("rate")
     lobby = first.get("lobby")
     game.lobby = lobby if isinstance(lobby, int) else None
+    if is_majsoul(first.get("ref"), disp):  # a Mahjong Soul game converted by tensoul (see .majsoul)
+        read_majsoul_fields(first, game)
     for o in objs:
         for n, raw in enumerate(o["log"]):
             try:
-                game.kyokus.append(_kyoku(raw, game.aka, players))
+                game.kyokus.append(_kyoku(raw, game.aka, players, double_forms=game.platform == "majsoul"))
             except LogError as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
@@ -106,6 +121,9 @@ def parse_json(text: str, file: str) -> Game:
         sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
+    if game.platform == "majsoul":
+        game.game_length = game.game_length or length_from_play(game)
+        read_north_bisection(game)
     return game
 
 
@@ -120,7 +138,9 @@ def _players(objs: list[dict]) -> int:
     return 4
 
 
-def _kyoku(raw: list, aka: bool, players: int = 4) -> Kyoku:
+def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False) -> Kyoku:
+    """One kyoku; ``double_forms``: a yakuman the log writes once counts twice when it is a double form (Mahjong
+    Soul writes each yakuman ``(役満)`` and pays kokushi 13-wait, suuankou tanki, junsei chuuren, daisuushii twice)."""
     if players == 3 and len(raw) == 14:  # seat 3 left out (tensoul-py)
         raw = [*raw[:13], [], [], [], raw[13]]
     if len(raw) != 17:
@@ -146,7 +166,7 @@ def _kyoku(raw: list, aka: bool, players: int = 4) -> Kyoku:
     if any(len(h) != 13 for h in k.haipai[:players]):
         raise LogError("a starting hand does not have 13 tiles")
     k.events = play_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
-    k.outcomes = _result(raw[16], [json_tile(t) for t in ura], k)
+    k.outcomes = _result(raw[16], [json_tile(t) for t in ura], k, double_forms)
     return k
 
 
@@ -156,7 +176,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool, players: int 
     for word, limit in _LIMIT_WORDS:
         if text.startswith(word):
             o.limit = limit
-            text = text[len(word) :]
+            text = text[len(word) :].lstrip()
             break
     m = _VALUE.match(text)
     if not m:
@@ -173,7 +193,7 @@ def _parse_value(text: str, o: Outcome, tsumo: bool, dealer: bool, players: int 
         o.han = int(m["han"])
 
 
-def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
+def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> list[Outcome]:
     if not res or not isinstance(res[0], str):
         raise LogError("missing result")
     kind = res[0]
@@ -205,7 +225,7 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
                     if name is None:
                         name = f"unknown:{m['name']}"
                     if m["ykm"]:
-                        o.yakuman += 1
+                        o.yakuman += 2 if double_forms and name in DOUBLE_YAKUMAN else 1
                         o.yaku.append(name)
                         continue
                     h = int(m["han"])
@@ -224,10 +244,10 @@ def _result(res: list, ura: list[int], k: Kyoku) -> list[Outcome]:
     _resolve_last_riichi(k, accept=True)
     if kind in _DRAWS:
         o = Outcome(result="draw", deltas=deltas)
-        if kind != "流局":
+        if kind in ("全員聴牌", "全員不聴"):  # else the noten money (or the hands) say who was tenpai
             o.all_tenpai = kind == "全員聴牌"
         return [o]
-    if kind == "流し満貫":
+    if kind in _NAGASHI:
         return [Outcome(result="nagashi", deltas=deltas)]
     if kind in _ABORTS:
         return [Outcome(result="abort", deltas=deltas)]

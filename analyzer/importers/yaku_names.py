@@ -1,7 +1,8 @@
 """Tenhou's names of the recorded yaku and limits, mapped to ours (the names of :mod:`analyzer.tiles.yaku`).
 
 mjlog gives yaku as ids (:data:`TENHOU_YAKU_IDS`) and the limit as an index (:data:`LIMITS`); Tenhou JSON and
-mjai give display names, in Japanese or English (:func:`yaku_name`).
+mjai give display names, in Japanese or English (:func:`yaku_name`), Mahjong Soul games converted by tensoul
+Mahjong Soul's (``役牌:場風牌``; see :mod:`.majsoul`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ JA_NAMES = {
     "純正九蓮宝燈": "junsei_chuuren", "国士無双": "kokushi", "国士無双１３面": "kokushi_13",
     "国士無双13面": "kokushi_13", "大四喜": "daisuushii", "小四喜": "shousuushii", "四槓子": "suukantsu",
     "ドラ": "dora", "裏ドラ": "ura", "赤ドラ": "aka",
+    # Mahjong Soul's own names, as tensoul writes them (its data.json fan table, name_jp)
+    "役牌:自風牌": "seat_wind", "役牌:場風牌": "round_wind", "ダブル立直": "double_riichi",
+    "国士無双十三面待ち": "kokushi_13",
 }  # fmt: skip
 
 # English display names of the tenhou.net/6 viewer (and common romaji), matched lower-case without spaces.
@@ -61,6 +65,10 @@ EN_NAMES = {
     "daisuushii": "daisuushii", "bigfourwinds": "daisuushii", "shousuushii": "shousuushii",
     "littlefourwinds": "shousuushii", "suukantsu": "suukantsu", "fourquads": "suukantsu", "dora": "dora",
     "uradora": "ura", "ura": "ura", "akadora": "aka", "reddora": "aka", "redfive": "aka", "aka": "aka",
+    # Mahjong Soul's English names (tensoul data.json, name_en)
+    "trueninegates": "junsei_chuuren", "singlewaitfourconcealedtriplets": "suuankou_tanki",
+    "thirteenwaitthirteenorphans": "kokushi_13", "fourbigwinds": "daisuushii", "fourlittlewinds": "shousuushii",
+    "handofman": "renhou",
 }  # fmt: skip
 
 
