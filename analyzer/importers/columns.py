@@ -75,8 +75,8 @@ played_at                Datetime (Asia/Tokyo): the hour the game started, from 
 riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
                          declaration, null without one; a declaration whose stick was not accepted (the
                          declaring tile was ronned) still counts as declared
-calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
-                         call; an added kan robbed by chankan was not made)
+calls_0..3               per seat: chi, pon, open kan and added kan declared in the hand (a closed kan is not
+                         a call; an added kan robbed by chankan is: it was declared, the log has it)
 open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
 turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
                          turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
