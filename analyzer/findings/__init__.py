@@ -21,8 +21,10 @@ kind            ``value`` (the hand's worth), ``payment`` (score changes), ``tab
                 knowing, not a disagreement: a game fragment replayed from its first row)
 recorded        the recorded value as text; ``computed`` the value analyzer computes
 explanation     a short reason: the yaku or fu items that differ, the payment behind a delta, …
-source_file,    where the row came from
+source_file,    where the row came from: the input file and row
 source_row
+log_file,       where an imported row was recorded: the log file and the hand in it (``log_row``, from 1),
+log_row         null for score sheets (the columns of :mod:`analyzer.importers.columns`)
 =============== =========================================================================================
 
 Everything is column work on the scored frames. The check job lists findings most serious kind first
@@ -40,6 +42,7 @@ from analyzer.findings.rejects import reject_findings
 from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
 from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
 from analyzer.parts import ScoredPart
+from analyzer.schema import log_columns
 
 __all__ = ["FINDING_SCHEMA", "KIND_ORDER", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings",
            "severity"]
@@ -51,6 +54,7 @@ def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         pl.col("_hand").rank("dense").over("game_id").cast(pl.Int64).alias("hand_no"),
         pl.col("_file").alias("source_file"),
         pl.col("_row").alias("source_row"),
+        *log_columns(part.scored.collect_schema().names()),
     )
     names = hands.collect_schema().names()
     frames = [

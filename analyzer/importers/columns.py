@@ -9,6 +9,10 @@ game_id                  stable (:mod:`.identity`): the Tenhou log id the log ca
                          SHUFFLE ``ref``), else the one the file is named after (``2010112714gm-00a9-0000-d497e395``),
                          else ``log-`` + 16 hex digits hashing the log's content; a game met again in the
                          same import (same content, or same Tenhou id) is imported once, the copy reported
+log_file                 the log the row comes from: its path as the import was given it (a folder given is
+                         joined with the file's path inside it), so that every finding can name its file
+log_row                  the row's hand in that file, counted from 1 (the n-th INIT of an mjlog, kyoku of a
+                         tenhou.net/6 log, start_kyoku of an mjai log): the rows of a multiple ron share it
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
@@ -95,6 +99,8 @@ from analyzer.importers.replay import FLAG_NAMES
 _STR_LIST = pl.List(pl.String)
 COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String,
+    "log_file": pl.String,
+    "log_row": pl.Int64,
     "round": pl.String,
     "honba": pl.Int64,
     "kyotaku": pl.Int64,

@@ -40,12 +40,13 @@ def game_rows(game: Game) -> list[dict]:
     common = {f"player_{s}": names[s] for s in range(4)}
     common |= {"rules": rules_spec(game), "game_length": game.game_length, "lobby": game.lobby}
     common |= identity_columns(game.dan, game.rate, game.notes, game.players)
+    common["log_file"] = game.file
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:
             raise LogError(f"hand {n + 1} ({k.round}) has no result")
         try:
-            rows.extend(common | r for r in _kyoku_rows(game, k))
+            rows.extend(common | r | {"log_row": n + 1} for r in _kyoku_rows(game, k))
         except LogError as exc:
             raise LogError(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
     if rows and game.final_scores is not None:
