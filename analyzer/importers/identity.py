@@ -12,8 +12,9 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
 2. the Tenhou log id the file is named after (how Tenhou's own downloads and most archives name them:
    ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
 3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's content (decompressed, without a byte order
-   mark, surrounding whitespace or the CR of CRLF line ends): the same content is the same game whatever the
-   file is called.
+   mark, surrounding whitespace or the CR of CRLF line ends; of an mjlog, its root element, without the
+   comments and processing instructions around it): the same content is the same game whatever the file is
+   called.
 
 Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name, read back to
 the index by :func:`dan_index`): 0 新人 (new player), 1-9 ９級..１級 (9th to 1st kyu), 10-19 初段..十段 (1st to

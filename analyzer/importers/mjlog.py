@@ -6,7 +6,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from analyzer.importers.identity import TENHOU_LOG_ID, is_tenhou_log_id
+from analyzer.importers.identity import TENHOU_LOG_ID, content_digest, is_tenhou_log_id
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tile_text import NORTH, RED
 from analyzer.importers.yaku_names import LIMITS, TENHOU_YAKU_IDS
@@ -259,6 +259,8 @@ def parse_mjlog(text: str, file: str) -> Game:
         raise LogError("no hands (<INIT>) in the log")
     if commented_id is not None and not is_tenhou_log_id(game.ref):  # the SHUFFLE ref comes first
         game.ref = commented_id
+    if len(body) != len(text.strip()):  # a log is its root element: a copy with a comment added is the same game
+        game.digest = content_digest(body.encode("utf-8"))
     if len(game.names) != 4:
         game.names = ["", "", "", ""]
     return game

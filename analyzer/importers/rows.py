@@ -8,7 +8,7 @@ from analyzer.importers.hand_shape import is_tenpai
 from analyzer.importers.identity import identity_columns
 from analyzer.importers.model import Game, Kyoku, LogError, wall_draws
 from analyzer.importers.replay import Replay, replay
-from analyzer.importers.rules_spec import rules_spec
+from analyzer.importers.rules_spec import rules_spec, settlement
 from analyzer.importers.tile_text import indicators_str, meld_str, tile_str, tiles_str
 
 
@@ -38,7 +38,8 @@ def game_rows(game: Game) -> list[dict]:
     if game.players == 3:  # seat 3 is empty: no name, no deltas, no per-seat facts
         names[3] = None
     common = {f"player_{s}": names[s] for s in range(4)}
-    common |= {"rules": rules_spec(game), "game_length": game.game_length, "lobby": game.lobby}
+    settled = settlement(game)
+    common |= {"rules": rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby}
     common |= identity_columns(game.dan, game.rate, game.notes, game.players)
     common["log_file"] = game.file
     rows: list[dict] = []
@@ -53,6 +54,7 @@ def game_rows(game: Game) -> list[dict]:
         for s in range(game.players):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
             rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
+        rows[-1]["settlement"] = settled.note
     return rows
 
 
