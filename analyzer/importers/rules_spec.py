@@ -3,9 +3,11 @@ its log shows of Tenhou's rules, and the settlement its recorded result shows (:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from analyzer.importers.model import Game
 from analyzer.importers.settlement import Settlement, logged_settlement
-from analyzer.rules import preset
+from analyzer.rules import Rules, preset
 
 TENHOU_START = 25_000
 TENHOU_START_3P = 35_000
@@ -25,9 +27,15 @@ def _start(game: Game) -> int | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def _preset(name: str) -> Rules:
+    """A base preset, read once per process (every game of an import needs one)."""
+    return preset(name)
+
+
 def settlement(game: Game) -> Settlement:
     """The settlement the game's recorded result shows against its base ruleset (see :mod:`.settlement`)."""
-    base = preset(_base(game))
+    base = _preset(_base(game))
     return logged_settlement(game, base, _start(game) or base.start_points)
 
 
