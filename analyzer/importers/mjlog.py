@@ -68,6 +68,7 @@ def _attrs(text: str) -> dict[str, str]:
 _MISC = re.compile(r"\s*(?:<!--(?P<comment>.*?)-->|<\?.*?\?>)", re.S)
 _MISC_TO_END = re.compile(r"(?:\s+|<!--.*?-->|<\?.*?\?>)*\Z", re.S)
 _ROOT_END = "</mjloggm>"
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # a Tenhou log id a tool wrote into a comment before the root, as viewers' addresses have it: ``/0/?log=<id>``
 _LOG_ID_IN_COMMENT = re.compile(r"\blog=(" + TENHOU_LOG_ID.pattern + ")")
 
@@ -75,8 +76,8 @@ _LOG_ID_IN_COMMENT = re.compile(r"\blog=(" + TENHOU_LOG_ID.pattern + ")")
 def split_prolog(text: str) -> tuple[str, str | None]:
     """The log from its root element to its end tag, and the Tenhou log id a comment before the root names
     (``<!-- /0/?log=2017060214gm-00a9-0000-40a46a1c ... -->``), else None. A byte order mark, whitespace, comments
-    and processing instructions before and after the root are legal XML and left out; a ``<!DOCTYPE`` is
-    refused (no DTD or entity is ever read)."""
+    and processing instructions before and after the root are legal XML and left out, and so are comments
+    inside it; a ``<!DOCTYPE`` is refused (no DTD or entity is ever read)."""
     pos, log_id = 0, None
     text = text.lstrip("\ufeff")
     while (m := _MISC.match(text, pos)) is not None:
@@ -91,6 +92,8 @@ def split_prolog(text: str) -> tuple[str, str | None]:
     end = body.rfind(_ROOT_END)
     if end >= 0 and _MISC_TO_END.match(body, end + len(_ROOT_END)):
         body = body[: end + len(_ROOT_END)]
+    if "<!--" in body:  # a comment inside the log is no data, whatever it holds (``<!-- <T12/> -->``)
+        body = _COMMENT.sub("", body)
     return body, log_id
 
 

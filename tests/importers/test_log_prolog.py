@@ -101,6 +101,17 @@ def test_what_stays_refused(text, words):
         parse_mjlog(text, "x.mjlog")
 
 
+def test_a_comment_inside_the_log_is_no_data(tmp_path):
+    root = _root()
+    first_draw = root.index("<T")
+    (tmp_path / "plain.mjlog").write_text(root, encoding="utf-8")
+    (tmp_path / "inside.mjlog").write_text(root[:first_draw] + "<!-- not a draw: <T12/> -->" + root[first_draw:],
+                                           encoding="utf-8")
+    plain, _ = read_tenhou([tmp_path / "plain.mjlog"])
+    inside, problems = read_tenhou([tmp_path / "inside.mjlog"])
+    assert problems == [] and inside.drop("log_file", "game_id").equals(plain.drop("log_file", "game_id"))
+
+
 def test_split_prolog_returns_the_root_and_the_first_commented_id():
     body, log_id = split_prolog(f"\ufeff<?xml version='1.0'?>\n<!-- x /0/?log={LOG_ID}&tw=1 -->\n<mjloggm/>"
                                 "</mjloggm>\n<!-- after -->\n")
