@@ -18,7 +18,7 @@ from analyzer.per_game import per_game_columns, scoring_key
 from analyzer.rejects import REJECT, add_bits, is_clean, reason, when
 from analyzer.replay import REPLAY_ORDER, game_keys, sort_for_replay
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
-from analyzer.schema import INPUT_POSITION
+from analyzer.schema import INPUT_POSITION, PROVENANCE_COLUMNS
 from analyzer.stages import CHECK_STAGES, run_stages, score_hands
 from analyzer.validate import R_DUPLICATE, validate
 
@@ -142,7 +142,8 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int, members: lis
 
 def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Rows that repeat an earlier row of their game exactly (the same record given twice: two files, or the
-    CSV and the Parquet of one sheet) are rejected as copies instead of being paid twice.
+    CSV and the Parquet of one sheet) are rejected as copies instead of being paid twice. Where a row was
+    recorded (``log_file``, ``log_row``) is not what it says: the same game imported from two paths is copied.
 
     Exact copies share every replay key, so in replay order each copy follows its original: comparing each
     row with the one before it finds them all, with no hashing of whole rows. Only the rows whose replay keys
@@ -152,7 +153,8 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     candidates = ordered.select(pl.int_range(pl.len(), dtype=pl.Int64).filter(same_keys)).to_series()
     if candidates.is_empty():
         return ordered, checked
-    values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns]
+    values = [c for c in ordered.columns if not c.startswith("_") and c in checked.columns
+              and c not in PROVENANCE_COLUMNS]
     row, before = ordered[candidates].select(values), ordered[candidates - 1].select(values)
     same = row.select(pl.all_horizontal(row[c].eq_missing(before[c]) for c in values)).to_series()
     copies = candidates.filter(same)

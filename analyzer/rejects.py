@@ -3,7 +3,7 @@
 Every reason a row can be rejected for is registered once, at import, with the column it names, the value it
 shows and its text (:func:`reason`). Stages add bits to ``_reject`` (:func:`add_bits`); a row is scored when
 ``_reject == 0``. :func:`rejects_of` turns the set bits of the rejected rows into the ``rejects`` table:
-``file, row, game_id, column, value, reason``, one line per reason.
+``file, row, log_file, log_row, game_id, column, value, reason``, one line per reason.
 
 Building a list of reason structs for every row costs seconds per million rows; a mask costs an addition, and
 the readable form is built for the few rows that need it.
@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import polars as pl
+
+from analyzer.schema import log_columns
 
 REJECT = "_reject"
 
@@ -71,6 +73,7 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
             rejected.filter(pl.col(REJECT).and_(1 << index) != 0).select(
                 pl.col("_file").alias("file"),
                 pl.col("_row").alias("row"),
+                *log_columns(list(names)),
                 pl.col("game_id"),
                 pl.lit(item.column).alias("column"),
                 item.value.alias("value"),
@@ -87,6 +90,6 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
 
 
 REJECTS_SCHEMA = {
-    "file": pl.String, "row": pl.Int64, "game_id": pl.String, "column": pl.String, "value": pl.String,
-    "reason": pl.String,
+    "file": pl.String, "row": pl.Int64, "log_file": pl.String, "log_row": pl.Int64, "game_id": pl.String,
+    "column": pl.String, "value": pl.String, "reason": pl.String,
 }

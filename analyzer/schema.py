@@ -59,6 +59,22 @@ SITUATION_FLAGS = [
 SOURCE_FILE = "_file"
 SOURCE_ROW = "_row"
 INPUT_POSITION = "_pos"
+# Where an imported row was recorded: the log file and the row's hand in it (analyzer.importers.columns), cited by
+# findings and reports. Like the source columns they say where a row came from, not what it says: a game
+# imported from two paths is still one game, its rows copies of each other.
+LOG_FILE = "log_file"
+LOG_ROW = "log_row"
+PROVENANCE_COLUMNS = (LOG_FILE, LOG_ROW)
+
+
+def log_columns(names: list[str]) -> list[pl.Expr]:
+    """``log_file`` (text) and ``log_row`` (a whole number) of rows whose columns are ``names``: as the input
+    has them (a loaded sheet holds them as text), null where it has none."""
+    return [
+        (pl.col(LOG_FILE).cast(pl.String) if LOG_FILE in names else pl.lit(None, pl.String)).alias(LOG_FILE),
+        (pl.col(LOG_ROW).cast(pl.Float64, strict=False).cast(pl.Int64, strict=False) if LOG_ROW in names
+         else pl.lit(None, pl.Int64)).alias(LOG_ROW),
+    ]
 
 DELTA_COLUMNS = [f"delta_{s}" for s in SEATS]
 SCORE_COLUMNS = [f"score_{s}" for s in SEATS]

@@ -68,13 +68,13 @@ def _text(f: Path) -> str:
 
 
 def _distinct(text: str, copy: int) -> str:
-    """The same log as copy number ``copy``: its log id suffixed, and its content marked (a comment in the XML,
-    a key in each JSON object)."""
+    """The same log as copy number ``copy``: its log id suffixed, and its content marked (an attribute of the
+    XML root element, as comments are no content to the importer; a key in each JSON object)."""
     tag = f"bench{copy:04d}"
     if text.lstrip().startswith("<"):
         text = re.sub(r'(\bref=")([^"]*)"', lambda m: f'{m.group(1)}{m.group(2)}-{tag}"', text)
-        root_end = text.index(">") + 1
-        return text[:root_end] + f"<!--{tag}-->" + text[root_end:]
+        root_end = text.index(">", text.index("<mjloggm"))
+        return text[:root_end] + f' bench="{tag}"' + text[root_end:]
 
     def mark(obj):
         if isinstance(obj, dict):

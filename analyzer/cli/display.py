@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from analyzer.standings import KIND, game_kind, kind_seats, kinds_of
+from analyzer.viewer import where_recorded
 
 # soft wrap: a message is one line in a log however long (tables still fit the width)
 console = Console(stderr=True, soft_wrap=True)
@@ -154,8 +155,9 @@ def print_rejects(rows: int, reasons, where) -> None:
 
 def print_findings(result, show: int, notes: bool = False) -> None:
     """The findings of ``check``: counts per kind and field, then the first ``show`` of them, most serious kind
-    first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given. Notes are
-    one line of counts unless ``notes`` lists them too (after the mismatches)."""
+    first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given and where it
+    was recorded (:func:`analyzer.viewer.where_recorded`). Notes are one line of counts unless ``notes`` lists them too (after
+    the mismatches)."""
     if result.findings.height == 0:
         return
     listed = result.findings if notes else result.mismatches
@@ -172,9 +174,9 @@ def print_findings(result, show: int, notes: bool = False) -> None:
         columns = ["game_id", "round", "honba", "seat", "player", "kind", "field", "recorded", "computed",
                    "explanation"]
         table = Table(title=f"First {min(show, listed.height)} of {listed.height} {what}")
-        for name in columns:
+        for name in [*columns, "where"]:
             table.add_column(name, overflow="fold")
-        for row in listed.head(show).select(columns).iter_rows():
+        for row in listed.head(show).select(*columns, where_recorded().alias("where")).iter_rows():
             table.add_row(*[cell(v) for v in row])
         out.print(table)
     if not notes and result.notes.height:

@@ -18,11 +18,14 @@ kind            ``value`` (the hand's worth), ``payment`` (score changes), ``tab
                 (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on
                 after its rules end it or ends before they let it), ``tiles`` (the
                 tiles cannot be scored), ``reject`` (the row could not be scored at all), ``note`` (worth
-                knowing, not a disagreement: a game fragment replayed from its first row)
+                knowing, not a disagreement: a game fragment replayed from its first row, a settlement the
+                importer read from a game's recorded points)
 recorded        the recorded value as text; ``computed`` the value analyzer computes
 explanation     a short reason: the yaku or fu items that differ, the payment behind a delta, …
-source_file,    where the row came from
+source_file,    where the row came from: the input file and row
 source_row
+log_file,       where an imported row was recorded: the log file and the hand in it (``log_row``, from 1),
+log_row         null for score sheets (the columns of :mod:`analyzer.importers.columns`)
 =============== =========================================================================================
 
 Everything is column work on the scored frames. The check job lists findings most serious kind first
@@ -35,11 +38,12 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, KIND_ORDER, NOT_A_MISMATCH, severity
-from analyzer.findings.game_end import game_end_findings, game_end_rule_findings
+from analyzer.findings.game_end import game_end_findings, game_end_rule_findings, settlement_findings
 from analyzer.findings.rejects import reject_findings
 from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
 from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
 from analyzer.parts import ScoredPart
+from analyzer.schema import log_columns
 
 __all__ = ["FINDING_SCHEMA", "KIND_ORDER", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings",
            "severity"]
@@ -51,6 +55,7 @@ def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         pl.col("_hand").rank("dense").over("game_id").cast(pl.Int64).alias("hand_no"),
         pl.col("_file").alias("source_file"),
         pl.col("_row").alias("source_row"),
+        *log_columns(part.scored.collect_schema().names()),
     )
     names = hands.collect_schema().names()
     frames = [
@@ -62,6 +67,7 @@ def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         *money_findings(hands, names, part.rules),
         *plausibility_findings(hands, names, part.rules),
         *game_end_findings(hands, names, games),
+        *settlement_findings(hands, names),
         game_end_rule_findings(hands, part.rules),
     ]
     return pl.collect_all([f for f in frames if f is not None])

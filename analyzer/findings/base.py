@@ -22,6 +22,8 @@ FINDING_SCHEMA = {
     "explanation": pl.String,
     "source_file": pl.String,
     "source_row": pl.Int64,
+    "log_file": pl.String,
+    "log_row": pl.Int64,
 }
 NOT_A_MISMATCH = ("note",)
 # The order findings are listed in, most serious first: money that does not balance, then wrong payments, wrong
@@ -52,6 +54,8 @@ def finding(
         (pl.lit(explanation) if isinstance(explanation, str) else explanation).alias("explanation"),
         "source_file",
         "source_row",
+        "log_file",
+        "log_row",
     )
 
 

@@ -47,6 +47,16 @@ def game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFrame
     return out
 
 
+def settlement_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
+    """One note per game whose recorded game points fit no rule we know (the importer's ``settlement``,
+    :mod:`analyzer.importers.settlement`): the game is scored as the server settled it, so its points agree;
+    what the settlement may be is said once, not as a mismatch per seat."""
+    if "settlement" not in names:
+        return []
+    return [finding(hands, pl.col("settlement").is_not_null(), "game_points", "note", pl.lit("settlement"),
+                    pl.lit(None, pl.String), pl.col("settlement").cast(pl.String))]
+
+
 def game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """A game that goes on after the first hand its rules end it with, or that ends in the last round (or
     later) where they let it go on."""

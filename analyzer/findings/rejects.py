@@ -23,4 +23,6 @@ def reject_findings(rejects: pl.DataFrame) -> pl.DataFrame:
         pl.col("reason").alias("explanation"),
         pl.col("file").alias("source_file"),
         pl.col("row").alias("source_row"),
+        "log_file",
+        "log_row",
     )

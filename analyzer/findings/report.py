@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
+from analyzer.viewer import tenhou_url_expr
 
 REPORT_FORMATS = ("csv", "parquet", "html")
 
@@ -21,9 +24,11 @@ def write_findings(result, path: str | Path) -> Path:
     if fmt != "html":
         return write_table(result.findings, path, fmt)
     # as on the console: the mismatches, most serious kind first, then the notes (worth knowing, not wrong)
+    # a Tenhou game links to the tenhou.net viewer at the finding's hand; other ids are shown as they are
     page = html_page(
         "analyzer check",
         f"{result.headline()}. Rules: {result.rules_label}.",
         [("Summary", result.summary), ("Mismatches", result.mismatches), ("Notes", result.notes)],
+        links={"game_id": tenhou_url_expr(pl.col("game_id"), pl.col("log_row"))},
     )
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -72,7 +72,7 @@ def round_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     return finding(
         nxt, pl.col("_next_round").is_not_null() & (pl.col("_next_round") != pl.col("_expected_round")),
         "round", "table", round_name(pl.col("_next_round")), round_name(pl.col("_expected_round")), why,
-    ).with_columns(pl.col("hand_no") + 1)  # the finding belongs to the next hand, whose round is wrong
+    ).with_columns(pl.col("hand_no") + 1, pl.col("log_row") + 1)  # it belongs to the next hand, whose round is wrong
 
 
 def problem_findings(hands: pl.LazyFrame) -> pl.LazyFrame:

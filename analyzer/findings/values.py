@@ -65,9 +65,10 @@ def value_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
             recorded, computed = recorded.list.join(", "), computed.list.join(", ")
         elif field == "limit":
             recorded, computed = pl.col(recorded_col), pl.col(computed_col)
-            differs = pl.col("recorded_points").is_not_null() & recorded.ne_missing(computed) if (
+            label = _limit_label(recorded, computed)
+            differs = pl.col("recorded_points").is_not_null() & recorded.ne_missing(label) if (
                 "recorded_points" in names
-            ) else recorded.is_not_null() & (recorded != computed)
+            ) else recorded.is_not_null() & (recorded != label)
         else:
             recorded, computed = as_int(recorded_col), pl.col(computed_col)
             differs = recorded.is_not_null() & computed.is_not_null() & (recorded != computed)
@@ -84,6 +85,14 @@ def value_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
         }[why]
         out.append(finding(hands, WIN & differs, field, "value", recorded, computed, explanation))
     return out
+
+
+def _limit_label(recorded: pl.Expr, computed: pl.Expr) -> pl.Expr:
+    """The computed limit as a log that names every yakuman hand ``yakuman`` labels it: Tenhou writes 役満 for a
+    double or triple yakuman and for a kazoe yakuman alike and pays the multiple, so ``3x yakuman`` and
+    ``kazoe yakuman`` read ``yakuman`` there; the multiple is compared by its count (``yakuman``) and its
+    ``points``, a kazoe by its ``han``."""
+    return pl.when((recorded == "yakuman") & computed.str.ends_with(" yakuman")).then(recorded).otherwise(computed)
 
 
 def _text_or_dash(name: str) -> pl.Expr:

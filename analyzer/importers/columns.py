@@ -7,10 +7,15 @@ winner, adjacent, in turn order from the discarder; a (rare) double nagashi mang
 ======================== ==============================================================================
 game_id                  stable (:mod:`.identity`): the Tenhou log id the log carries (JSON ``ref``, mjlog
                          SHUFFLE ``ref``) or a Mahjong Soul game's record id (tensoul's ``ref``,
-                         ``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``), else the one the file is named after
+                         ``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``), else one a comment before an mjlog's
+                         root names (``log=…``), else the one the file is named after
                          (``2010112714gm-00a9-0000-d497e395``), else ``log-`` + 16 hex digits hashing the log's
                          content; a game met again in the same import (same content, or same id) is imported
                          once, the copy reported
+log_file                 the log the row comes from: its path as the import was given it (a folder given is
+                         joined with the file's path inside it), so that every finding can name its file
+log_row                  the row's hand in that file, counted from 1 (the n-th INIT of an mjlog, kyoku of a
+                         tenhou.net/6 log, start_kyoku of an mjai log): the rows of a multiple ron share it
 round                    ``E1``..``E4``, ``S1``.., ``W1``..: round wind + hand number; the dealer is seat n-1
 honba                    counters at the start of the hand, as recorded
 kyotaku                  riichi sticks on the table at the start of the hand, as recorded
@@ -63,10 +68,15 @@ recorded_delta_0..3      score change of each seat in this row as recorded, INCL
                          + the sum of its rows' deltas = the next hand's start scores
 recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
+settlement               game's last row only, when its recorded game points fit no rule we know (a private
+                         lobby's own uma, a bust bonus): how it is scored, in words (:mod:`.settlement`); the
+                         spec's ``uma`` then gives the recorded points, and ``check`` lists this as a note
 rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
                          ``tenhou_sanma``; a Mahjong Soul game ``majsoul`` / ``majsoul_sanma``), plus
                          ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
-                         has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``)
+                         has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``),
+                         ``;game_length=east``, ``;start_points=N`` and the game-point rounding and uma its
+                         recorded result shows (:mod:`.settlement`)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent; Mahjong Soul:
                          the friendly room's or tournament's number when the log gives one
@@ -83,8 +93,8 @@ platform_rank_0..3       a platform's own rank of each seat as its log writes it
 riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
                          declaration, null without one; a declaration whose stick was not accepted (the
                          declaring tile was ronned) still counts as declared
-calls_0..3               per seat: chi, pon, open kan and added kan made in the hand (a closed kan is not a
-                         call; an added kan robbed by chankan was not made)
+calls_0..3               per seat: chi, pon, open kan and added kan declared in the hand (a closed kan is not
+                         a call; an added kan robbed by chankan is: it was declared, the log has it)
 open_0..3                per seat: the hand had an open meld at its end (a closed kan does not open it)
 turn                     the turn the hand ended on, counted as a seat's own discards (its n-th discard is on
                          turn n, a draw starts turn discards + 1): the discarder's turn for a ron and for an
@@ -103,6 +113,8 @@ from analyzer.importers.replay import FLAG_NAMES
 _STR_LIST = pl.List(pl.String)
 COLUMNS: dict[str, pl.DataType] = {
     "game_id": pl.String,
+    "log_file": pl.String,
+    "log_row": pl.Int64,
     "round": pl.String,
     "honba": pl.Int64,
     "kyotaku": pl.Int64,
@@ -132,6 +144,7 @@ COLUMNS: dict[str, pl.DataType] = {
     **{f"recorded_delta_{s}": pl.Int64 for s in range(4)},
     **{f"recorded_final_{s}": pl.Int64 for s in range(4)},
     **{f"recorded_game_points_{s}": pl.Float64 for s in range(4)},
+    "settlement": pl.String,
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,

@@ -7,12 +7,15 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
 1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
    ``2019050417gm-0029-0000-4f2a8622``, or the Mahjong Soul record id a tensoul log carries in ``ref``
    (``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``, see :mod:`.majsoul`); a ``ref`` of another shape is not
-   taken (converters write placeholders there, which would make different games one);
+   taken (converters write placeholders there, which would make different games one); for an mjlog, else the
+   log id a comment before its root element names (``<!-- /0/?log=2017060214gm-00a9-0000-40a46a1c ... -->``,
+   as archives note where a log came from);
 2. the Tenhou log id (or Mahjong Soul record id) the file is named after (how Tenhou's own downloads and most
    archives name them: ``2010112714gm-00a9-0000-d497e395.json``, ``…&tw=2.mjlog``);
 3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's content (decompressed, without a byte order
-   mark, surrounding whitespace or the CR of CRLF line ends): the same content is the same game whatever the
-   file is called.
+   mark, surrounding whitespace or the CR of CRLF line ends; of an mjlog, its root element, without the
+   comments and processing instructions around it): the same content is the same game whatever the file is
+   called.
 
 Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name, read back to
 the index by :func:`dan_index`): 0 新人 (new player), 1-9 ９級..１級 (9th to 1st kyu), 10-19 初段..十段 (1st to
@@ -46,8 +49,9 @@ IDENTITY_COLUMNS: dict[str, pl.DataType] = {
 }
 _DAN_INDEX = {name: i for i, name in enumerate(DAN_NAMES)} | {"天鳳位": 20}
 MAX_RATE = 10_000.0  # Tenhou's R starts at 1500; the best players reach about 2400
-# YYYYMMDDHH, "gm", the game type (GO type in hex), the lobby, a hash
-TENHOU_LOG_ID = re.compile(r"(\d{4})(\d\d)(\d\d)(\d\d)gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
+# YYYYMMDDHH, "gm", the game type (GO type in hex), the lobby (4 digits; more in private lobbies:
+# ``2019…gm-0009-10011-…``), a hash
+TENHOU_LOG_ID = re.compile(r"(\d{4})(\d\d)(\d\d)(\d\d)gm-[0-9a-f]{4}-[0-9a-f]{4,8}-[0-9a-f]{8}")
 ID_PREFIX = "log-"
 
 
@@ -81,9 +85,14 @@ def log_id_from_name(path: str | Path) -> str | None:
     return record_id(stem)
 
 
+def is_tenhou_log_id(text: str | None) -> bool:
+    """``text`` is a Tenhou log id with a real date (``2019050417gm-0029-0000-4f2a8622``)."""
+    return isinstance(text, str) and TENHOU_LOG_ID.fullmatch(text) is not None and played_at(text) is not None
+
+
 def game_id(ref: str | None, path: str | Path, digest: str) -> str:
     """The stable id of a game (see the module docstring)."""
-    if isinstance(ref, str) and TENHOU_LOG_ID.fullmatch(ref) and played_at(ref) is not None:
+    if is_tenhou_log_id(ref):
         return ref
     return record_id(ref) or log_id_from_name(path) or ID_PREFIX + digest
 

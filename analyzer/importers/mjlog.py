@@ -6,6 +6,7 @@ import html
 import re
 from urllib.parse import unquote
 
+from analyzer.importers.identity import TENHOU_LOG_ID, content_digest, is_tenhou_log_id
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tile_text import NORTH, RED
 from analyzer.importers.yaku_names import LIMITS, TENHOU_YAKU_IDS
@@ -62,9 +63,44 @@ def _attrs(text: str) -> dict[str, str]:
     return a
 
 
+# What XML allows around the root element besides whitespace: comments and processing instructions (the XML
+# declaration is one). A document type declaration is not read: DTDs and their entities are refused.
+_MISC = re.compile(r"\s*(?:<!--(?P<comment>.*?)-->|<\?.*?\?>)", re.S)
+_MISC_TO_END = re.compile(r"(?:\s+|<!--.*?-->|<\?.*?\?>)*\Z", re.S)
+_ROOT_END = "</mjloggm>"
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# a Tenhou log id a tool wrote into a comment before the root, as viewers' addresses have it: ``/0/?log=<id>``
+_LOG_ID_IN_COMMENT = re.compile(r"\blog=(" + TENHOU_LOG_ID.pattern + ")")
+
+
+def split_prolog(text: str) -> tuple[str, str | None]:
+    """The log from its root element to its end tag, and the Tenhou log id a comment before the root names
+    (``<!-- /0/?log=2017060214gm-00a9-0000-40a46a1c ... -->``), else None. A byte order mark, whitespace, comments
+    and processing instructions before and after the root are legal XML and left out, and so are comments
+    inside it; a ``<!DOCTYPE`` is refused (no DTD or entity is ever read)."""
+    pos, log_id = 0, None
+    text = text.lstrip("\ufeff")
+    while (m := _MISC.match(text, pos)) is not None:
+        found = _LOG_ID_IN_COMMENT.search(m["comment"] or "")
+        if found is not None and log_id is None:
+            log_id = found.group(1)
+        pos = m.end()
+    body = text[pos:].lstrip()
+    if body.startswith("<!DOCTYPE"):
+        raise LogError("refused: a document type declaration (<!DOCTYPE ...>) before the root element; DTDs and "
+                       "entities are not read")
+    end = body.rfind(_ROOT_END)
+    if end >= 0 and _MISC_TO_END.match(body, end + len(_ROOT_END)):
+        body = body[: end + len(_ROOT_END)]
+    if "<!--" in body:  # a comment inside the log is no data, whatever it holds (``<!-- <T12/> -->``)
+        body = _COMMENT.sub("", body)
+    return body, log_id
+
+
 def _tags(text: str) -> list[str]:
     """The text of every tag (``T12/>``, ``INIT seed=... />``, ``/mjloggm>``), in order: a split on ``<``, far
-    cheaper than a parser or a regex over the whole log; a tag that cannot be read is an error, not skipped."""
+    cheaper than a parser or a regex over the whole log; a tag that cannot be read is an error, not skipped.
+    ``text`` starts at the root element (:func:`split_prolog`)."""
     body = text.strip()
     if not body.startswith("<mjloggm") or not _NAME.match(body, 1):
         name = _NAME.match(body, 1) if body.startswith("<") else None
@@ -75,7 +111,8 @@ def _tags(text: str) -> list[str]:
 
 
 def parse_mjlog(text: str, file: str) -> Game:
-    tags = _tags(text)
+    body, commented_id = split_prolog(text)
+    tags = _tags(body)
     game = Game(file=file, ref=None, names=[])
     aka = True
     tile_of = _TILE_RED  # tile id -> tile, as the GO tag's red-five bit says
@@ -223,6 +260,10 @@ def parse_mjlog(text: str, file: str) -> Game:
         # TAIKYOKU, BYE, later UN (reconnects) and unknown tags carry nothing we need
     if not started:
         raise LogError("no hands (<INIT>) in the log")
+    if commented_id is not None and not is_tenhou_log_id(game.ref):  # the SHUFFLE ref comes first
+        game.ref = commented_id
+    if len(body) != len(text.strip()):  # a log is its root element: a copy with a comment added is the same game
+        game.digest = content_digest(body.encode("utf-8"))
     if len(game.names) != 4:
         game.names = ["", "", "", ""]
     return game

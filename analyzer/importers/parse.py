@@ -26,7 +26,7 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
         raise LogError("not UTF-8 text") from None
     game = _parse_text(text, str(path), log_format)
     check_magnitudes(game)
-    game.digest = content_digest(data)
+    game.digest = game.digest or content_digest(data)  # an mjlog's is its root element's (mjlog.split_prolog)
     return game
 
 

@@ -21,7 +21,7 @@ class Replay:
     draws: int
     dora: list[int]
     riichi_turn: list[int | None]  # per seat: its discard number of the riichi declaration (accepted or not)
-    calls: list[int]  # per seat: chi, pon, open kan and added kan made (a robbed added kan is not made)
+    calls: list[int]  # per seat: chi, pon, open kan and added kan declared (a kakan robbed by chankan too)
     opened: list[bool]  # per seat: the hand has an open meld at its end
     turn: int  # the turn the hand ended on: the last acting seat's discard number (see :func:`replay`)
     kita: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat: north tiles set aside (sanma)
@@ -162,6 +162,8 @@ def replay(k: Kyoku) -> Replay:
     first_uncalled = last_draw is not None and discards[last_draw[1]] == 0 and calls_made == calls_after
     if robbed_kan is not None:
         turn = discards[robbed_kan[1]] + 1
+        if robbed_kan[0] == "call" and robbed_kan[2] == "kakan":  # declared (the log has it), though robbed
+            calls[robbed_kan[1]] += 1
     flags: dict[int, dict[str, bool]] = {}
     win_tiles: dict[int, int] = {}
     for o in winners:

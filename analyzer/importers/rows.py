@@ -8,7 +8,7 @@ from analyzer.importers.hand_shape import is_tenpai
 from analyzer.importers.identity import identity_columns
 from analyzer.importers.model import Game, Kyoku, LogError, wall_draws
 from analyzer.importers.replay import Replay, replay
-from analyzer.importers.rules_spec import rules_spec
+from analyzer.importers.rules_spec import rules_spec, settlement
 from analyzer.importers.tile_text import indicators_str, meld_str, tile_str, tiles_str
 
 
@@ -38,20 +38,24 @@ def game_rows(game: Game) -> list[dict]:
     if game.players == 3:  # seat 3 is empty: no name, no deltas, no per-seat facts
         names[3] = None
     common = {f"player_{s}": names[s] for s in range(4)}
-    common |= {"rules": rules_spec(game), "game_length": game.game_length, "lobby": game.lobby, "room": game.room}
+    settled = settlement(game)
+    common |= {"rules": rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
+               "room": game.room}
     common |= identity_columns(game.dan, game.rate, game.notes, game.players, game.ranks)
+    common["log_file"] = game.file
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:
             raise LogError(f"hand {n + 1} ({k.round}) has no result")
         try:
-            rows.extend(common | r for r in _kyoku_rows(game, k))
+            rows.extend(common | r | {"log_row": n + 1} for r in _kyoku_rows(game, k))
         except LogError as exc:
             raise LogError(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
     if rows and game.final_scores is not None:
         for s in range(game.players):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
             rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
+        rows[-1]["settlement"] = settled.note
     return rows
 
 

@@ -19,17 +19,25 @@ p.lead { font-size: 1.1em; }
 """
 
 
-def html_table(df: pl.DataFrame) -> str:
-    """One ``<table>``: a header row, then every row of ``df`` (nested values flattened as in CSV)."""
-    flat = flatten_for_csv(df)
-    head = "".join(f"<th>{escape(name)}</th>" for name in flat.columns)
+LINK = "_link_"  # the address a linked column's cell points to, as a column of its own while the table is built
+
+
+def html_table(df: pl.DataFrame, links: dict[str, pl.Expr] | None = None) -> str:
+    """One ``<table>``: a header row, then every row of ``df`` (nested values flattened as in CSV). ``links``
+    maps a column to the address its cells link to (an expression over ``df``'s columns; a null address, or
+    a column the table lacks, leaves the text plain)."""
+    links = {name: url for name, url in (links or {}).items()
+             if name in df.columns and set(url.meta.root_names()) <= set(df.columns)}
+    flat = flatten_for_csv(df.with_columns(url.alias(LINK + name) for name, url in links.items()))
+    shown = {name: dtype for name, dtype in flat.schema.items() if not name.startswith(LINK)}
+    head = "".join(f"<th>{escape(name)}</th>" for name in shown)
     cells = [
         pl.concat_str(
             pl.lit('<td class="num">' if dtype.is_numeric() else "<td>"),
-            _escaped(pl.col(name).cast(pl.String)).fill_null(""),
+            _linked(_escaped(pl.col(name).cast(pl.String)).fill_null(""), name in links and pl.col(LINK + name)),
             pl.lit("</td>"),
         )
-        for name, dtype in flat.schema.items()
+        for name, dtype in shown.items()
     ]
     rows = ""
     if flat.height:
@@ -37,13 +45,24 @@ def html_table(df: pl.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
+def _linked(text: pl.Expr, url: pl.Expr | bool) -> pl.Expr:
+    """``text`` inside a link to ``url`` where it is not null (``url`` False: no link)."""
+    if url is False:
+        return text
+    return pl.when(url.is_not_null()).then(
+        pl.concat_str(pl.lit('<a href="'), _escaped(url), pl.lit('">'), text, pl.lit("</a>"))
+    ).otherwise(text)
+
+
 def _escaped(text: pl.Expr) -> pl.Expr:
     """What ``html.escape`` does, as one simultaneous replacement (so ``&`` is not escaped twice)."""
     return text.str.replace_many(["&", "<", ">", '"', "'"], ["&amp;", "&lt;", "&gt;", "&quot;", "&#x27;"])
 
 
-def html_page(title: str, lead: str, sections: list[tuple[str, pl.DataFrame]]) -> str:
-    """A whole page: title, a lead paragraph, then a heading and a table per section."""
+def html_page(title: str, lead: str, sections: list[tuple[str, pl.DataFrame]],
+              links: dict[str, pl.Expr] | None = None) -> str:
+    """A whole page: title, a lead paragraph, then a heading and a table per section (``links`` as for
+    :func:`html_table`, in every table that has the columns)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -53,6 +72,6 @@ def html_page(title: str, lead: str, sections: list[tuple[str, pl.DataFrame]]) -
     ]
     for heading, df in sections:
         parts.append(f"<h2>{escape(heading)}</h2>")
-        parts.append(html_table(df) if df.height else "<p>None.</p>")
+        parts.append(html_table(df, links) if df.height else "<p>None.</p>")
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -9,23 +9,14 @@ not count), or neither: then it does not end where its rules end a game (:mod:`a
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import quote
 
 import polars as pl
 
-from analyzer.importers.identity import TENHOU_LOG_ID
 from analyzer.report.markup import anchor, link
+from analyzer.schema import log_columns
 from analyzer.report.svg import legend, line_chart
 from analyzer.validate import COPY_REASON_START
-
-TENHOU_VIEWER = "https://tenhou.net/0/?log="
-
-
-def tenhou_url(game_id: str) -> str | None:
-    """The tenhou.net viewer's address of a Tenhou log id (``2019010100gm-00a9-0000-4f2a8622``), else None."""
-    if not TENHOU_LOG_ID.fullmatch(game_id or ""):
-        return None
-    return TENHOU_VIEWER + quote(game_id, safe="-")
+from analyzer.viewer import tenhou_url
 
 
 def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, str]:
@@ -64,9 +55,13 @@ def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.Dat
 
 
 def hand_lines(described_hands: pl.DataFrame) -> pl.DataFrame:
-    """Per game (one row each): the hand lines (``outcome``), the four score lines and the seating, as lists."""
-    return described_hands.group_by("game_id", maintain_order=True).agg(
+    """Per game (one row each): the hand lines (``outcome``), the four score lines and the seating, as lists,
+    and the file the game was recorded in (``recorded_in``: its log file, else its input file)."""
+    source = [pl.col("source_file")] if "source_file" in described_hands.columns else []
+    return described_hands.with_columns(log_columns(described_hands.columns)).group_by(
+        "game_id", maintain_order=True).agg(
         "outcome", *[pl.col(f"score_{s}") for s in range(4)], *[pl.col(f"player_{s}").first() for s in range(4)],
+        pl.coalesce("log_file", *source).first().alias("recorded_in"),
     )
 
 
@@ -90,8 +85,10 @@ def game_section(game: dict, seats: list[dict], incomplete: str | None, start: f
     flag = ' <span class="warn">incomplete</span>' if incomplete is not None else ""
     why = f'<p class="why warn">Incomplete: {escape(incomplete)}.</p>' if incomplete else ""
     hands = "".join(f"<li>{escape(o)}</li>" for o in game["outcome"])
+    where = (f'<p class="why">Recorded in {escape(game["recorded_in"])}</p>'
+             if game.get("recorded_in") is not None else "")
     return (
-        f'<section class="game" id="{escape(anchor("game", gid))}"><h3>{escape(gid)}{flag}{viewer}</h3>{why}'
+        f'<section class="game" id="{escape(anchor("game", gid))}"><h3>{escape(gid)}{flag}{viewer}</h3>{where}{why}'
         f'<div class="charts"><div>{chart}{legend(names)}</div><table><thead><tr><th>place</th>'
         f'<th class="t">player</th><th>final</th><th>points</th></tr></thead><tbody>{result}</tbody></table></div>'
         f'<details open><summary>{len(game["outcome"])} hand(s)</summary><ol class="hands">{hands}</ol></details>'

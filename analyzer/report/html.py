@@ -21,8 +21,10 @@ from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
+from analyzer.schema import log_columns
 from analyzer.selection import game_date
 from analyzer.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
+from analyzer.viewer import where_recorded
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#222;background:#fff}
@@ -116,22 +118,25 @@ def _standings(result, players: pl.DataFrame) -> str:
 
 
 def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
-    problems = problem_lists(hands).filter(has_problems()).select(
-        "game_id", "round", "honba", problems_text(), "source_file", "source_row")
+    """The problems of scored rows and the rejected rows, each with where it was recorded (the log file and hand
+    of an imported row, else the input file and row)."""
+    problems = problem_lists(hands).filter(has_problems()).with_columns(log_columns(hands.columns)).select(
+        "game_id", "round", "honba", problems_text(), where_recorded())
     parts = []
     if problems.height:
         rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(str(r))}</td><td>{h}</td>'
-                       f'<td class="t">{escape(p)}</td><td class="t">{escape(str(f))}:{w}</td></tr>'
-                       for g, r, h, p, f, w in problems.iter_rows())
+                       f'<td class="t">{escape(p)}</td><td class="t">{escape(str(w))}</td></tr>'
+                       for g, r, h, p, w in problems.iter_rows())
         parts.append(f'<h3>Problems ({problems.height})</h3><table class="sortable"><thead><tr><th class="t">game</th>'
                      f'<th class="t">round</th><th>honba</th><th class="t">problems</th><th class="t">source</th>'
                      f"</tr></thead><tbody>{rows}</tbody></table>")
     if rejects.height:
-        rows = "".join(f'<tr><td class="t">{_link("game", g) if g else ""}</td><td class="t">{escape(str(f))}:{w}</td>'
+        where = where_recorded("log_file", "log_row", "file", "row")
+        rows = "".join(f'<tr><td class="t">{_link("game", g) if g else ""}</td><td class="t">{escape(str(w))}</td>'
                        f'<td class="t">{escape(str(c))}</td><td class="t">{escape(str(v))}</td>'
                        f'<td class="t">{escape(str(r))}</td></tr>'
-                       for f, w, g, c, v, r in rejects.select("file", "row", "game_id", "column", "value", "reason")
-                       .iter_rows())
+                       for w, g, c, v, r in rejects.with_columns(log_columns(rejects.columns))
+                       .select(where, "game_id", "column", "value", "reason").iter_rows())
         parts.append(f'<h3>Rejected rows ({rejects.height} reasons)</h3><table class="sortable"><thead><tr>'
                      f'<th class="t">game</th><th class="t">source</th><th class="t">column</th>'
                      f'<th class="t">value</th>'

@@ -151,7 +151,7 @@ def test_gzip_members_and_zero_padding_are_read():
         ("entities.mjlog", '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
          + "".join(f'<!ENTITY {c} "&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};&{p};">'
                    for p, c in zip("abcdefgh", "bcdefghi"))
-         + "]><mjloggm>&i;</mjloggm>", "not an mjlog file"),  # a billion laughs: no DTD is read
+         + "]><mjloggm>&i;</mjloggm>", "DTDs and entities are not read"),  # a billion laughs: refused
         ("deep.json", "[" * 100_000 + "]" * 100_000, "malformed log"),
         ("binary.json", "\ufeff{\x00\x01", "not valid JSON"),
     ],

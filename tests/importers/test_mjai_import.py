@@ -181,7 +181,7 @@ def test_every_shared_log_converted_to_mjai_imports_the_same(shared_logs, tmp_pa
     not_nagashi = mjai.filter(pl.col("result") != "nagashi")  # nagashi: recorded_points is the winner's delta
     for col in null:
         assert not_nagashi[col].null_count() == not_nagashi.height, col
-    differ = ["game_id", "rules", "room", "recorded_yaku", *null]  # mjai names no room (Mahjong Soul's)
+    differ = ["game_id", "log_file", "rules", "room", "recorded_yaku", *null]  # mjai names no room (Mahjong Soul's)
     a, b = _same_people(tenhou).drop(differ), _same_people(mjai).drop(differ)
     for col in a.columns:  # one column at a time: the message names it
         assert a[col].equals(b[col]), col

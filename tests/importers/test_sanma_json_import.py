@@ -39,7 +39,7 @@ def test_sanma2_as_json_imports_as_the_mjlog(sanma2, tmp_path, layout):
     from_mjlog, _ = read_tenhou([sanma2])
     # the JSON value string of a limit hand ("満貫2000-4000点") has no fu; the converter writes no ranks or
     # ratings; the game id is each file's content hash (the log carries no Tenhou id); everything else is carried
-    differ = ["recorded_fu", "game_id", *[f"{c}_{s}" for c in ("dan", "rate") for s in range(4)]]
+    differ = ["recorded_fu", "game_id", "log_file", *[f"{c}_{s}" for c in ("dan", "rate") for s in range(4)]]
     assert from_json.drop(differ).equals(from_mjlog.drop(differ))
     assert from_mjlog["recorded_limit"].to_list() == ["mangan", "mangan", None, "haneman", None, "baiman"]
     assert from_json["recorded_fu"].to_list() == [None, None, None, None, 30, None]

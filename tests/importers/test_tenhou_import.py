@@ -84,7 +84,7 @@ def test_json_lines_one_kyoku_per_line_is_one_game(tmp_path, sample):
     (tmp_path / "lines.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     df, problems = read_tenhou([tmp_path / "lines.json"])
     assert problems == []
-    assert df.drop("game_id").equals(sample.drop("game_id"))
+    assert df.drop("game_id", "log_file").equals(sample.drop("game_id", "log_file"))  # log_row: the kyoku
     assert df["game_id"].n_unique() == 1 and df["game_id"][0] != sample["game_id"][0]  # other content
 
 
@@ -239,7 +239,7 @@ def test_the_same_game_as_mjlog_imports_the_same(tmp_path, sample):
     df, problems = read_tenhou([tmp_path / "sample.mjlog"])
     assert problems == []
     identity = [*(f"dan_{s}" for s in range(4)), *(f"rate_{s}" for s in range(4))]
-    differ = ["game_id", "lobby", "recorded_fu", *identity]
+    differ = ["game_id", "log_file", "lobby", "recorded_fu", *identity]
     assert df.drop(differ).equals(sample.drop(differ))
     assert df["lobby"].unique().to_list() == [0]
     # the mjlog's UN records ranks and ratings: dan="0,0,0,0" rate="1500,1500,1500,1500"
@@ -294,7 +294,7 @@ def test_mjlog_read_tag_by_tag_refuses_damage(tmp_path, sample):
     assert "cannot be read" in reasons["garbled.mjlog"]
     assert "bad tile id 136" in reasons["bad_tile.mjlog"]
     assert "not an mjlog file" in reasons["not_mjlog.mjlog"]
-    differ = ["game_id", "lobby", "recorded_fu", *(f"{c}_{s}" for c in ("dan", "rate") for s in range(4))]
+    differ = ["game_id", "log_file", "lobby", "recorded_fu", *(f"{c}_{s}" for c in ("dan", "rate") for s in range(4))]
     assert df.drop(differ).equals(sample.drop(differ))
 
 
