@@ -1,13 +1,16 @@
 """Scale benchmark: `analyzer score` on N han/fu hand rows, beside the I/O floor measured in the same run.
 
     .venv/bin/python -m benchmarks.scale [--rows 10000000] [--seed 0] [--shuffle] [--repeat 1] [--check]
+                                         [--text] [--files N --unsorted] [--copies K] [--cpus LIST]
                                          [--keep] [-- EXTRA SCORE OPTIONS such as --partition-rows 250000]
 
 1. Data: N rows of realistic east-south games (:mod:`benchmarks.gamegen`; every outcome kind, double rons,
    riichi sticks carried, honba consistent), written game by game to ``benchmarks/data/scale-N-SEED.parquet``
    (kept: a later run reuses it). ``--shuffle`` writes the rows in random order instead, the input that
-   needs a spill pass.
-2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy.
+   needs a spill pass. ``--copies K``: K copies of that data set, one file each, game ids prefixed (100M rows
+   as 10 x 10M without generating them in memory).
+2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy (as a stream for
+   ``--copies``). ``--cpus LIST`` pins the floor and every run to those cores.
 3. Score: ``analyzer score DATA -o OUTDIR`` as a fresh process, Parquet in and out, default settings plus
    the extra options; ``--baseline CHECKOUT`` also times another checkout's ``analyzer score`` (another
    commit, as a ``git worktree``) in the same run, alternating with this one; ``--check`` also times ``analyzer check`` on the same file; ``--workers N`` (or
@@ -44,6 +47,12 @@ import sys, polars as pl
 source = sys.argv[1]
 df = pl.read_parquet(source + "/*.parquet" if not source.endswith(".parquet") else source)
 df.write_parquet(sys.argv[2])
+"""
+
+# an input too big for memory (--copies): read and written as a stream
+FLOOR_STREAMED = """
+import sys, polars as pl
+pl.scan_parquet(sys.argv[1] + "/*.parquet").sink_parquet(sys.argv[2])
 """
 
 
@@ -121,6 +130,23 @@ def tree_rss_mb(root: int) -> float:
     return sum(rss.get(pid, 0.0) for pid in tree)
 
 
+def replicated(rows: int, seed: int, copies: int) -> Path:
+    """``copies`` copies of the ``rows``-row data set in a directory, one file each, game ids prefixed with the
+    copy's number (so still in game order, no spill): inputs bigger than one generated frame fits in memory."""
+    path = DATA / f"scale-{rows}-{seed}-x{copies}"
+    if path.exists():
+        return path
+    source = dataset(rows, seed, False)
+    temp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(temp, ignore_errors=True)
+    temp.mkdir(parents=True)
+    for copy in range(copies):
+        pl.scan_parquet(source).with_columns(pl.format("{}-{}", pl.lit(f"{copy:04d}"), "game_id").alias("game_id")) \
+            .sink_parquet(temp / f"copy-{copy:04d}.parquet")
+    temp.replace(path)
+    return path
+
+
 def timed(command: list[str], cwd: Path | None = None) -> dict:
     """Run ``command`` (in ``cwd``); wall seconds, exit status and peak RSS (MB): the largest of the child's own
     peak (``wait4``) and the sum over its process tree sampled every 0.1 s (worker processes of --in-flight)."""
@@ -164,6 +190,8 @@ def main(argv: list[str] | None = None) -> dict:
                              "alternating with this one in the same run")
     parser.add_argument("--cpus", default=None, metavar="LIST",
                         help="run the floor and every timed command on these cores only (`taskset -c LIST`, e.g. 0,1)")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="score this many copies of the --rows data set, one file each (e.g. 10 x 10M = 100M rows)")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
@@ -175,7 +203,11 @@ def main(argv: list[str] | None = None) -> dict:
     shape = dict(text=args.text, files=args.files, unsorted=args.unsorted)
     data = dataset_path(args.rows, args.seed, args.shuffle, **shape)
     made_in = None
-    if not data.exists():
+    if args.copies > 1:
+        started = time.perf_counter()
+        data = replicated(args.rows, args.seed, args.copies)
+        made_in = round(time.perf_counter() - started, 1)
+    elif not data.exists():
         made = timed([sys.executable, "-c", f"from benchmarks.scale import dataset; "
                       f"dataset({args.rows}, {args.seed}, {args.shuffle}, {args.text}, {args.files}, {args.unsorted})"])
         if made["exit"] != 0:
@@ -194,7 +226,7 @@ def main(argv: list[str] | None = None) -> dict:
         cluster = (["--workers", str(args.workers)] if args.workers else []) + (
             ["--scheduler", args.scheduler] if args.scheduler else [])
         for _ in range(args.repeat):
-            runs["floor"].append(timed([*pinned, sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
+            runs["floor"].append(timed([*pinned, sys.executable, "-c", FLOOR_STREAMED if args.copies > 1 else FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
             runs["score"][-1]["stages"] = _stage_seconds(work / "out")
