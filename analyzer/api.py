@@ -58,6 +58,7 @@ def score(
     executor=None,
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
+    input_kind: str = "auto",
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -73,10 +74,12 @@ def score(
     memory, :func:`score_to` writes each partition's rows as it goes.
     ``result.standings`` ranks the players of each kind of game (:mod:`analyzer.standings`); those with fewer
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
+    ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.sheets`, by
+    their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
     """
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind)
         summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
@@ -85,7 +88,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
     return ScoreResult(
         hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
-        yaku_stats=summary.yaku_stats, standings=summary.standings,
+        yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
     )
 
 
@@ -99,6 +102,7 @@ def score_to(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     report: str | Path | None = None,
+    input_kind: str = "auto",
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -118,7 +122,7 @@ def score_to(
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
-        job = ScoreJob(rules, rank_by, min_games=min_games)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind)
         summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report)
@@ -136,7 +140,7 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
-        standings=summary.standings,
+        standings=summary.standings, sheet_rows=summary.sheet_rows,
     )
 
 
@@ -146,6 +150,7 @@ def check(
     *,
     executor=None,
     keep_scored: bool = True,
+    input_kind: str = "auto",
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -161,7 +166,7 @@ def check(
     or URL every worker reaches).
     """
     sink = MemorySink() if keep_scored else NullSink()
-    job = CheckJob(ScoreJob(rules, statistics=keep_scored))
+    job = CheckJob(ScoreJob(rules, statistics=keep_scored, input_kind=input_kind))
     with _Executor(executor, progress, scheduler, client, workers, scratch) as chosen:
         result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if keep_scored:

@@ -59,6 +59,8 @@ SITUATION_FLAGS = [
 SOURCE_FILE = "_file"
 SOURCE_ROW = "_row"
 INPUT_POSITION = "_pos"
+# Whether a row comes from a game-level result sheet (one row per player per game) rather than a hand record.
+SHEET_ROW = "_sheet"
 
 DELTA_COLUMNS = [f"delta_{s}" for s in SEATS]
 SCORE_COLUMNS = [f"score_{s}" for s in SEATS]

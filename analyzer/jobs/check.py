@@ -109,16 +109,18 @@ class CheckJob:
     def __init__(self, score: ScoreJob) -> None:
         self.score = score
         self.order = score.order
+        self.input_kind = score.input_kind
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
-        parts = self.score.score_parts(rows)
-        output, tables = self.score.output(parts)
+        scored = self.score.score_partition(rows)
+        output, tables = self.score.output(scored)
         rejects = finish_rejects([tables.rejects])
-        findings = [f for p in parts for f in part_findings(p, tables.games)]
+        findings = [f for p in scored.parts for f in part_findings(p, tables.games)]
         findings.append(reject_findings(rejects))
         found = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
-        games = pl.concat([tables.hands["game_id"], rejects["game_id"]]).n_unique()
-        summary = CheckSummary(output.summary, [found], output.rows, games, tables.hands.columns)
+        hands = tables.hands if tables.hands is not None else pl.DataFrame(schema={"game_id": pl.String})
+        games = pl.concat([hands["game_id"], tables.games["game_id"], rejects["game_id"]]).n_unique()
+        summary = CheckSummary(output.summary, [found], output.rows, games, hands.columns)
         return PartOutput(output.tables, summary, output.rows)
 
     def combine(self, first: CheckSummary, second: CheckSummary) -> CheckSummary:
