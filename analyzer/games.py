@@ -136,7 +136,9 @@ def _game_points(rules: Rules) -> list[pl.Expr]:
     uma, oka, penalty = ([pl.col(f"_{k}_{s}") for s in seats] for k in ("uma", "oka", "penalty"))
     exact = [(final[s] - rules.return_points) / 1000 + uma[s] + oka[s] - penalty[s] for s in seats]
     if rules.game_points_rounding == "exact":
-        points = exact
+        # to the millionth the totals count in: Polars divides by a literal as a product with its reciprocal on
+        # some paths (11200 / 1000 -> 11.200000000000001), so the last bit would depend on the partition size
+        points = [e.round(6) for e in exact]
     elif rules.game_points_rounding == "tenth":
         points = [e.round(1) for e in exact]
     else:  # first place takes minus the sum of the others, so the table sums to zero
