@@ -59,6 +59,7 @@ def score(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     input_kind: str = "auto",
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -79,7 +80,7 @@ def score(
     """
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
@@ -89,6 +90,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
         hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
         yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
+        sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
     )
 
 
@@ -103,6 +105,7 @@ def score_to(
     min_games: int = 1,
     report: str | Path | None = None,
     input_kind: str = "auto",
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -122,7 +125,7 @@ def score_to(
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report)
@@ -140,7 +143,8 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
-        standings=summary.standings, sheet_rows=summary.sheet_rows,
+        standings=summary.standings, sheet_rows=summary.sheet_rows, sessions=summary.sessions,
+        teams=summary.teams, team_of=summary.team_of,
     )
 
 

@@ -162,6 +162,7 @@ class ResultWriter:
                 self._remove_made()
                 raise
         self._cancelled = False
+        self._stale: list[str] = []  # tables of the run before that this one has not: removed at the commit
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
@@ -265,7 +266,7 @@ class ResultWriter:
         with interrupts_held() as held, writing(self.outdir):
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
-                self._put_back([*files, MANIFEST_NAME])
+                self._put_back([*self._stale, *files, MANIFEST_NAME])
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
         return {name: self.outdir / file for name, file in zip(self._order, files)}
@@ -277,8 +278,12 @@ class ResultWriter:
         kept.mkdir()
         moved = []
         try:
+            stale = self._stale = [name for name in self._previous_tables() if name not in files]
             if (self.outdir / MANIFEST_NAME).exists():
                 os.replace(self.outdir / MANIFEST_NAME, kept / MANIFEST_NAME)
+            for name in stale:  # a table of the run before that this run has not (its sessions, its teams)
+                moved.append(name)
+                os.replace(self.outdir / name, kept / name)
             for name in [*files, MANIFEST_NAME]:
                 final = self.outdir / name
                 if name != MANIFEST_NAME and final.exists():
@@ -291,6 +296,15 @@ class ResultWriter:
         except BaseException:
             self._put_back(moved)
             raise
+
+    def _previous_tables(self) -> list[str]:
+        """The table files the manifest of the run before names that are still in OUTDIR (plain names only)."""
+        try:
+            tables = json.loads((self.outdir / MANIFEST_NAME).read_text(encoding="utf-8")).get("tables", {})
+        except (OSError, ValueError, AttributeError):
+            return []
+        return [name for name in tables.values() if isinstance(name, str) and name == Path(name).name
+                and not name.startswith(".") and (self.outdir / name).is_file()]
 
     def _put_back(self, names: list[str]) -> None:
         """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own

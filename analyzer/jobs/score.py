@@ -29,6 +29,8 @@ from analyzer.run.sink import Sink
 from analyzer.schema import SHEET_ROW
 from analyzer.sheets import SheetPart, score_sheet
 from analyzer.standings import finish_standings, merge_standings, standings_partials
+from analyzer.teams import read_teams
+from analyzer.tournament import TournamentSums
 
 # The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
 # row per player once this many pile up: memory stays flat however many partitions a run has.
@@ -69,6 +71,9 @@ class ScoreResult:
     yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
     standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
     sheet_rows: int = 0  # rows of game-level sheets scored: each is a row of the games table, not of hands
+    sessions: pl.DataFrame | None = None  # standings after each session (analyzer.sessions); None without
+    teams: pl.DataFrame | None = None  # team standings (analyzer.teams); None without teams
+    team_of: pl.DataFrame | None = None  # player -> team
 
     @property
     def rows_rejected(self) -> int:
@@ -115,6 +120,9 @@ class RunSummary:
     reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
     standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
     sheet_rows: int = 0  # of the rows scored, those of game-level sheets (rows of the games table)
+    sessions: pl.DataFrame | None = None  # standings after each session; None without sessions
+    teams: pl.DataFrame | None = None  # team standings; None without teams
+    team_of: pl.DataFrame | None = None  # player -> team
 
     @property
     def rows_read(self) -> int:
@@ -139,6 +147,7 @@ class ScoreSummary:
     statistics_seconds: float = 0.0
     sheet_rows: int = 0
     has_hands: bool = True  # some partition had hand records (else the run's hands table is written empty)
+    tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
 
 
 @dataclass
@@ -155,7 +164,8 @@ class ScoreJob:
     of game (:mod:`analyzer.standings`), where players with fewer than ``min_games`` games go unranked.
     ``statistics=False`` leaves out the players' and the standings' partial sums (a sink that takes no
     players table needs none). ``input_kind``: each input file read as its columns say (``auto``), or every
-    file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.sheets`).
+    file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.sheets`). ``teams``: a
+    teams file (path) or frame (``player``, ``team``) for the team standings (:mod:`analyzer.teams`).
 
     The standings are kept as partial sums per kind and player, not as the games: like the players' partials
     they are as small as the player pool (times the kinds of game), however many games a run writes."""
@@ -164,7 +174,7 @@ class ScoreJob:
     order = {"hands": "game_id", "games": "game_id"}
 
     def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True,
-                 min_games: int = 1, input_kind: str = "auto"):
+                 min_games: int = 1, input_kind: str = "auto", teams: str | Path | pl.DataFrame | None = None):
         self.rules = rules
         self.ruleset = load_rules(rules)
         self.rank_by = tuple(rank_by)
@@ -172,6 +182,7 @@ class ScoreJob:
         self.min_games = min_games
         sheet_file([], input_kind)  # an unknown kind is refused here, before any input is read
         self.input_kind = input_kind
+        self.teams = read_teams(teams) if isinstance(teams, (str, Path)) else teams
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
         return self.output(self.score_partition(rows))[0]
@@ -202,6 +213,8 @@ class ScoreJob:
             rows_with_problems=0 if tables.hands is None else rows_with_problems(tables.hands),
             games=tables.games["game_id"].n_unique(), statistics_seconds=tables.statistics_seconds,
             sheet_rows=tables.sheet_rows, has_hands=tables.hands is not None,
+            tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
+            if self.statistics else TournamentSums(),
         )
         rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item()
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
@@ -224,18 +237,23 @@ class ScoreJob:
             rows_with_problems=first.rows_with_problems + second.rows_with_problems,
             games=first.games + second.games, statistics_seconds=seconds,
             sheet_rows=first.sheet_rows + second.sheet_rows, has_hands=first.has_hands or second.has_hands,
+            tournament=first.tournament.combine(second.tournament),
         )
 
     def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
         started = time.perf_counter()
         if not summary.has_hands:
             sink.append("hands", pl.DataFrame(schema=NO_HANDS))
-        players = yaku_stats = standings = None
+        players = yaku_stats = standings = tournament = None
         if self.statistics:
             merged = merge_partials(summary.partials)
             players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
             standings = finish_standings(merge_standings(summary.standings), self.rank_by, self.min_games, players)
             sink.append("players", players)
+            tournament = summary.tournament.finish(players, self.rank_by, self.teams)
+            for name in ("sessions", "teams"):  # tables of their own where the input has them
+                if getattr(tournament, name).height:
+                    sink.append(name, getattr(tournament, name))
         statistics = summary.statistics_seconds + time.perf_counter() - started
         rejects = finish_rejects(summary.rejects)
         sink.append("rejects", rejects)
@@ -249,4 +267,6 @@ class ScoreJob:
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
             sheet_rows=summary.sheet_rows,
+            **({name: getattr(tournament, name) if getattr(tournament, name).height else None
+                for name in ("sessions", "teams", "team_of")} if tournament is not None else {}),
         )
