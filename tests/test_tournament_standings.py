@@ -121,3 +121,10 @@ def test_the_tables_are_written(tmp_path):
     sessions = pl.read_csv(tmp_path / "sessions.csv")
     assert sessions.height == 24 and sessions.columns[:3] == ["session", "rank", "player"]
     assert pl.read_csv(tmp_path / "teams.csv")["players"].to_list()[0] == "A,B"
+
+
+def test_a_later_run_without_sessions_removes_them(tmp_path):
+    analyzer.score_to(str(SHEET), tmp_path, "csv", "ema")
+    analyzer.score_to("sample_logs/csv", tmp_path, "csv")
+    assert not (tmp_path / "sessions.csv").exists() and not (tmp_path / "teams.csv").exists()
+    assert (tmp_path / "hands.csv").exists()

@@ -142,7 +142,8 @@ class ResultWriter:
     PENDING = 2
 
     def __init__(
-        self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None
+        self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None,
+        optional: tuple[str, ...] = (),
     ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -162,7 +163,10 @@ class ResultWriter:
                 self._remove_made()
                 raise
         self._cancelled = False
-        self._stale: list[str] = []  # tables of the run before that this one has not: removed at the commit
+        # tables a run writes only when its input has them: one the run before wrote and this one has not is
+        # removed at the commit (the manifest of the run before names it)
+        self._optional = optional
+        self._stale: list[str] = []
         self._parquet: dict[str, pq.ParquetWriter] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
@@ -278,7 +282,7 @@ class ResultWriter:
         kept.mkdir()
         moved = []
         try:
-            stale = self._stale = [name for name in self._previous_tables() if name not in files]
+            stale = self._stale = self._previous_tables()
             if (self.outdir / MANIFEST_NAME).exists():
                 os.replace(self.outdir / MANIFEST_NAME, kept / MANIFEST_NAME)
             for name in stale:  # a table of the run before that this run has not (its sessions, its teams)
@@ -298,13 +302,15 @@ class ResultWriter:
             raise
 
     def _previous_tables(self) -> list[str]:
-        """The table files the manifest of the run before names that are still in OUTDIR (plain names only)."""
+        """The files of the optional tables the manifest of the run before names that are still in OUTDIR."""
+        if not self._optional:
+            return []
         try:
             tables = json.loads((self.outdir / MANIFEST_NAME).read_text(encoding="utf-8")).get("tables", {})
         except (OSError, ValueError, AttributeError):
             return []
-        return [name for name in tables.values() if isinstance(name, str) and name == Path(name).name
-                and not name.startswith(".") and (self.outdir / name).is_file()]
+        return [name for table, name in tables.items() if table in self._optional and table not in self._order
+                and isinstance(name, str) and name == Path(name).name and (self.outdir / name).is_file()]
 
     def _put_back(self, names: list[str]) -> None:
         """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own

@@ -27,6 +27,8 @@ from analyzer.io.write import ResultWriter, plain_types
 from analyzer.run.locations import location, polars_path
 
 RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
+# written only where the input has what they need (sessions, teams): a run without removes an older run's
+OPTIONAL_TABLES = ("sessions", "teams")
 
 
 class PartWriter(Protocol):
@@ -104,7 +106,7 @@ class DirectorySink:
         self._writer: ResultWriter | None = None
 
     def open(self, partitions: int) -> None:
-        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1)
+        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
 
     def append(self, name: str, table: pl.DataFrame) -> None:
         self._writer.append(name, table)
