@@ -34,6 +34,9 @@ from analyzer.text import format_text
 from analyzer.validate import R_DUPLICATE
 
 R_SHEET_TABLE = reason(pl.col("_table_column"), pl.col("_table_value"), pl.col("_table_reason"))
+# per row of a game that cannot be settled: the column, value and reason of its reject, and what is wrong with
+# the table (`_table_field`: game_id, players, player, seat, or rows for a game with a rejected row)
+TABLE_COLUMNS = ("_table_column", "_table_value", "_table_reason", "_table_field")
 
 
 def game_rules(rows: pl.DataFrame, rules: Rules | str | Path | None) -> tuple[pl.DataFrame, dict[str, Rules]]:
@@ -110,8 +113,7 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
     problem = (pl.col("_in_hands") | (pl.col("_n") != pl.col("_players")) | (pl.col("_distinct") < pl.col("_n"))
                | seat_problem | pl.col("_some_rejected"))
     if not per_game.select(problem.fill_null(False).any()).item():
-        return rows.with_columns(pl.lit(None, pl.String).alias(c) for c in ("_table_column", "_table_value",
-                                                                            "_table_reason"))
+        return rows.with_columns(pl.lit(None, pl.String).alias(c) for c in TABLE_COLUMNS)
     bad = per_game.filter(problem.fill_null(False)).select("game_id")
     texts = rows.filter(counted).join(bad, on="game_id", how="semi").group_by("game_id").agg(
         _names(pl.col("player")).alias("_all_names"),
@@ -122,11 +124,13 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
     ).join(per_game, on="game_id", how="left")
     n, players = pl.col("_n"), pl.col("_players")
     seat_given = pl.col("_seats_given") > 0
+    seat_bad = seat_given & ((pl.col("_seats_given") < n) | (pl.col("_seat_twice") != "")
+                             | (pl.col("_seat_max") >= players))
     column = (
         pl.when(pl.col("_in_hands")).then(pl.lit("game_id"))
         .when(n != players).then(pl.lit("player"))
         .when(pl.col("_twice") != "").then(pl.lit("player"))
-        .when(seat_given).then(pl.lit("seat"))
+        .when(seat_bad).then(pl.lit("seat"))
         .otherwise(pl.lit("game_id"))
     )
     why = (
@@ -142,8 +146,16 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
             format_text("seat {} at a table of {} players", "_seat_max", players))
         .otherwise(format_text("the game cannot be settled without its rejected row(s) {}", "_rejected_rows"))
     )
+    field = (
+        pl.when(pl.col("_in_hands")).then(pl.lit("game_id"))
+        .when(n != players).then(pl.lit("players"))
+        .when(pl.col("_twice") != "").then(pl.lit("player"))
+        .when(seat_bad).then(pl.lit("seat"))
+        .otherwise(pl.lit("rows"))
+    )
     texts = texts.select("game_id", column.alias("_table_column"), why.alias("_table_reason"),
-                         (pl.col("_some_rejected") & (n == players) & (pl.col("_twice") == "")
+                         field.alias("_table_field"),
+                         (pl.col("_some_rejected") & (n == players) & (pl.col("_twice") == "") & ~seat_bad
                           & ~pl.col("_in_hands")).alias("_only_rejected"))
     rows = rows.join(texts, on="game_id", how="left", maintain_order="left")
     applies = counted & pl.col("_table_reason").is_not_null() & ~(pl.col("_only_rejected") & pl.col("_own_reason"))
@@ -152,4 +164,5 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
     return rows.with_columns(value.alias("_table_value")).with_columns(
         add_bits([when(applies, R_SHEET_TABLE)]),
         pl.when(applies).then(pl.col("_table_reason")).alias("_table_reason"),
+        pl.when(applies).then(pl.col("_table_field")).alias("_table_field"),
     ).drop("_only_rejected")
