@@ -79,12 +79,19 @@ def table_findings(rows: pl.LazyFrame) -> list[pl.LazyFrame]:
     ]
 
 
+def _terms(scores: pl.Expr) -> pl.Expr:
+    """'46400 + 41200 - 600' (an aggregation: the scores of a table)."""
+    signed = pl.concat_str(pl.when(scores < 0).then(pl.lit(" - ")).otherwise(pl.lit(" + ")),
+                           scores.abs().cast(pl.String))
+    return signed.str.join("").str.strip_prefix(" + ").str.replace(r"^ - ", "-")
+
+
 def money_findings(sheet: SheetPart, valid: pl.LazyFrame) -> pl.LazyFrame:
     """A settled table whose final scores and leftover sticks do not add up to its players' start points."""
     deposit = _by_spec(sheet, lambda r: r.riichi_deposit)
     start = _by_spec(sheet, lambda r: r.start_points)
     tables = valid.sort("game_id", "_seat").group_by("game_id", maintain_order=True).agg(
-        pl.col("_final").sum().alias("_sum"), pl.col("_final").cast(pl.String).str.join(" + ").alias("_terms"),
+        pl.col("_final").sum().alias("_sum"), _terms(pl.col("_final")).alias("_terms"),
         pl.col("_sticks").max().fill_null(0).alias("_sticks"), pl.len().alias("_n"),
         (deposit * 1).first().alias("_deposit"), (start * 1).first().alias("_start"),
         pl.col("_file").sort_by("_pos").first(), pl.col("_row").sort_by("_pos").first(),
