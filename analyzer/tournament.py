@@ -2,9 +2,9 @@
 (:mod:`analyzer.teams`), kept as partial rows per partition and merged like the players' statistics.
 
 :class:`TournamentSums` is what a partition adds (:meth:`TournamentSums.of_part`), merged in any grouping
-(:meth:`TournamentSums.combine`), and finished once (:meth:`TournamentSums.finish`). The partial rows are as
-many as the players times the sessions (and the players' teams): they are merged when they pile up, each merge
-at least doubling what was merged before, so merging costs a few passes over them whatever the partitions.
+(:meth:`TournamentSums.combine`), and finished once (:meth:`TournamentSums.finish`). The sessions' partial rows
+are one per game and player (as many as the players times the sessions: what the table has), added up once at
+the end; the teams' rows are merged when they pile up, each merge at least doubling what was merged before.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analyzer.players import DEFAULT_RANK_BY
-from analyzer.sessions import finish_sessions, merge_sessions, session_partials
+from analyzer.sessions import finish_sessions, session_partials, stacked
 from analyzer.teams import merge_teams, team_of, team_partials, team_standings
 
 MERGE_ROWS = 200_000
+MAX_FRAMES = 64  # the sessions' partial frames are stacked into one when there are more
 
 
 def _merged(frames: list[pl.DataFrame], merge) -> list[pl.DataFrame]:
@@ -52,12 +53,13 @@ class TournamentSums:
         return cls([sessions] if sessions.height else [], [teams] if teams is not None and teams.height else [])
 
     def combine(self, other: TournamentSums) -> TournamentSums:
-        return TournamentSums(_merged(self.sessions + other.sessions, merge_sessions),
+        sessions = self.sessions + other.sessions  # one row per game and player: merging would not shrink them
+        return TournamentSums([stacked(sessions)] if len(sessions) > MAX_FRAMES else sessions,
                               _merged(self.teams + other.teams, merge_teams))
 
     def finish(self, players: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
                teams_file: pl.DataFrame | None = None) -> TournamentTables:
-        sessions = finish_sessions(merge_sessions(self.sessions), rank_by)
+        sessions = finish_sessions(stacked(self.sessions), rank_by)
         membership = team_of(merge_teams(self.teams), teams_file)
         membership = membership.join(players.select("player"), on="player", how="semi")
         return TournamentTables(sessions, team_standings(players, membership, rank_by), membership)

@@ -150,6 +150,11 @@ class ScoreSummary:
     tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
 
 
+def _games_in(games: pl.DataFrame) -> int:
+    """The games of a games table in game id order: where the id changes (no hashing of the ids)."""
+    return games.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True).sum()).item()
+
+
 @dataclass
 class ScoredPartition:
     """One partition scored: its hand records, one part per ruleset, and its game-level sheet rows (or None)."""
@@ -211,7 +216,7 @@ class ScoreJob:
             standings=[standings_partials(tables.games).collect()] if self.statistics else [],
             rulesets=tables.rulesets, rows_scored=hand_rows + tables.sheet_rows,
             rows_with_problems=0 if tables.hands is None else rows_with_problems(tables.hands),
-            games=tables.games["game_id"].n_unique(), statistics_seconds=tables.statistics_seconds,
+            games=_games_in(tables.games), statistics_seconds=tables.statistics_seconds,
             sheet_rows=tables.sheet_rows, has_hands=tables.hands is not None,
             tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
             if self.statistics else TournamentSums(),

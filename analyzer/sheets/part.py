@@ -49,9 +49,9 @@ def score_sheet(rows: pl.LazyFrame | pl.DataFrame, rules: Rules | str | Path | N
     """Score the rows of a game-level sheet (whole games): ``rules`` for every game, or each game's own
     ``rules`` column (else the default preset); ``hand_games``: the game ids that have hand records beside
     (their sheet rows are rejected)."""
-    rows = rows.lazy()
-    labels = [c for c in GAME_LABELS if c in rows.collect_schema().names()]
-    typed = read_sheet(rows).collect()
+    rows = rows.lazy().collect()
+    labels = [c for c in GAME_LABELS if c in rows.columns]
+    typed = read_sheet(rows)
     typed, by_spec = game_rules(typed, rules)
     typed = table_problems(typed, hand_games if hand_games is not None else pl.Series("game_id", [], pl.String))
     return SheetPart(typed, settle_games(typed, by_spec, labels), by_spec, labels)

@@ -84,12 +84,21 @@ def seat_number(name: str, dtype: pl.DataType) -> pl.Expr:
         text.replace_strict(keys, seats, default=-1, return_dtype=pl.Int64))
 
 
-def read_sheet(rows: pl.LazyFrame) -> pl.LazyFrame:
-    """The sheet's rows with typed columns (see the module doc) and ``_reject`` bits for bad cells."""
-    schema = rows.collect_schema()
-    missing = [c for c in [*SHEET_COLUMNS, "rules", "players"] if c not in schema]
+def _given(name: str, dtype: pl.DataType) -> pl.Expr:
+    """The cell holds something (not null, and not blank text)."""
+    if dtype == pl.String:
+        return ~_blank(pl.col(name).str.strip_chars())
+    return pl.col(name).is_not_null()
+
+
+def read_sheet(rows: pl.DataFrame) -> pl.DataFrame:
+    """The sheet's rows with typed columns (see the module doc) and ``_reject`` bits for bad cells.
+
+    The text of the cells, and the reasons built from it, are made only when some cell is bad: a clean sheet of
+    whole-number columns is never written out as text."""
+    missing = [c for c in [*SHEET_COLUMNS, "rules", "players"] if c not in rows.columns]
     rows = rows.with_columns(pl.lit(None, pl.String).alias(c) for c in missing)
-    schema = rows.collect_schema()
+    schema = rows.schema
 
     def text(name: str) -> pl.Expr:
         return as_text(pl.col(name), schema[name]).str.strip_chars()
@@ -105,9 +114,8 @@ def read_sheet(rows: pl.LazyFrame) -> pl.LazyFrame:
         whole_number("recorded_place", schema["recorded_place"]).alias("_recorded_place"),
         number("recorded_points", schema["recorded_points"]).alias("_recorded_points"),
         *[text(c).replace("", None).alias(c) for c in TEXT_LABELS],
-        *[text(c).alias(f"_text_{c}") for c in CELLS if c != "player"],
     )
-    given = {c: ~_blank(pl.col(f"_text_{c}")) for c in CELLS if c != "player"}
+    given = {c: _given(c, schema[c]) for c in CELLS if c != "player"}
     bad = {
         "final_score": pl.col("_final").is_null() | (pl.col("_final").abs() > MAX_POINTS),
         "player": _blank(pl.col("player")),
@@ -118,7 +126,24 @@ def read_sheet(rows: pl.LazyFrame) -> pl.LazyFrame:
         "recorded_place": given["recorded_place"] & ~pl.col("_recorded_place").is_between(1, 4).fill_null(False),
         "recorded_points": given["recorded_points"] & pl.col("_recorded_points").is_null(),
     }
+    typed = typed.with_columns(e.fill_null(False).alias(f"_bad_{c}") for c, e in bad.items())
     flags = {c: pl.col(f"_bad_{c}") for c in CELLS}
+    any_bad = pl.any_horizontal(flags.values())
+    if typed.select(any_bad.any()).item():
+        typed = typed.with_columns(_reasons(flags, {c: pl.col("player") if c == "player" else text(c) for c in CELLS}))
+    else:
+        typed = typed.with_columns(pl.lit(None, pl.String).alias(c) for c in ("_bad_column", "_bad_value",
+                                                                             "_bad_reason"))
+    return typed.with_columns(
+        (when(_blank(pl.col("game_id")), R_GAME_ID) + when(any_bad, R_SHEET_VALUE)).alias(REJECT),
+        pl.col("_chombo").fill_null(0),
+        pl.col("_penalty").fill_null(0.0),
+        pl.when(pl.col("_seat_given") >= 0).then(pl.col("_seat_given")).alias("_seat_given"),
+    ).drop(*[f"_bad_{c}" for c in CELLS])
+
+
+def _reasons(flags: dict[str, pl.Expr], texts: dict[str, pl.Expr]) -> list[pl.Expr]:
+    """``_bad_column`` and ``_bad_value`` of the first bad cell of each row, ``_bad_reason`` of them all."""
 
     def first_bad(values: dict[str, pl.Expr]) -> pl.Expr:
         chain = pl.when(flags["final_score"]).then(values["final_score"])
@@ -126,16 +151,9 @@ def read_sheet(rows: pl.LazyFrame) -> pl.LazyFrame:
             chain = chain.when(flags[c]).then(values[c])
         return chain
 
-    typed = typed.with_columns(e.fill_null(False).alias(f"_bad_{c}") for c, e in bad.items())
-    any_bad = pl.any_horizontal(flags.values())
-    return typed.with_columns(
+    return [
         first_bad({c: pl.lit(c) for c in CELLS}).alias("_bad_column"),
-        first_bad({c: pl.col("player") if c == "player" else pl.col(f"_text_{c}") for c in CELLS}).alias("_bad_value"),
+        first_bad(texts).alias("_bad_value"),
         pl.concat_str([pl.when(flags[c]).then(pl.lit(why)) for c, (_, why) in CELLS.items()], separator="; ",
                       ignore_nulls=True).alias("_bad_reason"),
-    ).with_columns(
-        (when(_blank(pl.col("game_id")), R_GAME_ID) + when(any_bad, R_SHEET_VALUE)).alias(REJECT),
-        pl.col("_chombo").fill_null(0),
-        pl.col("_penalty").fill_null(0.0),
-        pl.when(pl.col("_seat_given") >= 0).then(pl.col("_seat_given")).alias("_seat_given"),
-    ).drop(*[f"_text_{c}" for c in CELLS if c != "player"], *[f"_bad_{c}" for c in CELLS])
+    ]

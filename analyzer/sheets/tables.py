@@ -85,11 +85,46 @@ def _names(expr: pl.Expr) -> pl.Expr:
     return expr.unique(maintain_order=True).str.join(", ")
 
 
+def _in_game_order(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` by game, then input order: not sorted again when they come so (an export, game by game)."""
+    ordered = rows.select(((pl.col("game_id") >= pl.col("game_id").shift(1))
+                           & (pl.col(INPUT_POSITION) > pl.col(INPUT_POSITION).shift(1))).fill_null(True).all()).item()
+    return rows if ordered else rows.sort("game_id", INPUT_POSITION)
+
+
+def _all_tables_whole(rows: pl.DataFrame, hand_games: pl.Series) -> bool:
+    """Whether every game of ``rows`` (in game order) can be settled as it is: no bad cell, as many rows as its
+    rules' players, every player once, seats given on every row or none and then each once — the usual sheet,
+    told by run lengths and comparisons with the rows before, with no hashing of text."""
+    game = pl.col("_run")
+    seat_bits = seg.seat_bit(pl.col("_seat_given"))
+    full = pl.when(pl.col("_players") == 3).then(0b111).otherwise(0b1111)
+    checks = rows.select(pl.col("game_id").rle_id().alias("_run"), "player", "_seat_given", "_players", REJECT).select(
+        (pl.col(REJECT) == 0).all().alias("clean"),
+        (pl.len().over(game) == pl.col("_players")).all().alias("sizes"),
+        # tables of at most four rows: a player twice is a row equal to one of the three before it in its game
+        ~pl.any_horizontal((pl.col("player") == pl.col("player").shift(k)) & (game == game.shift(k))
+                           for k in (1, 2, 3)).any().alias("once"),
+        ((seat_bits.sum().over(game) == full) | (pl.col("_seat_given").count().over(game) == 0)).all().alias("seats"),
+    ).row(0)
+    return all(checks) and not (hand_games.len() and rows["game_id"].is_in(hand_games.implode()).any())
+
+
 def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
     """``rows`` (typed, with :func:`game_rules`) in game order with ``_seat`` (the seat given, else the row's
     order in its game) and the reasons a game cannot be settled (see the module doc) as reject bits."""
-    rows = _copies(rows.sort("game_id", INPUT_POSITION)).with_columns(
-        add_bits([when(pl.col("_copy"), R_DUPLICATE)]))
+    rows = _in_game_order(rows)
+    if _all_tables_whole(rows, hand_games):
+        start = seg.starts("game_id")
+        index = pl.int_range(pl.len(), dtype=pl.Int64)
+        return rows.with_columns(
+            pl.lit(False).alias("_copy"), pl.lit(None, pl.Int64).alias("_copy_of_row"),
+            pl.lit(None, pl.String).alias("_copy_of_file"),
+            pl.coalesce("_seat_given", index - seg.first(index, start)).alias("_seat"),
+            pl.lit(False).alias("_own_reason"),
+            *[pl.lit(None, pl.String).alias(c) for c in TABLE_COLUMNS],
+        )
+    rows = _copies(rows).with_columns(add_bits([when(pl.col("_copy"), R_DUPLICATE)]))
     counted = ~pl.col("_copy") & (pl.col("game_id") != "")
     start = seg.starts("game_id")
     index = pl.int_range(pl.len(), dtype=pl.Int64)
