@@ -126,9 +126,12 @@ def score_to(
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
-        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
+        # with a report, the check's findings too (the report of a tournament lists them)
+        result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
+                     partition_rows_for(partition_rows, memory_limit))
+    summary = result.run if report is not None else result
     if report is not None:
-        summary.paths["report"] = write_report(written_tables(summary, fmt), report)
+        summary.paths["report"] = write_report(written_tables(summary, fmt), report, findings=result.findings)
     return summary
 
 
@@ -155,6 +158,9 @@ def check(
     executor=None,
     keep_scored: bool = True,
     input_kind: str = "auto",
+    rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    min_games: int = 1,
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -170,7 +176,8 @@ def check(
     or URL every worker reaches).
     """
     sink = MemorySink() if keep_scored else NullSink()
-    job = CheckJob(ScoreJob(rules, statistics=keep_scored, input_kind=input_kind))
+    job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
+                            teams=teams))
     with _Executor(executor, progress, scheduler, client, workers, scratch) as chosen:
         result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit))
     if keep_scored:

@@ -3,7 +3,7 @@
 totals equal a hand count. The sheet is checked in partitions of 40 rows, so a session's tables lie in
 different partitions.
 
-The mistakes, one or two per session:
+The mistakes (planted by tests/tournament_sheet.py's ``plant``), one or two per session:
 
 1. S2-T03: the top player's final score written 1000 too high — the table adds up to 121000, and that
    player's recorded points no longer follow;
@@ -27,53 +27,7 @@ import pytest
 
 import analyzer
 
-from tournament_sheet import generate, hand_count
-
-
-def _cell(sheet: pl.DataFrame, game: str, seat: int, column: str):
-    return sheet.filter(pl.col("game_id") == game, pl.col("seat") == seat)[column].item()
-
-
-def _set(sheet: pl.DataFrame, game: str, seat: int, **values) -> pl.DataFrame:
-    at = (pl.col("game_id") == game) & (pl.col("seat") == seat)
-    return sheet.with_columns(pl.when(at).then(pl.lit(v)).otherwise(pl.col(k)).alias(k) for k, v in values.items())
-
-
-def plant(sheet: pl.DataFrame) -> tuple[pl.DataFrame, set, set, set[str]]:
-    """The sheet with the module's mistakes; the (game, player, field) of the mismatches and of the notes
-    (field: the session) check must find; the games that cannot be settled."""
-    mismatches, notes = set(), set()
-    top = sheet.filter(pl.col("game_id") == "S2-T03").sort("final_score", descending=True)
-    assert top["final_score"][0] > top["final_score"][1]  # still alone at the top, 1000 higher
-    sheet = _set(sheet, "S2-T03", top["seat"][0], final_score=top["final_score"][0] + 1000)
-    mismatches |= {("S2-T03", None, "final_score_sum"), ("S2-T03", top["player"][0], "game_points")}
-
-    sheet = _set(sheet, "S3-T05", 1, recorded_points=_cell(sheet, "S3-T05", 1, "recorded_points") + 1.0)
-    mismatches.add(("S3-T05", _cell(sheet, "S3-T05", 1, "player"), "game_points"))
-
-    sheet = _set(sheet, "S4-T01", 2, recorded_place=_cell(sheet, "S4-T01", 2, "recorded_place") % 4 + 1)
-    mismatches.add(("S4-T01", _cell(sheet, "S4-T01", 2, "player"), "place"))
-
-    notes.add((None, _cell(sheet, "S5-T07", 3, "player"), "5"))
-    sheet = sheet.filter(~((pl.col("game_id") == "S5-T07") & (pl.col("seat") == 3)))
-    mismatches.add(("S5-T07", None, "players"))
-
-    left_out, twice = _cell(sheet, "S6-T02", 0, "player"), _cell(sheet, "S6-T09", 0, "player")
-    sheet = _set(sheet, "S6-T02", 0, player=twice, team=_cell(sheet, "S6-T09", 0, "team"))
-    mismatches.add(("S6-T09", twice, "session"))  # named at the later of the two games
-    notes.add((None, left_out, "6"))
-
-    left_out, doubled = _cell(sheet, "S7-T04", 1, "player"), _cell(sheet, "S7-T04", 2, "player")
-    sheet = _set(sheet, "S7-T04", 1, player=doubled, team=_cell(sheet, "S7-T04", 2, "team"))
-    mismatches.add(("S7-T04", doubled, "player"))
-    notes.add((None, left_out, "7"))
-
-    sheet = _set(sheet, "S8-T06", 3, chombo=_cell(sheet, "S8-T06", 3, "chombo") + 1)
-    mismatches.add(("S8-T06", _cell(sheet, "S8-T06", 3, "player"), "game_points"))
-
-    sheet = _set(sheet, "S8-T10", 0, team="Team Z")
-    mismatches.add((None, _cell(sheet, "S8-T10", 0, "player"), "team"))
-    return sheet, mismatches, notes, {"S5-T07", "S7-T04"}
+from tournament_sheet import generate, hand_count, plant
 
 
 @pytest.fixture(scope="module")
