@@ -181,7 +181,8 @@ def rank_chart(ranks: dict[str, list[int | None]], sessions: list[str], players:
     def y_at(rank: float) -> float:
         return pad_top + plot_h * (rank - 1) / (worst - 1)
 
-    ticks = sorted({1, *[t for t in nice_ticks(1, worst, 6) if 1 <= t <= worst], worst})
+    gap = (worst - 1) / 12  # ticks this close to the first or last rank are left out: the two are shown
+    ticks = sorted({1, *[t for t in nice_ticks(1, worst, 6) if 1 + gap <= t <= worst - gap], worst})
     parts = [f'<svg class="chart ranks" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
              f'xmlns="http://www.w3.org/2000/svg" {FONT}>', "<title>Rank after each session</title>",
              *_y_axis(ticks, y_at, pad_left, pad_left + plot_w)]
