@@ -17,8 +17,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analyzer import segments as seg
-from analyzer.players import DEFAULT_RANK_BY, RANK_KEYS
+from analyzer.players import DEFAULT_RANK_BY
 from analyzer.players.columns import POINT_UNITS
 
 SESSION = "session"
@@ -73,31 +72,43 @@ def session_rank_keys(rank_by: tuple[str, ...] | list[str]) -> list[str]:
     return keys or ["total_points"]
 
 
-def _sort_key(grid: pl.DataFrame, rank_keys: list[str]) -> pl.Series:
-    """One integer per cell that sorts by session, then the ranking keys (best first), packed into one Int64 (a
-    sort by one integer column, several times faster than by several columns): whole-number keys as their
-    distance from the best value, the averages as their dense rank; the columns themselves when they do not
-    fit 63 bits."""
-    packed = [("_order", False)] + [(SORT_COLUMNS[k], RANK_KEYS[k]) for k in rank_keys]
+def _fields(grid: dict[str, np.ndarray], rank_keys: list[str]) -> list[np.ndarray]:
+    """Each ranking key as non-negative integers, smaller first, equal where the key is equal: whole numbers as
+    their distance from the best in steps of their greatest common divisor (game points in millionths come in
+    tenths), the average place as a multiple of 1 / (2 * most games ** 2) (two averages over at most that many
+    games differ by more), the average points as their dense rank."""
+    games = grid["games"]
+    most = max(int(games.max()), 1)
     fields = []
-    for column, down in packed:
-        col = pl.col(column)
-        if grid.schema[column].is_integer():
-            fields.append((pl.col(column).max() - col) if down else (col - pl.col(column).min()))
-        else:
-            fields.append(col.rank("dense", descending=down).fill_null(pl.len() + 1).cast(pl.Int64))
-    values = grid.select(f.alias(str(i)) for i, f in enumerate(fields))
-    bits = [max(1, int(values[c].max()).bit_length()) for c in values.columns]
-    if sum(bits) > 63:
-        order = grid.select(pl.arg_sort_by([c for c, _ in packed], descending=[d for _, d in packed],
-                                           nulls_last=True, maintain_order=True)).to_series()
-        return pl.zeros(grid.height, dtype=pl.Int64, eager=True).scatter(
-            order, pl.int_range(grid.height, dtype=pl.Int64, eager=True))
-    shift, key = sum(bits), pl.lit(0, pl.Int64)
-    for column, width in zip(values.columns, bits):
-        shift -= width
-        key = key + pl.col(column) * (1 << shift)
-    return values.select(key).to_series()
+    for key in rank_keys:
+        if key in ("total_points", "place_1", "games"):
+            values = grid[SORT_COLUMNS[key]]
+            step = max(int(np.gcd.reduce(values - values.min())), 1)
+            fields.append((values.max() - values) // step)
+        elif key == "avg_place":
+            scale = 2 * most * most
+            quantized = np.floor(np.divide(grid["_place_sum"] * scale, np.maximum(games, 1))).astype(np.int64)
+            fields.append(np.where(games > 0, quantized, quantized.max() + 1))
+        else:  # avg_points: a ratio of millionths, no small common step
+            average = np.divide(grid["_points_units"], np.maximum(games, 1))
+            rank = pl.Series(np.where(games > 0, -average, np.inf)).rank("dense").cast(pl.Int64).to_numpy()
+            fields.append(rank - 1)
+    return fields
+
+
+def _ordering(order: np.ndarray, fields: list[np.ndarray], player: np.ndarray) -> np.ndarray:
+    """The permutation that sorts the cells by session, the key fields and the player (name order): the fields
+    packed into one Int64 where they fit (one sort of integers), else a sort by the columns."""
+    columns = [order, *fields, player]
+    bits = [max(1, int(c.max()).bit_length()) for c in columns]
+    if sum(bits) <= 63:
+        key, shift = np.zeros(len(order), dtype=np.int64), sum(bits)
+        for column, width in zip(columns, bits):
+            shift -= width
+            key |= column.astype(np.int64) << shift
+        return np.argsort(key)  # every key differs (the player is in it): no stable sort needed
+    frame = pl.DataFrame({str(i): c for i, c in enumerate(columns)})
+    return frame.select(pl.arg_sort_by(frame.columns)).to_series().to_numpy()
 
 
 def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.DataFrame:
@@ -105,9 +116,10 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
     each by rank then player; empty without sessions. ``partials``: partial rows (a session and player may
     come in several).
 
-    Every (player, session) is a cell of a grid laid out player by player: the partial rows are summed into it
-    by their integer cell number (``bincount``: no group-by on names), the running totals are segment sums
-    down each player's cells, and one sort by session, ranking keys and name gives the order and the ranks."""
+    Every (player, session) is a cell of a grid: the partial rows are summed into it by their integer cell
+    number (``bincount``: no group-by on names), the running totals are cumulative sums along each player's
+    sessions, and one sort of a packed integer key (session, ranking keys, name) gives the order and the
+    ranks. Column work on arrays, no Python per row."""
     if partials.height == 0:
         return pl.DataFrame(schema={**{c: pl.Int64 for c in SESSION_COLUMNS}, "session": pl.String,
                                     "player": pl.String, "session_points": pl.Float64, "total_points": pl.Float64,
@@ -118,45 +130,45 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
         pl.col(SESSION).replace_strict(order, list(range(n_sessions)), return_dtype=pl.Int64).alias("_order"),
         pl.col("player").cast(pl.Categorical).to_physical().cast(pl.Int64).alias("_code"),
     )
-    # the grid's players in name order: a stable sort by the ranking keys leaves equal players by name
-    codes = coded.select("_code", "player").unique("_code").sort("player")
-    dense = np.zeros(int(codes["_code"].max()) + 1, dtype=np.int64)  # a player's code -> their row of the grid
-    dense[codes["_code"].to_numpy()] = np.arange(codes.height)
-    cell = dense[coded["_code"].to_numpy()] * n_sessions + coded["_order"].to_numpy()
-    cells = codes.height * n_sessions
-    sums = {c: np.bincount(cell, weights=coded[c].to_numpy(), minlength=cells).round().astype(np.int64) for c in SUMS}
-    grid = pl.DataFrame({
-        "_order": np.tile(np.arange(n_sessions, dtype=np.int64), codes.height),
-        "_player_index": np.repeat(np.arange(codes.height, dtype=np.int64), n_sessions),
-        **sums,
-    })
-    start = pl.col("_order") == 0
-    running = grid.with_columns(
-        pl.col("games").alias("session_games"),
-        (pl.col("_points_units") / POINT_UNITS).alias("session_points"),
-        *[seg.cum_sum(pl.col(c), start).alias(c) for c in SUMS],
-    ).with_columns(
-        (pl.col("_points_units") / POINT_UNITS).alias("total_points"),
-    ).with_columns(
-        pl.when(pl.col("games") > 0).then(pl.col("total_points") / pl.col("games")).alias("avg_points"),
-        pl.when(pl.col("games") > 0).then(pl.col("_place_sum") / pl.col("games")).alias("avg_place"),
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("_cell"),
-    )
-    # one stable sort by session and ranking keys gives the table's order (players by name where the keys are
-    # equal); a player's rank is the place of the first row with the same keys in the session
-    keys = [SORT_COLUMNS[k] for k in session_rank_keys(rank_by)]
-    ordered = running.sort(_sort_key(running, session_rank_keys(rank_by)), maintain_order=True)
-    first_of_session = pl.col("_order") != pl.col("_order").shift(1)
-    new_keys = pl.any_horizontal(first_of_session, *[pl.col(c).ne_missing(pl.col(c).shift(1)) for c in keys])
-    position = pl.int_range(pl.len(), dtype=pl.Int64)
-    ranked = ordered.with_columns(
-        pl.when(new_keys.fill_null(True)).then(position - seg.first(position, first_of_session.fill_null(True)) + 1)
-        .forward_fill().alias("rank"))
-    # the rank after the session before: each cell's rank put back in the grid, one cell up
-    by_cell = pl.zeros(ranked.height, dtype=pl.Int64, eager=True).scatter(ranked["_cell"], ranked["rank"])
-    before = pl.concat([pl.Series([0], dtype=pl.Int64), by_cell[:-1]]).gather(ranked["_cell"])
-    return ranked.with_columns(
-        pl.when(pl.col("_order") > 0).then(before - pl.col("rank")).alias("rank_change"),
-        codes["player"].gather(ranked["_player_index"]).alias("player"),
-        pl.Series(order).gather(ranked["_order"]).alias(SESSION),
-    ).select(SESSION_COLUMNS)
+    codes = coded.select("_code", "player").unique("_code").sort("player")  # the grid's players, by name
+    n_players = codes.height
+    dense = np.zeros(int(codes["_code"].max()) + 1, dtype=np.int64)  # a player's code -> their place by name
+    dense[codes["_code"].to_numpy()] = np.arange(n_players)
+    # session-major cells: cell = session * players + player
+    cell = coded["_order"].to_numpy() * n_players + dense[coded["_code"].to_numpy()]
+    per_session = {c: np.bincount(cell, weights=coded[c].to_numpy(), minlength=n_sessions * n_players)
+                   .round().astype(np.int64).reshape(n_sessions, n_players) for c in SUMS}
+    grid = {c: values.cumsum(axis=0).ravel() for c, values in per_session.items()}  # running totals
+    session_of = np.repeat(np.arange(n_sessions, dtype=np.int64), n_players)
+    player_of = np.tile(np.arange(n_players, dtype=np.int64), n_sessions)
+    fields = _fields(grid, session_rank_keys(rank_by))
+    perm = _ordering(session_of, fields, player_of)
+    # a player's rank: the place in the session of the first cell with the same keys (equal keys, equal rank)
+    fields = [f[perm] for f in fields]
+    position = np.arange(len(perm), dtype=np.int64)
+    sorted_session = session_of[perm]
+    new = np.ones(len(perm), dtype=bool)
+    if len(perm) > 1:
+        new[1:] = sorted_session[1:] != sorted_session[:-1]
+        for f in fields:
+            new[1:] |= f[1:] != f[:-1]
+    first_equal = np.maximum.accumulate(np.where(new, position, 0))
+    rank = first_equal - sorted_session * n_players + 1
+    rank_of_cell = np.empty_like(rank)
+    rank_of_cell[perm] = rank
+    before = np.where(session_of >= 1, np.roll(rank_of_cell, n_players), 0)[perm]  # one session up: same player
+    games, units = grid["games"][perm], grid["_points_units"][perm]
+    played = games > 0
+    return pl.DataFrame({
+        SESSION: pl.Series(order).gather(sorted_session),
+        "rank": rank,
+        "player": codes["player"].gather(player_of[perm]),
+        "session_games": per_session["games"].ravel()[perm],
+        "session_points": per_session["_points_units"].ravel()[perm] / POINT_UNITS,
+        "games": games,
+        "total_points": units / POINT_UNITS,
+        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(~pl.Series(played), None),
+        "avg_place": pl.Series(grid["_place_sum"][perm] / np.maximum(games, 1)).set(~pl.Series(played), None),
+        "place_1": grid["place_1"][perm],
+        "rank_change": pl.Series(before - rank).set(pl.Series(sorted_session == 0), None),
+    }).select(SESSION_COLUMNS)
