@@ -2,12 +2,14 @@
 player per game: P x G rows), beside the I/O floor measured in the same run.
 
     .venv/bin/python -m benchmarks.sheets [--players 100000] [--games 50] [--seed 0] [--repeat 1] [--check]
-                                          [--keep] [-- EXTRA SCORE OPTIONS such as --partition-rows 250000]
+                                          [--minimal] [--keep] [-- EXTRA SCORE OPTIONS such as --partition-rows N]
 
 1. Data: G sessions; in each, the players are shuffled into tables of four, each table's final scores drawn
    (multiples of 100, adding up to 4 x 30,000), an occasional chombo and penalty; columns ``session, table,
    game_id, seat, player, final_score, chombo, penalty, team`` (teams of 4), written session by session,
    table by table (``game_id`` order) to ``benchmarks/data/sheet-P-G-SEED.parquet`` (kept for later runs).
+   ``--minimal`` keeps only ``game_id, seat, player, final_score``: the settlement alone, without the
+   sessions table (P x G rows of its own) or the teams.
 2. Floor: a fresh Python process reads that Parquet with Polars and writes a same-size copy.
 3. Score: ``analyzer score DATA -o OUTDIR --rules ema`` as a fresh process, Parquet in and out, default settings
    plus the extra options: the games, players, sessions (P x G rows: every player's standing after every
@@ -33,8 +35,8 @@ from benchmarks.figures import RESULTS, run_info, save
 from benchmarks.scale import DATA, FLOOR, timed
 
 
-def sheet_path(players: int, games: int, seed: int) -> Path:
-    return DATA / f"sheet-{players}-{games}-{seed}.parquet"
+def sheet_path(players: int, games: int, seed: int, minimal: bool = False) -> Path:
+    return DATA / f"sheet-{players}-{games}-{seed}{'-minimal' if minimal else ''}.parquet"
 
 
 def generate(players: int, games: int, seed: int = 0) -> pl.DataFrame:
@@ -69,12 +71,13 @@ def generate(players: int, games: int, seed: int = 0) -> pl.DataFrame:
     )
 
 
-def dataset(players: int, games: int, seed: int) -> Path:
-    path = sheet_path(players, games, seed)
+def dataset(players: int, games: int, seed: int, minimal: bool = False) -> Path:
+    path = sheet_path(players, games, seed, minimal)
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
         temp = path.with_suffix(".tmp")
-        generate(players, games, seed).write_parquet(temp)
+        frame = generate(players, games, seed)
+        (frame.select("game_id", "seat", "player", "final_score") if minimal else frame).write_parquet(temp)
         temp.replace(path)
     return path
 
@@ -86,17 +89,18 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
     parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
+    parser.add_argument("--minimal", action="store_true", help="only game_id, seat, player, final_score")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
     args = parser.parse_args(argv)
     extra = [a for a in args.extra if a != "--"]
 
-    data = sheet_path(args.players, args.games, args.seed)
+    data = sheet_path(args.players, args.games, args.seed, args.minimal)
     made_in = None
     if not data.exists():  # made in a child: this process stays small for the children it measures
         made = timed([sys.executable, "-c", f"from benchmarks.sheets import dataset; "
-                      f"dataset({args.players}, {args.games}, {args.seed})"])
+                      f"dataset({args.players}, {args.games}, {args.seed}, {args.minimal})"])
         if made["exit"] != 0:
             raise SystemExit(f"generating the data failed: {made['stderr_tail']}")
         made_in = made["seconds"]
@@ -104,6 +108,7 @@ def main(argv: list[str] | None = None) -> dict:
     work = Path(tempfile.mkdtemp(prefix="analyzer-sheets-"))
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     fig = {"benchmark": "sheets", **run_info(), "rows": rows, "players": args.players, "games": args.games,
+           "minimal": args.minimal,
            "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1), "generated_seconds": made_in,
            "score_options": extra, "cpus": os.cpu_count()}
     try:
@@ -129,7 +134,7 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    path = save(fig, args.out, "sheets", f"{rows}")
+    path = save(fig, args.out, "sheets", f"{rows}{'-minimal' if args.minimal else ''}")
     print(f"{rows:,} rows ({args.players:,} players x {args.games} games, {fig['input_mb']} MB Parquet), "
           f"{fig['cpus']} CPUs, options: {' '.join(extra) or 'defaults'}")
     print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")

@@ -28,7 +28,7 @@ from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
 from analyzer.schema import SHEET_ROW
 from analyzer.sheets import SheetPart, score_sheet
-from analyzer.standings import finish_standings, merge_standings, standings_partials
+from analyzer.standings import finish_standings, merge_standings, standings_partials_of_part
 from analyzer.teams import read_teams
 from analyzer.tournament import TournamentSums
 
@@ -213,7 +213,7 @@ class ScoreJob:
         hand_rows = 0 if tables.hands is None else tables.hands.height
         summary = ScoreSummary(
             rejects=[tables.rejects], partials=[] if tables.partials is None else [tables.partials],
-            standings=[standings_partials(tables.games).collect()] if self.statistics else [],
+            standings=[standings_partials_of_part(tables.games, tables.partials)] if self.statistics else [],
             rulesets=tables.rulesets, rows_scored=hand_rows + tables.sheet_rows,
             rows_with_problems=0 if tables.hands is None else rows_with_problems(tables.hands),
             games=_games_in(tables.games), statistics_seconds=tables.statistics_seconds,
