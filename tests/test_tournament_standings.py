@@ -128,3 +128,13 @@ def test_a_later_run_without_sessions_removes_them(tmp_path):
     analyzer.score_to("sample_logs/csv", tmp_path, "csv")
     assert not (tmp_path / "sessions.csv").exists() and not (tmp_path / "teams.csv").exists()
     assert (tmp_path / "hands.csv").exists()
+
+
+def test_hand_records_with_a_session_column_get_session_standings():
+    rows = analyzer.load("sample_logs/csv").collect().with_columns(
+        pl.col("game_id").str.slice(1, 1).alias("session"), pl.col("game_id").str.slice(4, 1).alias("table"))
+    result = analyzer.score(rows)
+    assert result.games["session"].unique().sort().to_list() == ["1", "2", "3"]
+    last = result.sessions.filter(pl.col("session") == "3").select("player", "rank", "total_points")
+    assert last.equals(result.players.select("player", "rank", "total_points").sort("rank", "player"))
+    assert result.sessions.height == 8 * 3
