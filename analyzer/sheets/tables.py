@@ -50,10 +50,16 @@ def game_rules(rows: pl.DataFrame, rules: Rules | str | Path | None) -> tuple[pl
     default = load_rules(None)
     sanma = f"{default.name}_sanma" if f"{default.name}_sanma" in preset_names() else default.name
     stated = pl.col("players").cast(pl.String).str.strip_chars().replace("", None)
-    first_of_game = lambda e: e.sort_by(INPUT_POSITION).drop_nulls().first().over("game_id")  # noqa: E731
-    spec = first_of_game(pl.col(RULES_COLUMN).cast(pl.String).str.strip_chars().replace("", None))
-    fallback = pl.when(first_of_game(stated) == "3").then(pl.lit(sanma)).otherwise(pl.lit(default.name))
-    rows = rows.with_columns(spec.fill_null(fallback).alias("_rules_spec"))
+
+    def first_of_game(value: pl.Expr) -> pl.Expr:
+        return value.sort_by(INPUT_POSITION).drop_nulls().first().over("game_id")
+
+    if rows.select(pl.col(RULES_COLUMN).is_null().all() & pl.col("players").is_null().all()).item():
+        rows = rows.with_columns(pl.lit(default.name).alias("_rules_spec"))  # no game says: no window needed
+    else:
+        spec = first_of_game(pl.col(RULES_COLUMN).cast(pl.String).str.strip_chars().replace("", None))
+        fallback = pl.when(first_of_game(stated) == "3").then(pl.lit(sanma)).otherwise(pl.lit(default.name))
+        rows = rows.with_columns(spec.fill_null(fallback).alias("_rules_spec"))
     by_spec: dict[str, Rules] = {}
     problems: dict[str, str] = {}
     for text in sorted(rows["_rules_spec"].unique().drop_nulls().to_list()):
