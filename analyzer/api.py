@@ -59,6 +59,8 @@ def score(
     executor=None,
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
+    input_kind: str = "auto",
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -75,10 +77,12 @@ def score(
     memory, :func:`score_to` writes each partition's rows as it goes.
     ``result.standings`` ranks the players of each kind of game (:mod:`analyzer.standings`); those with fewer
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
+    ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.sheets`, by
+    their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
     """
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
     return _in_memory(sink, summary)
 
@@ -87,7 +91,8 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
     return ScoreResult(
         hands=sink.frames["hands"], games=sink.frames["games"], players=summary.players,
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
-        yaku_stats=summary.yaku_stats, standings=summary.standings,
+        yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
+        sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
     )
 
 
@@ -101,6 +106,8 @@ def score_to(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     report: str | Path | None = None,
+    input_kind: str = "auto",
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -121,10 +128,13 @@ def score_to(
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
-        job = ScoreJob(rules, rank_by, min_games=min_games)
-        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+        # with a report, the check's findings too (the report of a tournament lists them)
+        result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
+                     partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
+    summary = result.run if report is not None else result
     if report is not None:
-        summary.paths["report"] = write_report(written_tables(summary, fmt), report)
+        summary.paths["report"] = write_report(written_tables(summary, fmt), report, findings=result.findings)
     return summary
 
 
@@ -139,7 +149,8 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
-        standings=summary.standings,
+        standings=summary.standings, sheet_rows=summary.sheet_rows, sessions=summary.sessions,
+        teams=summary.teams, team_of=summary.team_of,
     )
 
 
@@ -149,6 +160,10 @@ def check(
     *,
     executor=None,
     keep_scored: bool = True,
+    input_kind: str = "auto",
+    rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
+    min_games: int = 1,
+    teams: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -165,7 +180,8 @@ def check(
     or URL every worker reaches).
     """
     sink = MemorySink() if keep_scored else NullSink()
-    job = CheckJob(ScoreJob(rules, statistics=keep_scored))
+    job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
+                            teams=teams))
     with _Executor(executor, progress, scheduler, client, workers, scratch, in_flight) as chosen:
         result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
     if keep_scored:

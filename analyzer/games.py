@@ -9,6 +9,11 @@ sets it false for a game with rejected rows.
 
 Places: by final score before leftover sticks; equal scores are ordered by seat (``tie_rule = "seat"``) or
 share the better place with uma and oka averaged over the places they span (``"split"``).
+
+:func:`settle` and :func:`games_by_place` are the settlement on its own, from one row per game with each seat's
+final score in columns: the hand records' games and the game-level sheets' (:mod:`analyzer.sheets`) are settled
+by the same expressions. A ``session`` or ``table`` column of the input is kept on each game's rows
+(:data:`GAME_LABELS`, as text).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from analyzer.rules import Rules
 from analyzer.schema import GAMES_SCHEMA, PLAYER_COLUMNS, SCORE_COLUMNS, SEATS
 
 GAME = "game_id"
+# Where a game was played, kept from the input when it has the column: a tournament's session and table.
+GAME_LABELS = ("session", "table")
 
 
 def _last_rows(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
@@ -32,7 +39,8 @@ def _last_rows(hands: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     chombo = pl.col("result") == "chombo"
     # The k-th first row and the k-th last row belong to the same game: two filters side by side. A game's
     # chombo count is the running count on its last row minus the running count on the game before's last row.
-    seating = hands.filter(start).select(PLAYER_COLUMNS)
+    seating = hands.filter(start).select(
+        *PLAYER_COLUMNS, *[pl.col(c).cast(pl.String).str.strip_chars() for c in GAME_LABELS if c in names])
     running = [f"_chombo_running_{s}" for s in SEATS]
     last = hands.with_columns(
         *[(chombo & (pl.col("_loser") == s)).fill_null(False).cast(pl.Int64).cum_sum().alias(r)
@@ -99,7 +107,7 @@ def _places(rules: Rules, names: list[str]) -> list[pl.Expr]:
     return exprs
 
 
-def _results(rules: Rules) -> list[pl.Expr]:
+def _results(rules: Rules, names: list[str]) -> list[pl.Expr]:
     place = {s: pl.col(f"_place_{s}") for s in rules.seats}
     n_first = _sum((p == 1).cast(pl.Int64) for p in place.values())
     exprs = []
@@ -109,9 +117,17 @@ def _results(rules: Rules) -> list[pl.Expr]:
             leftover = pl.when(place[s] == 1).then(share).otherwise(0)
         else:
             leftover = pl.lit(0)
-        exprs += [leftover.cast(pl.Int64).alias(f"_leftover_{s}"),
-                  (pl.col(f"_chombo_{s}") * rules.chombo_penalty).cast(pl.Float64).alias(f"_penalty_{s}")]
+        penalty = pl.col(f"_chombo_{s}") * rules.chombo_penalty
+        if extra_penalty(s) in names:  # a sheet's own penalties, beside the chombo
+            penalty = penalty + pl.col(extra_penalty(s))
+        exprs += [leftover.cast(pl.Int64).alias(f"_leftover_{s}"), penalty.cast(pl.Float64).alias(f"_penalty_{s}")]
     return exprs
+
+
+def extra_penalty(seat: int) -> str:
+    """The column of the points a game's wide row takes off the player in ``seat`` besides chombo (a sheet's
+    ``penalty``)."""
+    return f"_extra_penalty_{seat}"
 
 
 def _game_points(rules: Rules) -> list[pl.Expr]:
@@ -120,7 +136,9 @@ def _game_points(rules: Rules) -> list[pl.Expr]:
     uma, oka, penalty = ([pl.col(f"_{k}_{s}") for s in seats] for k in ("uma", "oka", "penalty"))
     exact = [(final[s] - rules.return_points) / 1000 + uma[s] + oka[s] - penalty[s] for s in seats]
     if rules.game_points_rounding == "exact":
-        points = exact
+        # to the millionth the totals count in: Polars divides by a literal as a product with its reciprocal on
+        # some paths (11200 / 1000 -> 11.200000000000001), so the last bit would depend on the partition size
+        points = [e.round(6) for e in exact]
     elif rules.game_points_rounding == "tenth":
         points = [e.round(1) for e in exact]
     else:  # first place takes minus the sum of the others, so the table sums to zero
@@ -132,7 +150,7 @@ def _game_points(rules: Rules) -> list[pl.Expr]:
             *[p.cast(pl.Float64).alias(f"_points_{s}") for s, p in enumerate(points)]]
 
 
-def _by_place(wide: pl.DataFrame, rules: Rules, names: list[str]) -> pl.DataFrame:
+def games_by_place(wide: pl.DataFrame, rules: Rules, names: list[str]) -> pl.DataFrame:
     """One row per game and seat (seats 0-2 with three players), in order of game, place and seat (the seat's
     ordinal: by score, then seat, which is the order of place and seat under either tie rule). Games come in
     ``_game`` order, the order of their ids (:func:`analyzer.replay.game_keys`).
@@ -158,6 +176,7 @@ def _by_place(wide: pl.DataFrame, rules: Rules, names: list[str]) -> pl.DataFram
             pl.col("_complete").alias("complete"),
             (game * seats + pl.col(f"_ordinal_{s}") - 1).alias("_position"),
             *([GAME_RULES] if GAME_RULES in names else []),
+            *[c for c in GAME_LABELS if c in wide.columns],
         )
         for s in rules.seats
     ]
@@ -167,21 +186,27 @@ def _by_place(wide: pl.DataFrame, rules: Rules, names: list[str]) -> pl.DataFram
     return stacked.drop("_position")[order]
 
 
-def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
-    names = hands.collect_schema().names()
-    wide = (
-        _last_rows(hands, names)
-        .with_columns(_ordinals(rules))
+def settle(wide: pl.LazyFrame, rules: Rules, names: list[str]) -> pl.LazyFrame:
+    """One row per game with ``score_s`` (final scores before leftover sticks), ``_leftover`` (sticks left on
+    the table), ``_chombo_s`` and optionally :func:`extra_penalty` columns: adds per seat ``_ordinal_s``,
+    ``_place_s``, ``_uma_s``, ``_oka_s``, ``_leftover_s``, ``_penalty_s``, ``_final_s`` and ``_points_s``."""
+    return (
+        wide.with_columns(_ordinals(rules))
         .with_columns(_places(rules, names))
-        .with_columns(_results(rules))
+        .with_columns(_results(rules, names))
         .with_columns(_game_points(rules))
     )
+
+
+def game_results(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
+    names = hands.collect_schema().names()
+    wide = settle(_last_rows(hands, names), rules, names)
     # joined on the integer game key: a third of the cost of joining on the game id text
     wide = wide.join(game_end_ok(hands, rules), on="_game", how="left", maintain_order="left").with_columns(
         (~pl.col("_fragment").fill_null(False) & pl.col("_ends_right").fill_null(False)).alias("_complete")
     )
     # materialised here: the rows are put in place order by a gather of a permutation (_by_place);
     # the game's own ruleset is kept when its part mixes per-game options (analyzer.per_game)
-    by_place = _by_place(wide.collect(), rules, names)
+    by_place = games_by_place(wide.collect(), rules, names)
     return by_place.lazy().select(*GAMES_SCHEMA, "leftover_sticks", "chombo", "complete",
-                                  *[c for c in [GAME_RULES] if c in names])
+                                  *[c for c in [GAME_RULES, *GAME_LABELS] if c in by_place.columns])

@@ -12,14 +12,17 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analyzer.games import game_results
+from analyzer.games import GAME_LABELS, game_results
 from analyzer.parts import ScoredPart
 from analyzer.per_game import GAME_RULES
-from analyzer.players import DEFAULT_RANK_BY, combine_partials, finalize_players, finalize_yaku_stats, player_partials
+from analyzer.players import (
+    DEFAULT_RANK_BY, combine_partials, finalize_players, finalize_yaku_stats, game_partials, player_partials,
+)
 from analyzer.rejects import rejects_of
 from analyzer.rules import Rules
 from analyzer.schema import DELTA_COLUMNS, SCORE_COLUMNS, SOURCE_FILE, SOURCE_ROW
 from analyzer.scoring.tiles_stage import TILE_OUTPUTS
+from analyzer.sheets import SheetPart, games_columns
 from analyzer.standings import KIND, game_kind
 from analyzer.validate import COPY_REASON_START
 
@@ -51,14 +54,16 @@ class PartTables:
     """The outputs of the games of one partition (whole games): what a run appends per partition.
 
     ``rejects`` keeps ``_pos`` and ``_bit`` so that the rejects of all partitions sort into input order.
+    ``hands`` is None when the partition has no hand records (only game-level sheet rows: ``sheet_rows``).
     """
 
-    hands: pl.DataFrame
+    hands: pl.DataFrame | None
     games: pl.DataFrame
     rejects: pl.DataFrame
     partials: pl.DataFrame | None  # None when assembled without statistics
     rulesets: list[Rules]
     statistics_seconds: float = 0.0  # wall time of the players' partial sums
+    sheet_rows: int = 0  # the game-level sheet rows scored (each a row of the games table)
 
 
 def _input_columns(lf: pl.LazyFrame) -> list[str]:
@@ -92,9 +97,28 @@ def _game_rows(part: ScoredPart) -> pl.LazyFrame:
     return games.with_columns(pl.lit(part.rules.name).alias("rules"), pl.lit(game_kind(part.rules)).alias(KIND))
 
 
-def assemble_part(parts: list[ScoredPart], statistics: bool = True) -> PartTables:
-    """The outputs of one partition from its scored ruleset parts; without ``statistics`` no players' partial
-    sums (``partials`` is None: ``check`` needs them only when it keeps the scored tables)."""
+def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: SheetPart | None = None) -> PartTables:
+    """The outputs of one partition from its scored ruleset parts and its game-level sheet rows (``sheet``,
+    :mod:`analyzer.sheets`); without ``statistics`` no players' partial sums (``partials`` is None: ``check``
+    needs them only when it keeps the scored tables)."""
+    hands = _hand_tables(parts, statistics) if parts else None
+    if sheet is None:
+        return hands
+    started = time.perf_counter()
+    sheet_partials = game_partials(sheet.games.lazy()).collect() if statistics else None
+    seconds = time.perf_counter() - started
+    if hands is None:
+        return PartTables(None, sheet.games, sheet.rejects(), sheet_partials, sheet.rulesets, seconds,
+                          sheet.scored_rows)
+    games = pl.concat([hands.games.select(sheet.games.columns), sheet.games]).sort("game_id", "place", "seat")
+    rejects = pl.concat([hands.rejects, sheet.rejects()]).sort("_pos", "column", "_bit")
+    partials = None if hands.partials is None else pl.concat([hands.partials, sheet_partials],
+                                                             how="vertical_relaxed")
+    return PartTables(hands.hands, games, rejects, partials, hands.rulesets + sheet.rulesets,
+                      hands.statistics_seconds + seconds, sheet.scored_rows)
+
+
+def _hand_tables(parts: list[ScoredPart], statistics: bool) -> PartTables:
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
@@ -105,7 +129,9 @@ def assemble_part(parts: list[ScoredPart], statistics: bool = True) -> PartTable
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
     # a game with a rejected row is incomplete — unless the row was only a copy of one that was scored
     lost = rejects_df.filter(~pl.col("reason").str.starts_with(COPY_REASON_START))["game_id"]
-    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode()))
+    labels = [c for c in GAME_LABELS if c in games_df.columns]
+    games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode())).select(
+        list(games_columns(labels)))
     rulesets = [r for p in parts for r in p.members or [p.rules]]
     if not statistics:
         return PartTables(hands_df, games_df, rejects_df, None, rulesets)

@@ -22,7 +22,7 @@ REJECT = "_reject"
 
 @dataclass(frozen=True)
 class RejectReason:
-    column: str
+    column: str | pl.Expr  # an expression where one reason covers several columns (a game-level sheet's cells)
     value: pl.Expr
     text: pl.Expr
 
@@ -30,8 +30,9 @@ class RejectReason:
 REASONS: list[RejectReason] = []
 
 
-def reason(column: str, value: pl.Expr, text: str | pl.Expr) -> int:
-    """Register a reason; returns its bit. ``value`` and ``text`` are read from the rejected row."""
+def reason(column: str | pl.Expr, value: pl.Expr, text: str | pl.Expr) -> int:
+    """Register a reason; returns its bit. ``value`` and ``text`` (and ``column``, when an expression) are read
+    from the rejected row."""
     if len(REASONS) >= 63:
         raise RuntimeError("more than 63 reject reasons do not fit an Int64 mask")
     REASONS.append(RejectReason(column, value.cast(pl.String), pl.lit(text) if isinstance(text, str) else text))
@@ -66,7 +67,8 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
     rejected = lf.filter(pl.col(REJECT) != 0)
     frames = []
     for index, item in enumerate(REASONS):
-        needed = set(item.value.meta.root_names()) | set(item.text.meta.root_names())
+        column = pl.lit(item.column) if isinstance(item.column, str) else item.column.cast(pl.String)
+        needed = {n for e in (item.value, item.text, column) for n in e.meta.root_names()}
         if not needed <= names:  # the stage that sets this bit did not run on this frame
             continue
         frames.append(
@@ -75,7 +77,7 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
                 pl.col("_row").alias("row"),
                 *log_columns(list(names)),
                 pl.col("game_id"),
-                pl.lit(item.column).alias("column"),
+                column.alias("column"),
                 item.value.alias("value"),
                 item.text.alias("reason"),
                 "_pos",

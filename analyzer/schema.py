@@ -76,6 +76,9 @@ def log_columns(names: list[str]) -> list[pl.Expr]:
          else pl.lit(None, pl.Int64)).alias(LOG_ROW),
     ]
 
+# Whether a row comes from a game-level result sheet (one row per player per game) rather than a hand record.
+SHEET_ROW = "_sheet"
+
 DELTA_COLUMNS = [f"delta_{s}" for s in SEATS]
 SCORE_COLUMNS = [f"score_{s}" for s in SEATS]
 

@@ -98,6 +98,14 @@ def standings_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     ).group_by(KIND, "player").agg(pl.all().sum())
 
 
+def standings_partials_of_part(games: pl.DataFrame, players: pl.DataFrame | None) -> pl.DataFrame:
+    """:func:`standings_partials` of a part whose players' partial rows are at hand: where its games are all of
+    one kind, those rows are the kind's partial rows already (the same sums), with no second group-by."""
+    if players is not None and KIND in games.columns and games.height and games[KIND].n_unique() == 1:
+        return players.select(pl.lit(games[KIND][0]).alias(KIND), "player", *SUMS)
+    return standings_partials(games).collect()
+
+
 def merge_standings(partials: list[pl.DataFrame]) -> pl.DataFrame:
     """Partial rows of several parts as one row per kind and player (associative: merged rows merge again)."""
     if not partials:

@@ -13,3 +13,13 @@ def test_generated_games_score_cleanly():
     assert (result.hands["problems"].list.len() == 0).all()
     # the replay agrees with the honba the generator wrote
     assert (result.hands["replayed_honba"] == result.hands["honba"]).all()
+
+
+def test_the_generated_tournament_sheet_scores_cleanly():
+    from benchmarks.sheets import generate as sheet
+
+    rows = sheet(40, 3, seed=1)
+    assert rows.height == 120 and rows["game_id"].n_unique() == 30
+    result = analyzer.check(rows, "ema")
+    assert result.ok and result.scored.rejects.height == 0 and result.scored.games.height == 120
+    assert result.scored.sessions.height == 40 * 3

@@ -102,7 +102,9 @@ def print_standings(result, top: int) -> None:
 
 
 def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_rates: bool) -> Table:
-    rates = [c for c in ("win_rate", "deal_in_rate") if hand_rates and c in rows.columns]
+    # hand rates where some player has hands (a game-level sheet has none)
+    rates = [c for c in ("win_rate", "deal_in_rate")
+             if hand_rates and c in rows.columns and rows[c].null_count() < rows.height]
     places = ["1st", "2nd", "3rd", "4th"][:seats]
     table = Table(title=title)
     headers = {"win_rate": "win %", "deal_in_rate": "deal-in %"}
@@ -126,9 +128,26 @@ def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_
             f"{row['avg_points']:+.1f}",
             *[str(row[f"place_{p}"]) for p in range(1, seats + 1)],
             f"{row['avg_place']:.2f}",
-            *[f"{100 * (row[r] or 0):.1f}" for r in rates],
+            *["–" if row[r] is None else f"{100 * row[r]:.1f}" for r in rates],
         )
     return table
+
+
+def print_teams(result, top: int) -> None:
+    """The team standings of a run (``result.teams``), when its input names teams."""
+    teams = getattr(result, "teams", None)
+    if top <= 0 or teams is None or teams.height == 0:
+        return
+    table = Table(title="Team standings")
+    for name in ("#", "team", "members", "games", "points", "avg", "avg place"):
+        table.add_column(name, justify="left" if name == "team" else "right")
+    for row in teams.head(top).iter_rows(named=True):
+        table.add_row(str(row["rank"]), cell(row["team"]), str(row["members"]), str(row["games"]),
+                      f"{row['total_points']:+.1f}", "–" if row["avg_points"] is None else f"{row['avg_points']:+.1f}",
+                      "–" if row["avg_place"] is None else f"{row['avg_place']:.2f}")
+    out.print(table)
+    if teams.height > top:
+        print_line(f"… and {teams.height - top} more (--top N to show more)")
 
 
 def print_counts(result) -> None:

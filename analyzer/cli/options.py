@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from analyzer.io.columns import INPUT_KINDS
 from analyzer.run import parse_size
 from analyzer.players import DEFAULT_RANK_BY, RANK_KEYS
 
@@ -98,6 +99,17 @@ min_games_option = click.option(
 )
 
 debug_option = click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+
+# what the inputs are (score, check, report): hand records, game-level result sheets, or each file by its columns
+input_kind_option = click.option(
+    "--input-kind", type=click.Choice(INPUT_KINDS), default="auto", show_default=True,
+    help="Read each file by its columns (a game-level sheet has player and final_score and no result), or every "
+         "file as hand records (hands) or as game-level sheets (games).",
+)
+teams_option = click.option(
+    "--teams", "teams_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+    help="CSV with columns player and team: the team standings (wins over a sheet's team column).",
+)
 
 # every `import` command: paths, output, workers, size cap, debug
 import_options = _stack(

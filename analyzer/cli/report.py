@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from analyzer.api import score
+from analyzer.api import check
 from analyzer.io.load import load
 from analyzer.report import write_report
 from analyzer.rules import load_rules
@@ -14,7 +14,9 @@ from analyzer.selection import select_games
 
 from analyzer.cli.display import print_line, progress
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
-from analyzer.cli.options import debug_option, html_output, min_games_option, rank_by_option, rules_option
+from analyzer.cli.options import (
+    debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, teams_option,
+)
 
 
 @click.command("report")
@@ -28,14 +30,19 @@ from analyzer.cli.options import debug_option, html_output, min_games_option, ra
 @click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games up to this day.")
 @rank_by_option
 @min_games_option
+@input_kind_option
+@teams_option
 @debug_option
 def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None, players: tuple[str, ...],
-                   since, until, rank_by: tuple[str, ...], min_games: int, debug: bool) -> None:
-    """Score hand records and write one self-contained HTML report (no network needed to open it)."""
+                   since, until, rank_by: tuple[str, ...], min_games: int, input_kind: str, teams_path: str | None,
+                   debug: bool) -> None:
+    """Score hand records or game-level sheets and write one self-contained HTML report (no network needed to
+    open it). A tournament (sessions, teams or game-level sheets) also gets the standings by session, the rank
+    chart, the team standings, who met whom and the check's findings."""
     with friendly_errors(debug):
         rules = load_rules(rules_spec) if rules_spec is not None else None
         result, written = _run_report(list(inputs), output, rules, players, since and since.date(),
-                                      until and until.date(), rank_by, min_games)
+                                      until and until.date(), rank_by, min_games, input_kind, teams_path)
     print_line(
         f"{result.games['game_id'].n_unique()} game(s), {result.players.height} player(s),"
         f" {result.rows_rejected} rejected row(s); written: {written}"
@@ -44,10 +51,11 @@ def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None,
 
 
 def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...], since, until,
-                rank_by: tuple[str, ...], min_games: int = 1):
+                rank_by: tuple[str, ...], min_games: int = 1, input_kind: str = "auto", teams: str | None = None):
     raw = select_games(load(inputs), since, until)
     with progress("Scoring…"):
-        result = score(raw, rules, rank_by=rank_by, min_games=min_games)
+        checked = check(raw, rules, rank_by=rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+    result = checked.scored
     if result.rows_read == 0:  # an empty page would look like a report of nothing: said, and nothing written
         bounds = " and ".join(f"--{name} {day}" for name, day in (("since", since), ("until", until)) if day)
         raise Failure(f"no game matches {bounds}: {output} not written" if bounds else
@@ -56,4 +64,4 @@ def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...],
     missing = sorted(set(players) - set(result.players["player"]))
     if missing:
         raise Failure(f"--player: no games of {', '.join(missing)} in the input")
-    return result, write_report(result, output, list(players) or None)
+    return result, write_report(result, output, list(players) or None, findings=checked.findings)

@@ -11,11 +11,14 @@ from analyzer.api import score_to
 from analyzer.io.write import FORMATS
 from analyzer.rules import load_rules
 
-from analyzer.cli.display import print_counts, print_standings, progress_bar
+from analyzer.cli.display import print_counts, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
-from analyzer.cli.options import debug_option, html_output, min_games_option, rank_by_option, rules_option, run_options
+from analyzer.cli.options import (
+    debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
+    teams_option,
+)
 
-TABLES = ("hands", "games", "players", "rejects")
+TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 
 
 @click.command("score")
@@ -27,19 +30,23 @@ TABLES = ("hands", "games", "players", "rejects")
 @run_options
 @rank_by_option
 @min_games_option
+@input_kind_option
+@teams_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None, rank_by: tuple[str, ...],
-    min_games: int, report_path: str | None, debug: bool,
+    min_games: int, input_kind: str, teams_path: str | None, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
     Writes hands, games, players and rejects tables. Every input row lands in hands or rejects. Inputs of any
     size are scored in partitions of whole games, each written out as soon as it is scored. The standings
-    rank each kind of game (4- or 3-player, hanchan or east-only) on its own.
+    rank each kind of game (4- or 3-player, hanchan or east-only) on its own. A game-level result sheet (one row
+    per player per game: game_id, player, final_score) is settled from its final scores; with a session column
+    the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
     with friendly_errors(debug):
         refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{name}.{fmt}" for name in TABLES])
@@ -47,8 +54,10 @@ def score_command(
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with progress_bar(f"Scoring under {label}") as bar:
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
-                              report=report_path, partition_rows=partition_rows, memory_limit=memory_limit,
+                              report=report_path, input_kind=input_kind, teams=teams_path,
+                              partition_rows=partition_rows, memory_limit=memory_limit,
                               progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight)
     print_standings(result, top)
+    print_teams(result, top)
     print_counts(result)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)

@@ -25,6 +25,8 @@ FINDING_SCHEMA = {
     "log_file": pl.String,
     "log_row": pl.Int64,
 }
+# findings on rows that were not imported from a log (a score sheet's): no log file, no hand in it
+NO_LOG = (pl.lit(None, pl.String).alias("log_file"), pl.lit(None, pl.Int64).alias("log_row"))
 NOT_A_MISMATCH = ("note",)
 # The order findings are listed in, most serious first: money that does not balance, then wrong payments, wrong
 # hand values, wrong game results, table state (honba, sticks, dealer), impossible combinations, tiles that

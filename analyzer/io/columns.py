@@ -33,6 +33,27 @@ _HEADER_BYTES = 1 << 16
 ALWAYS_REQUIRED = ["game_id", "round", "honba", "result", *PLAYER_COLUMNS[:3]]
 # Needed only where some row's result needs them (a sheet of draws names no winner).
 REQUIRED_BY_RESULT = {"winner": WINNER_RESULTS, "loser": LOSER_RESULTS}
+# A game-level result sheet (one row per player per game, analyzer.sheets) needs these, and has no ``result``.
+SHEET_REQUIRED = ["game_id", "player", "final_score"]
+SHEET_OPTIONAL = ["session", "table", "seat", "chombo", "penalty", "team", "leftover_sticks", "recorded_place",
+                  "recorded_points"]
+SHEET_COLUMNS = [*SHEET_REQUIRED, *SHEET_OPTIONAL]
+# What an input is read as: each file by its columns (``auto``), or every file as hand records or as game-level
+# sheets.
+INPUT_KINDS = ("auto", "hands", "games")
+
+
+def is_sheet(names: Iterable[str]) -> bool:
+    """Whether columns of these names are a game-level sheet: ``player`` and ``final_score``, no ``result``."""
+    names = set(names)
+    return {"player", "final_score"} <= names and "result" not in names
+
+
+def sheet_file(names: Iterable[str], input_kind: str = "auto") -> bool:
+    """Whether a file of these columns is read as a game-level sheet under ``input_kind``."""
+    if input_kind not in INPUT_KINDS:
+        raise ValueError(f"input kind must be one of {', '.join(INPUT_KINDS)}; got {input_kind!r}")
+    return input_kind == "games" or (input_kind == "auto" and is_sheet(names))
 
 
 def header_fields(path: str | Path) -> tuple[str, list[str]] | None:
@@ -114,11 +135,17 @@ def read_names(names: Iterable[str], where: str | Path, known: frozenset[str] | 
     return read
 
 
-def check_required(lf: pl.LazyFrame, where: str | Path) -> None:
+def check_required(lf: pl.LazyFrame, where: str | Path, input_kind: str = "auto") -> None:
     """The columns every row needs, and ``winner``/``loser`` where a row's result needs one, are present in
     ``lf`` (one file's or one frame's columns as the pipeline reads them); the first missing one is an
-    :class:`InputError` naming it and the closest column present."""
+    :class:`InputError` naming it and the closest column present. A game-level sheet (:func:`sheet_file`) needs
+    :data:`SHEET_REQUIRED` instead."""
     names = lf.collect_schema().names()
+    if sheet_file(names, input_kind):
+        missing = [c for c in SHEET_REQUIRED if c not in names]
+        if missing:
+            raise InputError(missing_message(missing, names, where, SHEET_REQUIRED) + " (read as a game-level sheet)")
+        return
     missing = [c for c in ALWAYS_REQUIRED if c not in names]
     by_result = {c: results for c, results in REQUIRED_BY_RESULT.items() if c not in names}
     if by_result and "result" in names:
@@ -126,15 +153,21 @@ def check_required(lf: pl.LazyFrame, where: str | Path) -> None:
         needed = lf.select(outcome.is_in(results).any().alias(c) for c, results in by_result.items()).collect()
         missing += [c for c in by_result if needed[c].item()]
     if missing:
-        raise InputError(missing_message(missing, names, where))
+        hint = ""
+        if input_kind == "auto" and "player" in names and "final_score" in names:
+            hint = (" (its player and final_score columns look like a game-level sheet, which has no result "
+                    "column: drop it, or choose --input-kind games)")
+        raise InputError(missing_message(missing, names, where) + hint)
 
 
-def missing_message(missing: list[str], names: list[str], where: str | Path) -> str:
+def missing_message(missing: list[str], names: list[str], where: str | Path,
+                    required: list[str] | None = None) -> str:
     """``no column 'winner' in FILE — did you mean 'winer'?``: the closest column that is not one analyzer reads
     already, or the columns there are when none is close."""
     first = missing[0]
     # internal columns (source file, row) and the required ones present are no one's misspelling
-    candidates = [n for n in names if not n.startswith("_") and n not in ALWAYS_REQUIRED and n not in REQUIRED_BY_RESULT]
+    required = ALWAYS_REQUIRED if required is None else required
+    candidates = [n for n in names if not n.startswith("_") and n not in required and n not in REQUIRED_BY_RESULT]
     close = difflib.get_close_matches(first, candidates, n=1, cutoff=0.6)
     if close:
         hint = f" — did you mean {close[0]!r}?"

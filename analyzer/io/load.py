@@ -7,7 +7,8 @@ a DataFrame gives them (player lists and melds: lists of text). Every other colu
 and a DataFrame's as they are, a CSV file's as Polars infers it from the whole file — and leaves with it.
 Three columns record where a row came from:
 ``_file`` (path), ``_row`` (1-based data row in that file; the CSV line number minus the header) and ``_pos``
-(global input order: files in the order given, rows in file order).
+(global input order: files in the order given, rows in file order). A fourth, ``_sheet``, says whether the
+row's file is a game-level result sheet (:func:`analyzer.io.columns.is_sheet`) rather than hand records.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from pathlib import Path, PurePosixPath
 
 import polars as pl
 
-from analyzer.io.columns import InputError, check_header, csv_separator, read_names, separator_name
+from analyzer.io.columns import (
+    SHEET_COLUMNS, InputError, check_header, csv_separator, is_sheet, read_names, separator_name,
+)
 from analyzer.schema import (
-    INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SITUATION_FLAGS, SOURCE_FILE, SOURCE_ROW,
+    INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SHEET_ROW, SITUATION_FLAGS, SOURCE_FILE,
+    SOURCE_ROW,
 )
 from analyzer.tiles.codes import CODE_COLUMNS
 
@@ -45,6 +49,7 @@ _ROWS_PER_FILE = 1 << 32
 KNOWN_COLUMNS = VALIDATED_COLUMNS | {
     "kyotaku", "recorded_kyotaku", "date", "turn",
     *[f"{fact}_{s}" for fact in ("riichi_turn", "calls", "open") for s in range(4)],
+    *SHEET_COLUMNS,
 }
 
 
@@ -181,8 +186,11 @@ def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
     schema = _CSV_SCHEMAS.get(key) if key is not None else None
     if schema is None:
         schema = pl.scan_csv(path, infer_schema=False, glob=False, separator=separator).collect_schema()
-        # validated columns by the name they are read as (`Honba` is `honba`: text too)
-        text = {n: pl.String for n in schema if input_name(n).lower() in VALIDATED_COLUMNS}
+        # validated columns by the name they are read as (`Honba` is `honba`: text too); a game-level sheet's
+        # columns too, where the file is one (analyzer.sheets reads them from their text)
+        sheet = is_sheet(n.strip().lower() for n in schema)
+        text = {n: pl.String for n in schema
+                if input_name(n).lower() in VALIDATED_COLUMNS or (sheet and n.strip().lower() in SHEET_COLUMNS)}
         if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
             schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False,
                                  separator=separator).collect_schema()
@@ -226,6 +234,7 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
             pl.col(SOURCE_ROW).cast(pl.Int64),
             pl.lit(str(path)).alias(SOURCE_FILE),
             (pl.col(SOURCE_ROW).cast(pl.Int64) + index * _ROWS_PER_FILE).alias(INPUT_POSITION),
+            pl.lit(is_sheet(renamed.values())).alias(SHEET_ROW),
         )
     )
 
@@ -352,4 +361,6 @@ def prepare_input(lf: pl.LazyFrame) -> pl.LazyFrame:
         lf = lf.with_columns(pl.lit("<frame>").alias(SOURCE_FILE))
     if INPUT_POSITION not in names:
         lf = lf.with_columns(pl.col(SOURCE_ROW).alias(INPUT_POSITION))
+    if SHEET_ROW not in names:
+        lf = lf.with_columns(pl.lit(is_sheet(names)).alias(SHEET_ROW))
     return lf

@@ -125,7 +125,8 @@ class ResultWriter:
     PENDING = 2
 
     def __init__(
-        self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None
+        self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None,
+        optional: tuple[str, ...] = (),
     ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -145,6 +146,10 @@ class ResultWriter:
                 self._remove_made()
                 raise
         self._cancelled = False
+        # tables a run writes only when its input has them: one the run before wrote and this one has not is
+        # removed at the commit (the manifest of the run before names it)
+        self._optional = optional
+        self._stale: list[str] = []
         self._parquet: dict[str, ParquetStream] = {}
         self._csv: dict[str, object] = {}
         self._order: list[str] = []
@@ -235,7 +240,7 @@ class ResultWriter:
         with interrupts_held() as held, writing(self.outdir):
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
-                self._put_back([*files, MANIFEST_NAME])
+                self._put_back([*self._stale, *files, MANIFEST_NAME])
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
         return {name: self.outdir / file for name, file in zip(self._order, files)}
@@ -247,8 +252,12 @@ class ResultWriter:
         kept.mkdir()
         moved = []
         try:
+            stale = self._stale = self._previous_tables()
             if (self.outdir / MANIFEST_NAME).exists():
                 os.replace(self.outdir / MANIFEST_NAME, kept / MANIFEST_NAME)
+            for name in stale:  # a table of the run before that this run has not (its sessions, its teams)
+                moved.append(name)
+                os.replace(self.outdir / name, kept / name)
             for name in [*files, MANIFEST_NAME]:
                 final = self.outdir / name
                 if name != MANIFEST_NAME and final.exists():
@@ -261,6 +270,17 @@ class ResultWriter:
         except BaseException:
             self._put_back(moved)
             raise
+
+    def _previous_tables(self) -> list[str]:
+        """The files of the optional tables the manifest of the run before names that are still in OUTDIR."""
+        if not self._optional:
+            return []
+        try:
+            tables = json.loads((self.outdir / MANIFEST_NAME).read_text(encoding="utf-8")).get("tables", {})
+        except (OSError, ValueError, AttributeError):
+            return []
+        return [name for table, name in tables.items() if table in self._optional and table not in self._order
+                and isinstance(name, str) and name == Path(name).name and (self.outdir / name).is_file()]
 
     def _put_back(self, names: list[str]) -> None:
         """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own

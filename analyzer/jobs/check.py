@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings, severity
+from analyzer.findings.seating import SeatingSums
+from analyzer.findings.sheets import sheet_findings, table_rejects
 from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
 from analyzer.outputs import finish_rejects, rules_label
 from analyzer.run.job import PartOutput, RunInfo
@@ -71,7 +73,8 @@ class CheckResult:
         mismatches = self.mismatches
         text = (
             f"{_count(self.rows_read, 'row')}, {_count(self.games, 'game')}: "
-            + (f"{_count(mismatches.height, 'mismatch')} in {_count(mismatches['game_id'].n_unique(), 'game')}"
+            + (f"{_count(mismatches.height, 'mismatch')} in "
+               f"{_count(mismatches['game_id'].drop_nulls().n_unique(), 'game')}"
                if mismatches.height else "everything agrees")
         )
         notes = self.findings.height - mismatches.height
@@ -100,6 +103,7 @@ class CheckSummary:
     rows: int
     games: int
     columns: list[str]
+    seating: SeatingSums = field(default_factory=SeatingSums)  # a sheet's sessions and teams, across partitions
 
 
 class CheckJob:
@@ -109,28 +113,37 @@ class CheckJob:
     def __init__(self, score: ScoreJob) -> None:
         self.score = score
         self.order = score.order
+        self.input_kind = score.input_kind
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
-        parts = self.score.score_parts(rows)
-        output, tables = self.score.output(parts)
+        scored = self.score.score_partition(rows)
+        output, tables = self.score.output(scored)
         rejects = finish_rejects([tables.rejects])
-        findings = [f for p in parts for f in part_findings(p, tables.games)]
-        findings.append(reject_findings(rejects))
+        findings = [f for p in scored.parts for f in part_findings(p, tables.games)]
+        rejected = reject_findings(rejects)
+        if scored.sheet is not None:  # a game that cannot be settled is a finding of its table, not of each row
+            findings += sheet_findings(scored.sheet)
+            rejected = rejected.join(table_rejects(scored.sheet), on=["source_file", "source_row", "explanation"],
+                                     how="anti", nulls_equal=True)
+        findings.append(rejected)
         found = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
-        games = pl.concat([tables.hands["game_id"], rejects["game_id"]]).n_unique()
-        summary = CheckSummary(output.summary, [found], output.rows, games, tables.hands.columns)
+        hands = tables.hands if tables.hands is not None else pl.DataFrame(schema={"game_id": pl.String})
+        games = pl.concat([hands["game_id"], tables.games["game_id"], rejects["game_id"]]).n_unique()
+        summary = CheckSummary(output.summary, [found], output.rows, games, hands.columns,
+                               SeatingSums.of_part(scored.sheet.rows if scored.sheet is not None else None))
         return PartOutput(output.tables, summary, output.rows)
 
     def combine(self, first: CheckSummary, second: CheckSummary) -> CheckSummary:
         return CheckSummary(
             self.score.combine(first.score, second.score), first.findings + second.findings,
             first.rows + second.rows, first.games + second.games, first.columns or second.columns,
+            first.seating.combine(second.seating),
         )
 
     def finish(self, summary: CheckSummary, sink: Sink, info: RunInfo) -> CheckResult:
         run = self.score.finish(summary.score, sink, info)
         findings = (
-            pl.concat(summary.findings, how="vertical").with_columns(severity(pl.col("kind")).alias("_severity"))
+            pl.concat([*summary.findings, summary.seating.findings()], how="vertical").with_columns(severity(pl.col("kind")).alias("_severity"))
             .sort(*FINDING_ORDER, nulls_last=True, maintain_order=True).drop("_severity")
         )
         return CheckResult(

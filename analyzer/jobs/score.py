@@ -18,17 +18,25 @@ from analyzer.outputs import (
     merge_partials,
     rules_label,
 )
+from analyzer.io.columns import sheet_file
+from analyzer.io.load import prepare_input
 from analyzer.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.problems import rows_with_problems
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
-from analyzer.standings import finish_standings, merge_standings, standings_partials
+from analyzer.schema import SHEET_ROW
+from analyzer.sheets import SheetPart, score_sheet
+from analyzer.standings import finish_standings, merge_standings, standings_partials_of_part
+from analyzer.teams import read_teams
+from analyzer.tournament import TournamentSums
 
 # The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
 # row per player once this many pile up: memory stays flat however many partitions a run has.
 MERGE_PARTIALS_ROWS = 200_000
+# The hands table of a run whose input is only game-level sheets: empty (the sheet's rows are games rows).
+NO_HANDS = {"game_id": pl.String, "source_file": pl.String, "source_row": pl.Int64}
 
 
 def reject_reasons(rejects: pl.DataFrame) -> pl.DataFrame:
@@ -62,6 +70,10 @@ class ScoreResult:
     rulesets: list[Rules] = field(default_factory=list)
     yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
     standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
+    sheet_rows: int = 0  # rows of game-level sheets scored: each is a row of the games table, not of hands
+    sessions: pl.DataFrame | None = None  # standings after each session (analyzer.sessions); None without
+    teams: pl.DataFrame | None = None  # team standings (analyzer.teams); None without teams
+    team_of: pl.DataFrame | None = None  # player -> team
 
     @property
     def rows_rejected(self) -> int:
@@ -69,7 +81,7 @@ class ScoreResult:
 
     @property
     def rows_read(self) -> int:
-        return self.hands.height + self.rows_rejected
+        return self.hands.height + self.sheet_rows + self.rows_rejected
 
     @property
     def reject_reasons(self) -> pl.DataFrame:
@@ -107,6 +119,10 @@ class RunSummary:
     # the rejects per reason, most first: column, reason, rows (the rejects table itself is in paths["rejects"])
     reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
     standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
+    sheet_rows: int = 0  # of the rows scored, those of game-level sheets (rows of the games table)
+    sessions: pl.DataFrame | None = None  # standings after each session; None without sessions
+    teams: pl.DataFrame | None = None  # team standings; None without teams
+    team_of: pl.DataFrame | None = None  # player -> team
 
     @property
     def rows_read(self) -> int:
@@ -129,6 +145,22 @@ class ScoreSummary:
     rows_with_problems: int
     games: int
     statistics_seconds: float = 0.0
+    sheet_rows: int = 0
+    has_hands: bool = True  # some partition had hand records (else the run's hands table is written empty)
+    tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
+
+
+def _games_in(games: pl.DataFrame) -> int:
+    """The games of a games table in game id order: where the id changes (no hashing of the ids)."""
+    return games.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True).sum()).item()
+
+
+@dataclass
+class ScoredPartition:
+    """One partition scored: its hand records, one part per ruleset, and its game-level sheet rows (or None)."""
+
+    parts: list[ScoredPart]
+    sheet: SheetPart | None = None
 
 
 class ScoreJob:
@@ -136,7 +168,9 @@ class ScoreJob:
     :func:`analyzer.parts.score_parts`); players ranked by ``rank_by``, and so are the standings of each kind
     of game (:mod:`analyzer.standings`), where players with fewer than ``min_games`` games go unranked.
     ``statistics=False`` leaves out the players' and the standings' partial sums (a sink that takes no
-    players table needs none).
+    players table needs none). ``input_kind``: each input file read as its columns say (``auto``), or every
+    file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.sheets`). ``teams``: a
+    teams file (path) or frame (``player``, ``team``) for the team standings (:mod:`analyzer.teams`).
 
     The standings are kept as partial sums per kind and player, not as the games: like the players' partials
     they are as small as the player pool (times the kinds of game), however many games a run writes."""
@@ -145,32 +179,52 @@ class ScoreJob:
     order = {"hands": "game_id", "games": "game_id"}
 
     def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True,
-                 min_games: int = 1):
+                 min_games: int = 1, input_kind: str = "auto", teams: str | Path | pl.DataFrame | None = None):
         self.rules = rules
         self.ruleset = load_rules(rules)
         self.rank_by = tuple(rank_by)
         self.statistics = statistics
         self.min_games = min_games
+        sheet_file([], input_kind)  # an unknown kind is refused here, before any input is read
+        self.input_kind = input_kind
+        self.teams = read_teams(teams) if isinstance(teams, (str, Path)) else teams
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
-        return self.output(self.score_parts(rows))[0]
+        return self.output(self.score_partition(rows))[0]
 
-    def score_parts(self, rows: pl.LazyFrame) -> list[ScoredPart]:
-        """The partition's rows validated and scored, one part per ruleset (:func:`analyzer.parts.score_parts`)."""
-        return score_parts(rows, self.rules)
+    def score_partition(self, rows: pl.LazyFrame) -> ScoredPartition:
+        """The partition's rows validated and scored: hand records one part per ruleset
+        (:func:`analyzer.parts.score_parts`), game-level sheet rows as a :class:`~analyzer.sheets.SheetPart`."""
+        raw = prepare_input(rows).collect()
+        is_sheet = pl.col(SHEET_ROW) if self.input_kind == "auto" else pl.lit(self.input_kind == "games")
+        sheet_rows = raw.select(is_sheet.sum()).item() if raw.height else 0
+        if sheet_rows == 0:
+            return ScoredPartition(score_parts(raw.lazy(), self.rules))
+        if sheet_rows == raw.height:
+            return ScoredPartition([], score_sheet(raw, self.rules))
+        hands = raw.filter(~is_sheet)
+        hand_games = hands.select(pl.col("game_id").cast(pl.String).str.strip_chars().unique()).to_series()
+        return ScoredPartition(score_parts(hands.lazy(), self.rules),
+                               score_sheet(raw.filter(is_sheet), self.rules, hand_games))
 
-    def output(self, parts: list[ScoredPart]) -> tuple[PartOutput, PartTables]:
-        """A partition's output from its scored ruleset parts, and its tables (for a job built on this one)."""
-        tables = assemble_part(parts, statistics=self.statistics)
+    def output(self, scored: ScoredPartition) -> tuple[PartOutput, PartTables]:
+        """A partition's output from its scored parts, and its tables (for a job built on this one)."""
+        tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet)
+        hand_rows = 0 if tables.hands is None else tables.hands.height
         summary = ScoreSummary(
             rejects=[tables.rejects], partials=[] if tables.partials is None else [tables.partials],
-            standings=[standings_partials(tables.games).collect()] if self.statistics else [],
-            rulesets=tables.rulesets, rows_scored=tables.hands.height,
-            rows_with_problems=rows_with_problems(tables.hands), games=tables.games["game_id"].n_unique(),
-            statistics_seconds=tables.statistics_seconds,
+            standings=[standings_partials_of_part(tables.games, tables.partials)] if self.statistics else [],
+            rulesets=tables.rulesets, rows_scored=hand_rows + tables.sheet_rows,
+            rows_with_problems=0 if tables.hands is None else rows_with_problems(tables.hands),
+            games=_games_in(tables.games), statistics_seconds=tables.statistics_seconds,
+            sheet_rows=tables.sheet_rows, has_hands=tables.hands is not None,
+            tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
+            if self.statistics else TournamentSums(),
         )
-        rows = tables.hands.height + tables.rejects.select(pl.col("_pos").n_unique()).item()
-        return PartOutput({"hands": tables.hands, "games": tables.games}, summary, rows), tables
+        rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item()
+        row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
+                                                                           "games": tables.games}
+        return PartOutput(row_tables, summary, rows), tables
 
     def combine(self, first: ScoreSummary, second: ScoreSummary) -> ScoreSummary:
         partials, seconds = first.partials + second.partials, first.statistics_seconds + second.statistics_seconds
@@ -187,16 +241,24 @@ class ScoreJob:
             rows_scored=first.rows_scored + second.rows_scored,
             rows_with_problems=first.rows_with_problems + second.rows_with_problems,
             games=first.games + second.games, statistics_seconds=seconds,
+            sheet_rows=first.sheet_rows + second.sheet_rows, has_hands=first.has_hands or second.has_hands,
+            tournament=first.tournament.combine(second.tournament),
         )
 
     def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
         started = time.perf_counter()
-        players = yaku_stats = standings = None
+        if not summary.has_hands:
+            sink.append("hands", pl.DataFrame(schema=NO_HANDS))
+        players = yaku_stats = standings = tournament = None
         if self.statistics:
             merged = merge_partials(summary.partials)
             players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
             standings = finish_standings(merge_standings(summary.standings), self.rank_by, self.min_games, players)
             sink.append("players", players)
+            tournament = summary.tournament.finish(players, self.rank_by, self.teams)
+            for name in ("sessions", "teams"):  # tables of their own where the input has them
+                if getattr(tournament, name).height:
+                    sink.append(name, getattr(tournament, name))
         statistics = summary.statistics_seconds + time.perf_counter() - started
         rejects = finish_rejects(summary.rejects)
         sink.append("rejects", rejects)
@@ -209,4 +271,7 @@ class ScoreJob:
             rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
+            sheet_rows=summary.sheet_rows,
+            **({name: getattr(tournament, name) if getattr(tournament, name).height else None
+                for name in ("sessions", "teams", "team_of")} if tournament is not None else {}),
         )

@@ -24,7 +24,7 @@ published tables). A statistic whose input columns are missing (``riichi_turn_0.
 from analyzer.players.columns import BEST, LIMIT_BUCKETS, MERGE, PARTIAL_COLUMNS
 from analyzer.players.facts import NEEDS
 from analyzer.players.merge import combine_partials
-from analyzer.players.partials import player_partials
+from analyzer.players.partials import game_partials, player_partials
 from analyzer.players.publish import (
     DEFAULT_RANK_BY, PLAYER_COLUMNS_OUT, RANK_KEYS, YAKU_STATS_COLUMNS, finalize_players, finalize_yaku_stats,
     player_stats, rank_expr, rank_players, yaku_stats_from_hands,
@@ -33,6 +33,6 @@ from analyzer.players.sums import AMOUNT_SUMS, COUNT_SUMS
 
 __all__ = [
     "AMOUNT_SUMS", "BEST", "COUNT_SUMS", "DEFAULT_RANK_BY", "LIMIT_BUCKETS", "MERGE", "NEEDS", "PARTIAL_COLUMNS",
-    "PLAYER_COLUMNS_OUT", "RANK_KEYS", "YAKU_STATS_COLUMNS", "combine_partials", "finalize_players",
+    "PLAYER_COLUMNS_OUT", "RANK_KEYS", "YAKU_STATS_COLUMNS", "combine_partials", "finalize_players", "game_partials",
     "finalize_yaku_stats", "player_partials", "player_stats", "rank_expr", "rank_players", "yaku_stats_from_hands",
 ]

@@ -29,7 +29,7 @@ COUNTS = [
 OPEN_COUNTS = ["opened_hands", "open_wins", "dama_wins", "deal_ins_while_open", "deal_ins_to_open",
                "deal_ins_to_dama"]
 SUMS = [
-    "_points_units", "_place_sum", *[f"_final_score_sum_{p}" for p in PLACES], "points_received", "points_paid",
+    "_points_units", "_penalty_units", "_place_sum", *[f"_final_score_sum_{p}" for p in PLACES], "points_received", "points_paid",
     "tsumo_paid", "_win_value_sum", "_riichi_win_value_sum", "_open_win_value_sum", "_dama_win_value_sum",
     "_deal_in_cost_sum", "_calls_sum", "_open_known_hands", "_riichi_turn_sum", "_riichi_turn_known",
     "_chasing_riichi", "_chasing_known", "_win_turn_sum", "_win_turn_known", "_deal_in_turn_sum",

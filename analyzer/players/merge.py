@@ -44,13 +44,22 @@ def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFram
         merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
     ).collect().lazy()  # read once per best hand below
     scalars = maxima
+    found = maxima.select(pl.col(key).is_not_null().any().alias(key) for key in BEST.values()).collect().row(
+        0, named=True)
     for prefix, key in BEST.items():  # each best hand from the maxima alone (not from the join before it)
-        scalars = scalars.join(_carried(partials, maxima, prefix, key), on="player", how="left")
+        if found[key]:
+            scalars = scalars.join(_carried(partials, maxima, prefix, key), on="player", how="left")
+        else:  # no hand at all (game-level sheets): nothing to carry
+            carried = [c for c, how in MERGE.items() if how == f"arg_max:{key}"]
+            scalars = scalars.with_columns(pl.lit(None, pl.Int64 if c.endswith("_honba") else pl.String).alias(c)
+                                           for c in carried)
+    empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
+    if not partials.select(pl.col("_yaku").list.len().sum() > 0).collect().item():
+        return scalars.with_columns(empty.alias("_yaku")).select(PARTIAL_COLUMNS)
     yaku = count_map(
         partials.select("player", "_yaku").explode("_yaku").drop_nulls("_yaku").unnest("_yaku")
         .group_by("player", "yaku").agg(pl.col("count").sum())
     )
-    empty = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
     return scalars.join(yaku, on="player", how="left").with_columns(pl.col("_yaku").fill_null(empty)).select(
         PARTIAL_COLUMNS
     )

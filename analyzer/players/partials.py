@@ -45,25 +45,49 @@ def count_map(counts: pl.LazyFrame) -> pl.LazyFrame:
     return counts.group_by("player").agg(pl.struct("yaku", "count").sort_by("yaku").alias("_yaku"))
 
 
+def _game_sums(games: pl.LazyFrame, chombo: bool = False) -> pl.LazyFrame:
+    """Per player, the sums of the games table: games, places, points, busts, penalties (and the ``chombo``
+    counts the games table holds, where no hand rows count them)."""
+    place, final_score = pl.col("place"), pl.col("final_score")
+    names = games.collect_schema().names()
+    # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)
+    return games.select(
+        "player",
+        pl.lit(1, pl.Int64).alias("games"),
+        (~pl.col("complete")).cast(pl.Int64).alias("incomplete_games") if "complete" in names
+        else pl.lit(0, pl.Int64).alias("incomplete_games"),
+        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
+        (pl.col("penalty").fill_null(0) * POINT_UNITS).round().cast(pl.Int64).alias("_penalty_units")
+        if "penalty" in names else pl.lit(0, pl.Int64).alias("_penalty_units"),
+        *[(place == p).cast(pl.Int64).alias(f"place_{p}") for p in PLACES],
+        *[pl.when(place == p).then(final_score).otherwise(0).alias(f"_final_score_sum_{p}") for p in PLACES],
+        (final_score < 0).cast(pl.Int64).alias("busts"),
+        place.alias("_place_sum"),
+        *([pl.col("chombo").fill_null(0).cast(pl.Int64)] if chombo else []),
+    ).group_by("player").agg(pl.all().sum())
+
+
+def game_partials(games: pl.LazyFrame) -> pl.LazyFrame:
+    """Partial rows of games that have no hand records (a game-level sheet's, :mod:`analyzer.sheets`): the
+    sums of the games table and their chombo; every hand count 0, no best hand, no yaku. The published table
+    leaves a player's hand statistics empty while they have no hand counted."""
+    per_game = _game_sums(games, chombo=True)
+    have = per_game.collect_schema().names()
+    return per_game.select(
+        "player",
+        *[(pl.col(c) if c in have else pl.lit(0 if MERGE[c] == "sum" else None)).cast(pl.Int64).alias(c)
+          for c in INT_PARTIALS],
+        *[pl.lit(None, pl.String).alias(f"{p}_{c}") for p in BEST for c in ("game", "round")],
+        pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64}))).alias("_yaku"),
+    )
+
+
 def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
     bounds = part_bounds(hands)
     rows, summed = seat_rows(hand_facts(hands, bounds.longest), seat_inputs(hands.collect_schema().names()), bounds)
     per_hand = best_hands(per_seat_sums(rows, summed).collect(), game_ids_by_number(hands), bounds.game_bits).lazy()
-    place, final_score = pl.col("place"), pl.col("final_score")
-    has_complete = "complete" in games.collect_schema().names()
-    # each game's contribution as columns first, then plain sums (a filter inside an aggregation runs per group)
-    per_game = games.select(
-        "player",
-        pl.lit(1, pl.Int64).alias("games"),
-        (~pl.col("complete")).cast(pl.Int64).alias("incomplete_games") if has_complete
-        else pl.lit(0, pl.Int64).alias("incomplete_games"),
-        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
-        *[(place == p).cast(pl.Int64).alias(f"place_{p}") for p in PLACES],
-        *[pl.when(place == p).then(final_score).otherwise(0).alias(f"_final_score_sum_{p}") for p in PLACES],
-        (final_score < 0).cast(pl.Int64).alias("busts"),
-        place.alias("_place_sum"),
-    ).group_by("player").agg(pl.all().sum())
+    per_game = _game_sums(games)
     yaku = yaku_partials(hands)
     joined = per_game
     for other in (per_hand,

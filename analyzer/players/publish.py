@@ -20,7 +20,7 @@ from analyzer.validate import seat_of
 PLAYER_COLUMNS_OUT = [
     "rank", "player", "games", "incomplete_games", "total_points", "avg_points",
     *[f"place_{p}" for p in PLACES], *[f"place_{p}_rate" for p in PLACES], "avg_place",
-    *[f"avg_final_score_{p}" for p in PLACES], "busts", "bust_rate",
+    *[f"avg_final_score_{p}" for p in PLACES], "busts", "bust_rate", "penalties",
     "points_received", "points_paid", "tsumo_paid",
     "hands", "dealer_hands", "wins", "win_rate", "tsumo_wins", "tsumo_rate", "avg_win_value",
     "riichi_wins", "avg_riichi_win_value", "open_wins", "avg_open_win_value", "dama_wins", "avg_dama_win_value",
@@ -39,6 +39,9 @@ PLAYER_COLUMNS_OUT = [
 RANK_KEYS = {"total_points": True, "avg_points": True, "avg_place": False, "place_1": True, "games": True,
              "win_rate": True, "deal_in_rate": False}
 DEFAULT_RANK_BY = ("total_points", "avg_place", "place_1")
+# Figures of the hands a player played: empty (null) for a player whose games have no hand records (a game-level
+# sheet's); chombo is counted from the sheet there.
+HAND_FIGURES = [c for c in PLAYER_COLUMNS_OUT[PLAYER_COLUMNS_OUT.index("points_received"):] if c != "chombo"]
 YAKU_STATS_COLUMNS = ["player", "yaku", "count", "rate"]
 
 
@@ -61,7 +64,8 @@ def finalize_players(partials: pl.LazyFrame, rank_by: tuple[str, ...] | list[str
     """The published players table from merged partials, ranked (ties of rank by name)."""
     no_open = pl.col("_open_known_hands") == 0
     return (
-        partials.with_columns((pl.col("_points_units") / POINT_UNITS).alias("total_points"))
+        partials.with_columns((pl.col("_points_units") / POINT_UNITS).alias("total_points"),
+                              (pl.col("_penalty_units") / POINT_UNITS).alias("penalties"))
         .with_columns(
             _ratio("total_points", "games").alias("avg_points"),
             _ratio("_place_sum", "games").alias("avg_place"),
@@ -90,6 +94,7 @@ def finalize_players(partials: pl.LazyFrame, rank_by: tuple[str, ...] | list[str
             _ratio("_deal_in_cost_sum", "deal_ins").alias("avg_deal_in_cost"),
         )
         .with_columns(pl.when(~no_open).then(pl.col(c)).alias(c) for c in OPEN_COUNTS)
+        .with_columns(pl.when(pl.col("hands") > 0).then(pl.col(c)).alias(c) for c in HAND_FIGURES)
         .with_columns(rank_expr(rank_by).alias("rank"))
         .select(PLAYER_COLUMNS_OUT)
         .sort(["rank", "player"])

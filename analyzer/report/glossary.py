@@ -22,6 +22,7 @@ STAT_GROUPS: list[tuple[str, list[tuple[str, str, str | None, str]]]] = [
            f"Average final score of the games finished in place {p}.") for p in range(1, 5)],
         ("busts", "busts", "{:d}", "Games ending with a final score below 0."),
         ("bust rate", "bust_rate", "%", "Busts / games."),
+        ("penalties", "penalties", "{:.1f}", "Points taken off after uma: chombo and other penalties."),
         ("chombo", "chombo", "{:d}", "Chombo (penalised mistakes) the player made."),
     ]),
     ("wins", [

@@ -22,6 +22,7 @@ from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
 from analyzer.schema import log_columns
+from analyzer.report.tournament import is_tournament, tournament_sections
 from analyzer.selection import game_date
 from analyzer.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
 from analyzer.viewer import where_recorded
@@ -45,6 +46,9 @@ a.viewer{font-size:.7em;font-weight:normal;margin-left:.6em}.why{margin:.2em 0}
 .ybar{display:inline-block;height:.7em;background:#2b6cb0}
 details>summary{cursor:pointer}ol.hands{font-size:.85em;margin:.3em 0;padding-left:2.2em}
 figure{margin:.5em 0}figcaption{font-size:.8em;color:#555;text-align:center}
+.matrix{overflow-x:auto}#who-met-whom td{min-width:1.4em;text-align:center;padding:.1em}
+#who-met-whom th.vertical{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;padding:.3em .1em}
+#who-met-whom td.self{background:#e2e8f0}#findings td:nth-child(2){white-space:nowrap}
 """
 
 # Clicking a header sorts the table's rows by that column (numbers by data-v, text otherwise); again reverses.
@@ -94,7 +98,8 @@ def _standings(result, players: pl.DataFrame) -> str:
     for kind in kinds:
         rows = table.filter(pl.col(KIND) == kind)
         columns = [(c, h, f) for c, h, f in STANDINGS if c in rows.columns and (len(kinds) == 1 or c not in HAND_RATES)
-                   and not (c.startswith("place_") and int(c[6]) > kind_seats(kind))]
+                   and not (c.startswith("place_") and int(c[6]) > kind_seats(kind))
+                   and not (c in HAND_RATES and rows[c].null_count() == rows.height)]  # a sheet's: no hands
         head = "".join(f'<th class="{"t" if c == "player" else ""}">{escape(h)}</th>' for c, h, _ in columns)
         body = []
         for row in rows.iter_rows(named=True):
@@ -121,7 +126,8 @@ def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
     """The problems of scored rows and the rejected rows, each with where it was recorded (the log file and hand
     of an imported row, else the input file and row)."""
     problems = problem_lists(hands).filter(has_problems()).with_columns(log_columns(hands.columns)).select(
-        "game_id", "round", "honba", problems_text(), where_recorded())
+        "game_id", "round", "honba", problems_text(), where_recorded()) if "problems" in hands.columns \
+        else pl.DataFrame()
     parts = []
     if problems.height:
         rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(str(r))}</td><td>{h}</td>'
@@ -149,8 +155,10 @@ def _lead(games: pl.DataFrame, hands: pl.DataFrame, players: pl.DataFrame, rejec
     """What the page shows, counted: games, hand rows, players, rejected rows, the days played, the rules."""
     shown = games["game_id"].n_unique()
     all_games = result.games["game_id"].n_unique()
-    counts = (f"{shown} game(s), {hands.height} hand row(s), {players.height} player(s), "
-              f"{rejected} rejected row(s)")
+    sheet = getattr(result, "sheet_rows", 0)
+    counts = (f"{shown} game(s), {hands.height} hand row(s)"
+              + (f", {sheet} game-level sheet row(s)" if sheet else "")
+              + f", {players.height} player(s), {rejected} rejected row(s)")
     if chosen:  # the games of these players, their hands and rejected rows; only these players' sections
         counts = (f"Showing {', '.join(chosen)}: {shown} of {all_games} game(s), {hands.height} hand row(s), "
                   f"{players.height} of {result.players.height} player(s), {rejected} rejected row(s)")
@@ -175,9 +183,12 @@ def _incomplete(reasons: dict[str, str]) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 
-def build_report(result, players: list[str] | None = None, title: str = "analyzer report") -> str:
+def build_report(result, players: list[str] | None = None, title: str = "analyzer report",
+                 findings: pl.DataFrame | None = None) -> str:
     """The report page of a :class:`analyzer.ScoreResult`; ``players`` limits the player sections and standings,
-    and the games, hands, problems and rejects to those players' games (the header counts what is shown)."""
+    and the games, hands, problems and rejects to those players' games (the header counts what is shown).
+    A tournament (sessions, teams or game-level sheets) also gets the standings by session, the rank chart,
+    the team standings, who met whom and ``findings`` (a check's, :mod:`analyzer.report.tournament`)."""
     table = result.players if not players else result.players.filter(pl.col("player").is_in(players))
     table = table.with_columns(derived_columns())
     games = result.games.sort("game_id", "place", "seat")
@@ -187,7 +198,8 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         games = games.filter(pl.col("game_id").is_in(wanted))
         hands = hands.filter(pl.col("game_id").is_in(wanted))
         rejects = rejects.filter(pl.col("game_id").is_in(wanted))
-    hands = described(hands)
+    has_hands = "result" in hands.columns  # a run of game-level sheets alone has no hand records
+    hands = described(hands) if has_hands else hands
     per_player_games = games.group_by("player").agg("game_id", "game_points")
     points_of = {p: (g, v) for p, g, v in per_player_games.iter_rows()}
     yaku_of: dict[str, list] = {}
@@ -197,21 +209,25 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
     seats_of: dict[str, list[dict]] = {}
     for row in games.iter_rows(named=True):
         seats_of.setdefault(row["game_id"], []).append(row)
-    reasons = incomplete_reasons(games, hands, rejects)
-    notes = hand_notes(table, hands)
+    reasons = incomplete_reasons(games, hands, rejects) if has_hands else {}
+    notes = hand_notes(table, hands) if has_hands else {}
     rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
     lead = _lead(games, hands, table, rejected, result, len(reasons), players)
+    tournament_nav, tournament = tournament_sections(result, games, findings) if is_tournament(result) and not players \
+        else ([], "")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f'<h1>{escape(title)}</h1><p class="lead">{lead}</p>',
-        '<nav><a href="#standings-h">Standings</a> · <a href="#players">Players</a> · <a href="#games">Games</a> · '
+        '<nav><a href="#standings-h">Standings</a> · '
+        + "".join(f'<a href="#{ident}">{escape(name)}</a> · ' for ident, name in tournament_nav)
+        + '<a href="#players">Players</a> · ' + ('<a href="#games">Games</a> · ' if has_hands else "")
         + ('<a href="#incomplete">Incomplete games</a> · ' if reasons else "")
         + '<a href="#issues">Problems and rejects</a></nav>',
         '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort. '
         + ('* the player has <a href="#incomplete">incomplete games</a> (a fragment, rejected rows, or an end its '
-           "rules do not allow).</p>" if reasons else "</p>"), _standings(result, table),
+           "rules do not allow).</p>" if reasons else "</p>"), _standings(result, table), tournament,
         '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition '
         "(all of them: docs/statistics.md).</p>",
     ]
@@ -219,8 +235,9 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         gids, pts = points_of.get(row["player"], ([], []))
         parts.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
                                                                                                (None, None))))
-    parts.append('<h2 id="games">Games</h2>')
-    for game in hand_lines(hands).iter_rows(named=True):
+    if has_hands:
+        parts.append('<h2 id="games">Games</h2>')
+    for game in (hand_lines(hands).iter_rows(named=True) if has_hands else []):
         parts.append(game_section(game, seats_of.get(game["game_id"], []), reasons.get(game["game_id"]),
                                   result.rules.start_points))
     if reasons:
@@ -230,7 +247,8 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
     return "\n".join(parts)
 
 
-def write_report(result, path: str | Path, players: list[str] | None = None) -> Path:
+def write_report(result, path: str | Path, players: list[str] | None = None,
+                 findings: pl.DataFrame | None = None) -> Path:
     """Write :func:`build_report` to ``path`` atomically."""
-    page = build_report(result, players)
+    page = build_report(result, players, findings=findings)
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

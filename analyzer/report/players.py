@@ -12,9 +12,10 @@ from analyzer.yaku_labels import yaku_label
 
 
 def stat_groups(row: dict) -> str:
-    """The figures of :data:`STAT_GROUPS`, one box per group, each figure's definition as its ``title``."""
+    """The figures of :data:`STAT_GROUPS`, one box per group, each figure's definition as its ``title``; only
+    the results for a player without hand records (a game-level sheet's: every hand figure is empty)."""
     boxes = []
-    for group, figures in STAT_GROUPS:
+    for group, figures in STAT_GROUPS if row.get("hands") is not None else STAT_GROUPS[:1]:
         items = "".join(
             f'<div class="stat" title="{escape(definition)}"><span>{escape(label)}</span>'
             f"<b>{escape(fmt_value(row.get(column), fmt))}</b></div>"
@@ -58,11 +59,12 @@ def player_section(row: dict, points: list[float], game_ids: list[str], yaku: li
                  f"<th></th></tr></thead><tbody>{yaku_rows}</tbody></table>") if yaku else "<p>No yaku recorded.</p>"
     best = hand_ref(row, "best_win", "Best hand", notes[0])
     worst = hand_ref(row, "worst_deal_in", "Biggest deal-in", notes[1])
+    hands = (f'<p class="hands-of">{best}<br>{worst}</p>'
+             f"<details><summary>yaku frequency</summary>{yaku_html}</details>") if row.get("hands") is not None else ""
     return (
         f'<section class="player" id="{escape(anchor("player", name))}"><h3>{escape(name)} '
         f'<small>(rank {row["rank"]})</small></h3>{stat_groups(row)}'
         f'<div class="charts"><figure>{places}<figcaption>place distribution</figcaption></figure>'
         f"<figure>{line}<figcaption>cumulative game points over {len(points)} game(s)</figcaption></figure></div>"
-        f'<p class="hands-of">{best}<br>{worst}</p>'
-        f"<details><summary>yaku frequency</summary>{yaku_html}</details></section>"
+        f"{hands}</section>"
     )

@@ -164,3 +164,51 @@ def legend(names: list[str]) -> str:
     items = "".join(f'<span class="key"><i style="background:{PALETTE[k % len(PALETTE)]}"></i>{escape(n)}</span>'
                     for k, n in enumerate(names))
     return f'<div class="legend">{items}</div>'
+
+
+def rank_chart(ranks: dict[str, list[int | None]], sessions: list[str], players: int, *, highlight: int = 8,
+               width: int = 720, height: int = 360) -> str:
+    """Each player's rank after each session: rank 1 at the top, one polyline per player (named in its tooltip),
+    the first ``highlight`` of ``ranks`` in colour with their names at the right, the others thin and grey."""
+    pad_left, pad_right, pad_top, pad_bottom = 44, 110, 12, 36
+    plot_w, plot_h = width - pad_left - pad_right, height - pad_top - pad_bottom
+    n = len(sessions)
+    worst = max(players, 2)
+
+    def x_at(i: int) -> float:
+        return pad_left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y_at(rank: float) -> float:
+        return pad_top + plot_h * (rank - 1) / (worst - 1)
+
+    gap = (worst - 1) / 12  # ticks this close to the first or last rank are left out: the two are shown
+    ticks = sorted({1, *[t for t in nice_ticks(1, worst, 6) if 1 + gap <= t <= worst - gap], worst})
+    parts = [f'<svg class="chart ranks" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+             f'xmlns="http://www.w3.org/2000/svg" {FONT}>', "<title>Rank after each session</title>",
+             *_y_axis(ticks, y_at, pad_left, pad_left + plot_w)]
+    for i, session in enumerate(sessions):
+        x = _num(x_at(i))
+        parts.append(f'<line x1="{x}" y1="{pad_top + plot_h}" x2="{x}" y2="{pad_top + plot_h + 3}" stroke="#999"/>'
+                     f'<text class="tick" x="{x}" y="{pad_top + plot_h + 14}" text-anchor="middle">'
+                     f"{escape(session)}</text>")
+    named = list(ranks.items())
+    highlight = min(highlight, len(PALETTE))  # a colour each
+    labels = []
+    for k, (name, ys) in reversed(list(enumerate(named))):  # the coloured lines drawn last, on top
+        coloured = k < highlight
+        colour = PALETTE[k] if coloured else "#c8ccd2"
+        points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(ys) if v is not None)
+        parts.append(f'<polyline class="rank-line" fill="none" stroke="{colour}" '
+                     f'stroke-width="{2.5 if coloured else 1}" points="{points}"><title>{escape(name)}: '
+                     f"{escape(', '.join('-' if v is None else str(v) for v in ys))}</title></polyline>")
+        last = next((v for v in reversed(ys) if v is not None), None)
+        if coloured and last is not None:
+            labels.append((y_at(last) + 3.5, name, colour))
+    placed = -1e9
+    for y, name, colour in sorted(labels):  # names at the right, moved apart where the lines end close together
+        placed = max(y, placed + 12)
+        parts.append(f'<text x="{_num(pad_left + plot_w + 6)}" y="{_num(placed)}" fill="{colour}">{escape(name)}</text>')
+    parts += _axis_titles(width - pad_right + pad_left, height, pad_left, height - 5, pad_top + plot_h / 2,
+                          "session", "rank")
+    parts.append("</svg>")
+    return "".join(parts)

@@ -36,7 +36,9 @@ def executor_for(scheduler: str | None = None, client=None, workers: int | None 
 
 
 def run(job: Job, data, sink: Sink, executor=None, partition_rows: int = DEFAULT_PARTITION_ROWS):
-    """Run ``job`` over ``data`` (paths or a frame) with ``executor`` (default: this machine) into ``sink``."""
+    """Run ``job`` over ``data`` (paths or a frame) with ``executor`` (default: this machine) into ``sink``; the
+    job's ``input_kind`` (if it has one) says what the input files are read as."""
     executor = executor or LocalExecutor()
-    with executor.plan(data, partition_rows, scratch=sink.scratch) as work:
+    with executor.plan(data, partition_rows, scratch=sink.scratch,
+                       input_kind=getattr(job, "input_kind", "auto")) as work:
         return executor.execute(job, work, sink)

@@ -180,7 +180,8 @@ class DaskExecutor:
             self._cluster.close()
             self._client = self._cluster = None
 
-    def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None) -> BucketPlan:
+    def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None,
+             input_kind: str = "auto") -> BucketPlan:
         """The map stage: every input row into its bucket under ``scratch`` (or the executor's own)."""
         started = time.perf_counter()
         client = self.client
@@ -191,7 +192,7 @@ class DaskExecutor:
         fs.makedirs(root, exist_ok=True)
         try:
             if isinstance(data, (pl.DataFrame, pl.LazyFrame)):  # a frame travels as a Parquet file
-                check_required(read_frame(data), "the frame")  # named as the caller knows it, not its file
+                check_required(read_frame(data), "the frame", input_kind)  # named as the caller knows it, not its file
                 frame_path = f"{root}/input.parquet"
                 with fs.open(frame_path, "wb") as handle:
                     data.lazy().collect().write_parquet(handle)
@@ -199,7 +200,7 @@ class DaskExecutor:
             files = expand_locations([data] if isinstance(data, (str, Path)) else list(data))
             scans = [scan_file(path, i) for i, path in enumerate(files)]
             for path, scan in zip(files, scans):  # a missing column is one error, not a rejected file
-                check_required(scan, path)
+                check_required(scan, path, input_kind)
             schema = input_schema(scans)
             totals = [scan.select(pl.len()).collect().item() for scan in scans]  # a CSV is parsed for it: once
             tasks = _slices(files, totals, partition_rows)

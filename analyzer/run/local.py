@@ -42,9 +42,10 @@ class LocalExecutor:
         self.spill_dir = spill_dir
         self.in_flight = in_flight
 
-    def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None) -> Plan:
+    def plan(self, data, partition_rows: int = DEFAULT_PARTITION_ROWS, scratch: str | None = None,
+             input_kind: str = "auto") -> Plan:
         """The partitions of ``data`` (``scratch`` is for cluster runs: a local run spills to ``spill_dir``)."""
-        return plan_input(data, partition_rows, self.spill_dir)
+        return plan_input(data, partition_rows, self.spill_dir, input_kind)
 
     def execute(self, job: Job, plan: Plan, sink: Sink):
         started = time.perf_counter()

@@ -124,16 +124,17 @@ class Plan:
             self.spill_dir = None
 
 
-def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None) -> Plan:
+def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
+               input_kind: str = "auto") -> Plan:
     """The plan for ``data``: a frame is one part as it is; paths (files, directories, globs) are cut by
-    :func:`plan`."""
+    :func:`plan`. ``input_kind`` says what the files are read as (:data:`analyzer.io.columns.INPUT_KINDS`)."""
     started = time.perf_counter()
     if isinstance(data, (pl.LazyFrame, pl.DataFrame)):
         frame = read_frame(data)
-        check_required(frame, "the frame")
+        check_required(frame, "the frame", input_kind)
         return Plan([Part(0, -1, -1, frame)], rows=-1, games=-1, spilled=False)
     inputs = [data] if isinstance(data, (str, Path)) else list(data)
-    made = plan(expand_inputs(inputs), partition_rows, spill_dir, require_columns=True)
+    made = plan(expand_inputs(inputs), partition_rows, spill_dir, require_columns=True, input_kind=input_kind)
     made.seconds = time.perf_counter() - started
     return made
 
@@ -178,7 +179,7 @@ def _in_key_order(games: pl.DataFrame) -> pl.DataFrame:
 
 
 def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
-         require_columns: bool = False) -> Plan:
+         require_columns: bool = False, input_kind: str = "auto") -> Plan:
     """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games.
 
     ``require_columns``: every file has the columns a score needs (:func:`analyzer.io.columns.check_required`),
@@ -186,7 +187,7 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     scans = [scan_file(path, i) for i, path in enumerate(files)]
     if require_columns:  # a missing column is one error, not a file of rejected rows
         for path, scan in zip(files, scans):
-            check_required(scan, path)
+            check_required(scan, path, input_kind)
     schema = input_schema(scans)
     per_file = [_games_of(path, lf) for path, lf in zip(files, scans)]
     # one file's games are one row each already; a game may span files

@@ -26,7 +26,9 @@ import polars as pl
 from analyzer.io.write import ResultWriter, plain_types
 from analyzer.run.locations import location, polars_path
 
-RUN_TABLES = ("hands", "games", "players", "rejects")
+RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
+# written only where the input has what they need (sessions, teams): a run without removes an older run's
+OPTIONAL_TABLES = ("sessions", "teams")
 
 
 class PartWriter(Protocol):
@@ -104,7 +106,7 @@ class DirectorySink:
         self._writer: ResultWriter | None = None
 
     def open(self, partitions: int) -> None:
-        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1)
+        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
 
     def append(self, name: str, table: pl.DataFrame) -> None:
         self._writer.append(name, table)
@@ -166,7 +168,8 @@ class PartFilesSink:
         fs, root = location(self.run)
         _, out = location(self.outdir)
         paths = {}
-        for name in ("hands", "games", "players.parquet", "rejects.parquet"):
+        for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
+                     "sessions.parquet", "teams.parquet"):
             source, final = f"{root}/{name}", f"{out}/{name}"
             if not fs.exists(source):
                 continue
@@ -194,9 +197,11 @@ def read_part_files(outdir: str | Path) -> dict[str, pl.DataFrame]:
     stable sorts: each part holds whole games in replay order)."""
     fs, root = location(outdir)
     base = polars_path(fs, root)
-    return {
-        "hands": pl.read_parquet(f"{base}/hands/*.parquet").sort("game_id", maintain_order=True),
-        "games": pl.read_parquet(f"{base}/games/*.parquet").sort("game_id", maintain_order=True),
-        "players": pl.read_parquet(f"{base}/players.parquet"),
-        "rejects": pl.read_parquet(f"{base}/rejects.parquet"),
-    }
+    tables = {}
+    for name in ("hands", "games"):  # part files, or one file (a table no partition gave: sheets have no hands)
+        path = f"{base}/{name}/*.parquet" if fs.exists(f"{root}/{name}") else f"{base}/{name}.parquet"
+        tables[name] = pl.read_parquet(path).sort("game_id", maintain_order=True)
+    for name in ("players", "rejects", "sessions", "teams"):
+        if name in ("players", "rejects") or fs.exists(f"{root}/{name}.parquet"):
+            tables[name] = pl.read_parquet(f"{base}/{name}.parquet")
+    return tables

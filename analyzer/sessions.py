@@ -1,0 +1,174 @@
+"""Standings after each session of a tournament: the games table's ``session`` column (a game-level sheet's, or
+a ``session`` column of hand records, read from a game's first row).
+
+Like the players table, built from partial sums that merge across any split of the games:
+:func:`session_partials` gives a part's rows per game and player (games, game points in integer millionths,
+the sum of places, first places), :func:`stacked` puts the parts' rows together and :func:`finish_sessions`
+adds up each session and player's and gives, for every session and every player of the tournament, the session's points,
+the running totals after it, the rank after it (by ``--rank-by``, over the running totals) and the change of
+rank since the session before (positive: up). A player who missed a session keeps their totals through it
+(``session_games`` 0).
+
+Sessions are ordered by number when every session is a whole number (``2`` before ``10``), else by name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analyzer.players import DEFAULT_RANK_BY
+from analyzer.players.columns import POINT_UNITS
+
+SESSION = "session"
+SUMS = ["games", "_points_units", "_place_sum", "place_1"]
+SESSION_COLUMNS = ["session", "rank", "player", "session_games", "session_points", "games", "total_points",
+                   "avg_points", "avg_place", "place_1", "rank_change"]
+# the keys a standing after a session can be ranked by: the running totals (hand statistics have no session)
+SESSION_RANK_KEYS = ("total_points", "avg_points", "avg_place", "place_1", "games")
+# the column each key sorts by: the total as integer millionths (equal totals compare equal)
+SORT_COLUMNS = {"total_points": "_points_units", "avg_points": "avg_points", "avg_place": "avg_place",
+                "place_1": "place_1", "games": "games"}
+
+
+def session_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """Partial rows of a part: one per game and player with a session, the sums of :data:`SUMS` (a player's
+    rows of one session add up in :func:`finish_sessions`)."""
+    lf = games.lazy()
+    if SESSION not in lf.collect_schema().names():
+        return pl.LazyFrame(schema=partials_schema())
+    # a player has one game a session as a rule: the rows are the partial rows as they are (merged at the end)
+    return lf.filter(pl.col(SESSION).is_not_null()).select(
+        SESSION, "player",
+        pl.lit(1, pl.Int64).alias("games"),
+        (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
+        pl.col("place").cast(pl.Int64).alias("_place_sum"),
+        (pl.col("place") == 1).cast(pl.Int64).alias("place_1"),
+    )
+
+
+def partials_schema() -> dict[str, pl.DataType]:
+    return {SESSION: pl.String, "player": pl.String, **{c: pl.Int64 for c in SUMS}}
+
+
+def stacked(partials: list[pl.DataFrame]) -> pl.DataFrame:
+    """Partial rows of several parts as one frame (they add up in :func:`finish_sessions`)."""
+    frames = [p for p in partials if p.height]
+    return pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=partials_schema())
+
+
+def session_order(sessions: pl.Series) -> list[str]:
+    """The sessions in play order: by number when all are whole numbers, else by name."""
+    names = sessions.drop_nulls().unique()
+    numbers = names.str.strip_chars().str.to_integer(strict=False)
+    if numbers.null_count() == 0:
+        return pl.DataFrame({"s": names, "n": numbers}).sort("n", "s")["s"].to_list()
+    return names.sort().to_list()
+
+
+def session_rank_keys(rank_by: tuple[str, ...] | list[str]) -> list[str]:
+    """The ``rank_by`` keys a standing after a session has (the hand rates it has not are left out)."""
+    keys = [k for k in rank_by if k in SESSION_RANK_KEYS]
+    return keys or ["total_points"]
+
+
+def _fields(grid: dict[str, np.ndarray], rank_keys: list[str]) -> list[np.ndarray]:
+    """Each ranking key as non-negative integers, smaller first, equal where the key is equal: whole numbers as
+    their distance from the best in steps of their greatest common divisor (game points in millionths come in
+    tenths), the average place as a multiple of 1 / (2 * most games ** 2) (two averages over at most that many
+    games differ by more), the average points as their dense rank."""
+    games = grid["games"]
+    most = max(int(games.max()), 1)
+    fields = []
+    for key in rank_keys:
+        if key in ("total_points", "place_1", "games"):
+            values = grid[SORT_COLUMNS[key]]
+            step = max(int(np.gcd.reduce(values - values.min())), 1)
+            fields.append((values.max() - values) // step)
+        elif key == "avg_place":
+            scale = 2 * most * most
+            quantized = np.floor(np.divide(grid["_place_sum"] * scale, np.maximum(games, 1))).astype(np.int64)
+            fields.append(np.where(games > 0, quantized, quantized.max() + 1))
+        else:  # avg_points: a ratio of millionths, no small common step
+            average = np.divide(grid["_points_units"], np.maximum(games, 1))
+            rank = pl.Series(np.where(games > 0, -average, np.inf)).rank("dense").cast(pl.Int64).to_numpy()
+            fields.append(rank - 1)
+    return fields
+
+
+def _ordering(order: np.ndarray, fields: list[np.ndarray], player: np.ndarray) -> np.ndarray:
+    """The permutation that sorts the cells by session, the key fields and the player (name order): the fields
+    packed into one Int64 where they fit (one sort of integers), else a sort by the columns."""
+    columns = [order, *fields, player]
+    bits = [max(1, int(c.max()).bit_length()) for c in columns]
+    if sum(bits) <= 63:
+        key, shift = np.zeros(len(order), dtype=np.int64), sum(bits)
+        for column, width in zip(columns, bits):
+            shift -= width
+            key |= column.astype(np.int64) << shift
+        return np.argsort(key)  # every key differs (the player is in it): no stable sort needed
+    frame = pl.DataFrame({str(i): c for i, c in enumerate(columns)})
+    return frame.select(pl.arg_sort_by(frame.columns)).to_series().to_numpy()
+
+
+def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.DataFrame:
+    """The standings after each session (columns :data:`SESSION_COLUMNS`), session by session in play order,
+    each by rank then player; empty without sessions. ``partials``: partial rows (a session and player may
+    come in several).
+
+    Every (player, session) is a cell of a grid: the partial rows are summed into it by their integer cell
+    number (``bincount``: no group-by on names), the running totals are cumulative sums along each player's
+    sessions, and one sort of a packed integer key (session, ranking keys, name) gives the order and the
+    ranks. Column work on arrays, no Python per row."""
+    if partials.height == 0:
+        return pl.DataFrame(schema={**{c: pl.Int64 for c in SESSION_COLUMNS}, "session": pl.String,
+                                    "player": pl.String, "session_points": pl.Float64, "total_points": pl.Float64,
+                                    "avg_points": pl.Float64, "avg_place": pl.Float64}).select(SESSION_COLUMNS)
+    order = session_order(partials[SESSION].unique())
+    n_sessions = len(order)
+    coded = partials.with_columns(
+        pl.col(SESSION).replace_strict(order, list(range(n_sessions)), return_dtype=pl.Int64).alias("_order"),
+        pl.col("player").cast(pl.Categorical).to_physical().cast(pl.Int64).alias("_code"),
+    )
+    codes = coded.select("_code", "player").unique("_code").sort("player")  # the grid's players, by name
+    n_players = codes.height
+    dense = np.zeros(int(codes["_code"].max()) + 1, dtype=np.int64)  # a player's code -> their place by name
+    dense[codes["_code"].to_numpy()] = np.arange(n_players)
+    # session-major cells: cell = session * players + player
+    cell = coded["_order"].to_numpy() * n_players + dense[coded["_code"].to_numpy()]
+    per_session = {c: np.bincount(cell, weights=coded[c].to_numpy(), minlength=n_sessions * n_players)
+                   .round().astype(np.int64).reshape(n_sessions, n_players) for c in SUMS}
+    grid = {c: values.cumsum(axis=0).ravel() for c, values in per_session.items()}  # running totals
+    session_of = np.repeat(np.arange(n_sessions, dtype=np.int64), n_players)
+    player_of = np.tile(np.arange(n_players, dtype=np.int64), n_sessions)
+    fields = _fields(grid, session_rank_keys(rank_by))
+    perm = _ordering(session_of, fields, player_of)
+    # a player's rank: the place in the session of the first cell with the same keys (equal keys, equal rank)
+    fields = [f[perm] for f in fields]
+    position = np.arange(len(perm), dtype=np.int64)
+    sorted_session = session_of[perm]
+    new = np.ones(len(perm), dtype=bool)
+    if len(perm) > 1:
+        new[1:] = sorted_session[1:] != sorted_session[:-1]
+        for f in fields:
+            new[1:] |= f[1:] != f[:-1]
+    first_equal = np.maximum.accumulate(np.where(new, position, 0))
+    rank = first_equal - sorted_session * n_players + 1
+    rank_of_cell = np.empty_like(rank)
+    rank_of_cell[perm] = rank
+    before = np.where(session_of >= 1, np.roll(rank_of_cell, n_players), 0)[perm]  # one session up: same player
+    games, units = grid["games"][perm], grid["_points_units"][perm]
+    played = games > 0
+    return pl.DataFrame({
+        SESSION: pl.Series(order).gather(sorted_session),
+        "rank": rank,
+        "player": codes["player"].gather(player_of[perm]),
+        "session_games": per_session["games"].ravel()[perm],
+        "session_points": per_session["_points_units"].ravel()[perm] / POINT_UNITS,
+        "games": games,
+        "total_points": units / POINT_UNITS,
+        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(~pl.Series(played), None),
+        "avg_place": pl.Series(grid["_place_sum"][perm] / np.maximum(games, 1)).set(~pl.Series(played), None),
+        "place_1": grid["place_1"][perm],
+        "rank_change": pl.Series(before - rank).set(pl.Series(sorted_session == 0), None),
+    }).select(SESSION_COLUMNS)
