@@ -158,3 +158,10 @@ def test_the_memory_limit_is_shared_by_the_partitions_in_flight():
 def test_in_flight_is_refused_with_a_cluster(tmp_path):
     with pytest.raises(ClusterUnavailable, match="in_flight"):
         analyzer.score(SAMPLE_CSV, "tenhou", workers=2, in_flight=2)
+
+
+def test_the_default_partition_size_is_shared_by_the_partitions_in_flight():
+    assert partition_rows_for(None, None) == 500_000
+    assert partition_rows_for(None, None, in_flight=2) == 250_000
+    assert partition_rows_for(None, None, in_flight=8) == 125_000  # no smaller by default
+    assert partition_rows_for(1_000, None, in_flight=8) == 1_000

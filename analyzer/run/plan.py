@@ -37,6 +37,9 @@ from analyzer.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
 DEFAULT_PARTITION_ROWS = 500_000
+# With several partitions in flight the default is shared between them (so the rows held at once stay the
+# same: 100M rows with 2 in flight of 500,000 rows each peaked at 3.9 GB), down to this size per partition.
+MIN_DEFAULT_PARTITION_ROWS = 125_000
 # What one input row costs in memory while its part is scored (measured on han/fu and tile rows, with
 # headroom): turns --memory-limit into a part size.
 BYTES_PER_ROW = 1_500
@@ -79,7 +82,7 @@ def partition_rows_for(partition_rows: int | None, memory_limit: str | int | Non
         limit = parse_size(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
         by_memory = rows_for_memory(limit // in_flight)
         return min(partition_rows, by_memory) if partition_rows else by_memory
-    return partition_rows or DEFAULT_PARTITION_ROWS
+    return partition_rows or max(MIN_DEFAULT_PARTITION_ROWS, DEFAULT_PARTITION_ROWS // in_flight)
 
 
 @dataclass
