@@ -146,7 +146,8 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             games += 1
             ids.extend([gid] * n_rows)
             times.extend([played_at(gid)] * n_rows)
-            problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
+            problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
+                            for note in notes)
         frame = pl.from_arrow(table)
         frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
         if progress is not None:

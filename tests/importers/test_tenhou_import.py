@@ -256,9 +256,13 @@ def test_mjlog_rule_bits(tmp_path):
     assert set(df["rules"]) == {"tenhou;aka_dora=false;open_tanyao=false"}
     assert set(df["game_length"]) == {"hanchan"}
     assert "0" not in "".join(df["hand"].drop_nulls())  # no red fives without aka
-    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x401))
+    # a lobby bit not known here: the game imports under Tenhou's rules, and a note says so, once
+    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x1001))
     df, problems = read_tenhou([tmp_path / "g.mjlog"])
-    assert df.height == 0 and "special-rule lobby" in problems[0].reason
+    assert df.height == 4 and set(df["rules"]) == {"tenhou;game_length=east"}
+    note = "GO type 0x1001 has lobby bits not known here (0x1000): scored under Tenhou's rules"
+    assert [(p.reason, p.imported) for p in problems] == [(note, True)]
+    assert df["rules_note"].to_list() == [None, None, None, note]
 
 
 def test_rules_spec_takes_start_points_and_tenths_from_the_log(tmp_path):
