@@ -70,7 +70,7 @@ def _uma_by_place(finals: list[int], points: list[float], order: list[int], star
 
 def _shared_places_fit(finals: list[int], points: list[float], start: int, base: Rules) -> bool:
     """Whether ``base``'s own uma and oka, tied places sharing theirs (``tie_rule=split``), give the recorded
-    ``points`` to 0.1 (unrounded or rounded to 0.1: Tenhou's whole-number rounding is not read this way)."""
+    ``points`` to 0.1, unrounded."""
     back, oka = base.return_points / 1000, len(finals) * (base.return_points - start) / 1000
     for s, final in enumerate(finals):
         above = sum(f > final for f in finals)
@@ -93,8 +93,8 @@ def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     spec = ";game_points_rounding=tenth" if tenths and base.game_points_rounding != "tenth" else ""
     by_seat = ""
     if base.tie_rule == "split" and len(set(finals)) < n:  # a lobby whose tied places share their uma
-        if rounding != "tenhou" and _shared_places_fit(finals, points, start, base):
-            return Settlement(spec)
+        if _shared_places_fit(finals, points, start, base):  # whole numbers that fit exactly: exact to 0.1
+            return Settlement(spec + (";game_points_rounding=tenth" if rounding == "tenhou" else ""))
         by_seat = ";tie_rule=seat"  # read back place by place below, ties by seat
     spec += by_seat
     order = sorted(range(n), key=lambda s: (-finals[s], s))
