@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.importers.model import Game
+from analyzer.rules import MAX_POINTS
 
 CHIPS, FIVE_CHIPS, JANSOU = 0x200, 0x400, 0x800
 KNOWN_BITS = 0xFFF  # 0x100 (暗) is how the table looks: nothing to do
@@ -59,10 +60,12 @@ def _text(value) -> str:
 
 
 def _number(text: str) -> int | None:
+    """A whole number a rule can take (at most ``MAX_POINTS`` either way), else None."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         return None
+    return value if abs(value) <= MAX_POINTS else None
 
 
 def lobby_rules(game: Game) -> LobbyRules:
@@ -73,7 +76,9 @@ def lobby_rules(game: Game) -> LobbyRules:
     said: list[str] = []
     if bits & JANSOU:
         start = game.kyokus[0].scores[0] if game.kyokus else 1000
-        options |= {"return_points": start, "uma": (0.0,) * game.players, "game_points_rounding": "tenth"}
+        options |= {"uma": (0.0,) * game.players, "game_points_rounding": "tenth"}
+        if 0 <= start <= MAX_POINTS:  # no oka: game points count from the start
+            options = {"return_points": start, **options}
         said.append(f"a 雀荘 (jansou) lobby (GO type 0x{bits:x}): game points are the score's change in thousands, "
                     f"no uma, no oka; not known here: how long its games last"
                     f"{f', what ratio={game.ratio} is' if game.ratio else ''}; otherwise scored under Tenhou's rules")
@@ -102,11 +107,11 @@ def _custom(text: str, players: int) -> tuple[dict, str]:
     fields = [f.strip() for f in text.split(",")]
     options: dict = {}
     points = [_number(fields[i]) if i < len(fields) else None for i in CUSTOM_POINTS]
-    if points[1] is not None:
+    if points[1] is not None and points[1] >= 0:
         options["return_points"] = points[1]
     sets = [fields[i : i + players - 1] for i in range(CUSTOM_UMA, len(fields), players - 1)]
     uma_sets = [tuple(_number(v) for v in s) for s in sets if len(s) == players - 1 and all(s)]
-    uma_sets = [s for s in uma_sets if None not in s]
+    uma_sets = [s for s in uma_sets if None not in s and abs(sum(s)) <= MAX_POINTS]
     if uma_sets:
         rest = uma_sets[0]
         options["uma"] = (float(-sum(rest)), *map(float, rest))

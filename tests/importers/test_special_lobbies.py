@@ -12,6 +12,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from analyzer.api import check, score
 from analyzer.importers.lobby import lobby_rules
@@ -153,3 +155,19 @@ def test_check_on_every_shared_log_finds_only_the_edited_fragments(shared_logs):
     result = check(hands, None, keep_scored=False)
     files = {Path(f).stem for f in result.mismatches["log_file"]}
     assert files == {"confusing_nakis_1", "confusing_nakis_2"}  # hand-edited mjai-reviewer fragments
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    fields=st.lists(st.one_of(st.just(""), st.integers(-10**12, 10**12).map(str),
+                              st.text("0123456789ABCDEF-x", max_size=6)), max_size=45),
+    players=st.sampled_from([3, 4]),
+    lobby_type=st.integers(0, 0xFFFF),
+)
+@example(fields=[""] * 21 + ["10000000"] * 3, players=4, lobby_type=0x841)  # an uma whose first would overflow
+def test_any_lobby_gives_options_a_ruleset_takes(fields, players, lobby_type):
+    """Whatever a log's GO type and csrule hold, the lobby's options make a valid ruleset and its note says
+    what was read: a special lobby never stops a file from importing."""
+    rules = lobby_rules(_game(players, lobby_type=lobby_type, custom=",".join(fields)))
+    preset("tenhou" if players == 4 else "tenhou_sanma").replace(**rules.options)  # raises on a bad value
+    assert rules.note and rules.note.count("custom rules (GO csrule)") == 1
