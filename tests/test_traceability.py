@@ -56,6 +56,9 @@ def test_rows_carry_the_log_file_as_given_and_the_hand_in_it(logs, monkeypatch):
         "logs/mjlog/commented_chankan.mjlog": [1],
         "logs/mjlog/private_lobby.mjlog": [1, 2],
         "logs/mjlog/triple_yakuman.mjlog": [1],
+        "logs/mjlog/jansou_lobby.mjlog": [1],
+        "logs/mjlog/chip_lobby.mjlog": [1, 2],
+        "logs/mjlog/custom_rules.mjlog": [1, 2],
         "logs/json/sample.json": [1, 2, 3, 4],
         str(logs / "json" / "lines.json"): [1, 2, 3, 4],  # one kyoku a line: the hands counted over the lines
     }

@@ -28,9 +28,10 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
     Four- and three-player (sanma) games are read; Mahjong Soul games converted to tenhou.net/6 JSON by tensoul
-    are read as Mahjong Soul games (rules majsoul, the record id as game id). A malformed or unsupported file
-    (e.g. a special-rule lobby, corrupt .gz, not a regular file, too large) is reported and the others still
-    import; exit status 1 when some file did not import. A copy of a game (the same content as an earlier file)
+    are read as Mahjong Soul games (rules majsoul, the record id as game id); a special lobby's game (chips,
+    雀荘, custom rules) imports with a note on what of its rules is not reproduced. A malformed file (e.g. a
+    corrupt .gz, not a regular file, too large) is reported and the others still import; exit status 1 when
+    some file did not import. Notes name the file, and the game and hand where known. A copy of a game (the same content as an earlier file)
     is imported once and the copy reported (exit 0); another version of a game (the same log id, other
     content) is reported and not imported (exit 1).
     """
@@ -60,7 +61,7 @@ def _import_logs(
     failed = [p for p in problems if not p.imported]
     for problem in problems:
         colour = "yellow" if problem.imported else "red"
-        console.print(f"[{colour}]{cell(problem.file)}[/]: {cell(problem.reason)}", highlight=False)
+        console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)
     if hands.height == 0:  # nothing to write: an existing output stays as it was
         raise Failure(f"no game imported; {output} not written")
     if Path(output).suffix.lower() == ".csv":

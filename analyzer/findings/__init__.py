@@ -19,7 +19,7 @@ kind            ``value`` (the hand's worth), ``payment`` (score changes), ``tab
                 after its rules end it or ends before they let it), ``tiles`` (the
                 tiles cannot be scored), ``reject`` (the row could not be scored at all), ``note`` (worth
                 knowing, not a disagreement: a game fragment replayed from its first row, a settlement the
-                importer read from a game's recorded points)
+                importer read from a game's recorded points, a special lobby's rules)
 recorded        the recorded value as text; ``computed`` the value analyzer computes
 explanation     a short reason: the yaku or fu items that differ, the payment behind a delta, …
 source_file,    where the row came from: the input file and row
@@ -38,7 +38,9 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, KIND_ORDER, NOT_A_MISMATCH, severity
-from analyzer.findings.game_end import game_end_findings, game_end_rule_findings, settlement_findings
+from analyzer.findings.game_end import (
+    game_end_findings, game_end_rule_findings, lobby_rules_findings, settlement_findings,
+)
 from analyzer.findings.rejects import reject_findings
 from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
 from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
@@ -68,6 +70,7 @@ def part_findings(part: ScoredPart, games: pl.DataFrame) -> list[pl.DataFrame]:
         *plausibility_findings(hands, names, part.rules),
         *game_end_findings(hands, names, games),
         *settlement_findings(hands, names),
+        *lobby_rules_findings(hands, names),
         game_end_rule_findings(hands, part.rules),
     ]
     return pl.collect_all([f for f in frames if f is not None])

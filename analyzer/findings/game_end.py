@@ -57,6 +57,15 @@ def settlement_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFr
                     pl.lit(None, pl.String), pl.col("settlement").cast(pl.String))]
 
 
+def lobby_rules_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
+    """One note per game of a special lobby (the importer's ``rules_note``, :mod:`analyzer.importers.lobby`):
+    what its lobby's rules give and what of them is not reproduced, said once, not as mismatches."""
+    if "rules_note" not in names:
+        return []
+    return [finding(hands, pl.col("rules_note").is_not_null(), "rules", "note", pl.lit("lobby_rules"),
+                    pl.lit(None, pl.String), pl.col("rules_note").cast(pl.String))]
+
+
 def game_end_rule_findings(hands: pl.LazyFrame, rules: Rules) -> pl.LazyFrame:
     """A game that goes on after the first hand its rules end it with, or that ends in the last round (or
     later) where they let it go on."""

@@ -68,15 +68,20 @@ recorded_delta_0..3      score change of each seat in this row as recorded, INCL
                          + the sum of its rows' deltas = the next hand's start scores
 recorded_final_0..3      game's last row only: final raw score as recorded (mjlog owari, JSON ``sc``), else null
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
+recorded_chips_0..3      game's last row only, a chip (祝儀) lobby's game: the chips each seat ended with, as
+                         recorded (mjlog ``owari`` after the points); paid apart from the points, never mixed in
 settlement               game's last row only, when its recorded game points fit no rule we know (a private
                          lobby's own uma, a bust bonus): how it is scored, in words (:mod:`.settlement`); the
                          spec's ``uma`` then gives the recorded points, and ``check`` lists this as a note
+rules_note               game's last row only, a special lobby's game (mjlog GO type bits above 0xFF, custom
+                         ``csrule``): what its lobby's rules give and what of them is not reproduced, in words
+                         (:mod:`.lobby`); ``check`` lists it as a note (``lobby_rules``)
 rules                    ruleset spec for :func:`analyzer.rules.from_spec`: ``tenhou`` (three players:
                          ``tenhou_sanma``; a Mahjong Soul game ``majsoul`` / ``majsoul_sanma``), plus
                          ``;aka_dora=false`` when the game has no red fives and ``;open_tanyao=false`` when it
                          has no open tanyao (mjlog GO type bits 0x02 / 0x04; JSON ``rule.aka*`` / ``rule.disp``),
-                         ``;game_length=east``, ``;start_points=N`` and the game-point rounding and uma its
-                         recorded result shows (:mod:`.settlement`)
+                         ``;game_length=east``, ``;start_points=N``, a special lobby's settlement (:mod:`.lobby`)
+                         and the game-point rounding and uma its recorded result shows (:mod:`.settlement`)
 game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), null when unknown
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent; Mahjong Soul:
                          the friendly room's or tournament's number when the log gives one
@@ -144,7 +149,9 @@ COLUMNS: dict[str, pl.DataType] = {
     **{f"recorded_delta_{s}": pl.Int64 for s in range(4)},
     **{f"recorded_final_{s}": pl.Int64 for s in range(4)},
     **{f"recorded_game_points_{s}": pl.Float64 for s in range(4)},
+    **{f"recorded_chips_{s}": pl.Int64 for s in range(4)},
     "settlement": pl.String,
+    "rules_note": pl.String,
     "rules": pl.String,
     "game_length": pl.String,
     "lobby": pl.Int64,

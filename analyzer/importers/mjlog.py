@@ -15,8 +15,7 @@ _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
 _ABORTS = {"yao9", "reach4", "ron3", "kan4", "kaze4"}
 # GO type bits: 0x01 vs humans, 0x02 no red fives, 0x04 no open tanyao, 0x08 hanchan, 0x10 three players,
-# 0x20 tokujou, 0x40 fast, 0x80 joukyuu. Higher bits (0x100 and up) are special lobbies (custom, chip, ratio...).
-_KNOWN_TYPE_BITS = 0xFF
+# 0x20 tokujou, 0x40 fast, 0x80 joukyuu. Higher bits (0x100 and up) and csrule: special lobbies (.lobby).
 
 
 def _ints(text: str | None) -> list[int]:
@@ -172,11 +171,7 @@ def parse_mjlog(text: str, file: str) -> Game:
         elif tag == "GO":
             t = _int(a.get("type", "169"), "GO type")
             game.players = 3 if t & 0x10 else 4
-            if t & ~_KNOWN_TYPE_BITS or "csrule" in a:
-                raise LogError(
-                    f"unsupported special-rule lobby (GO type={t}"
-                    f"{', custom rules csrule' if 'csrule' in a else ''}); only standard Tenhou rules are imported"
-                )
+            game.lobby_type, game.custom_rules = t, a.get("csrule")  # special lobbies: .lobby
             aka = not t & 0x02
             plays = _PLAYS_RED if aka else _PLAYS_PLAIN
             tile_of = _TILE_RED if aka else _TILE_PLAIN
@@ -295,9 +290,10 @@ def _seat(text: str | None) -> int:
 
 
 def _deltas(a: dict) -> list[int]:
+    """The score changes of ``sc=``: 4 score/change pairs, then in a chip lobby 4 chip/change pairs (not points)."""
     sc = _ints(a.get("sc"))
-    if len(sc) != 8:
-        raise LogError("malformed sc= (expected 4 score/delta pairs)")
+    if len(sc) not in (8, 16):
+        raise LogError("malformed sc= (expected 4 score/delta pairs, and 4 chip pairs in a chip lobby)")
     return [sc[2 * i + 1] * 100 for i in range(4)]
 
 
@@ -308,6 +304,9 @@ def _owari(game: Game, a: dict) -> None:
             raise LogError("malformed owari=")
         game.final_scores = [int(vals[2 * i]) * 100 for i in range(4)]
         game.final_points = [float(vals[2 * i + 1]) for i in range(4)]
+        if len(vals) >= 16:  # a chip lobby: the chips each seat ended with, after the points
+            game.final_chips = [int(vals[8 + 2 * i]) for i in range(4)]
+        game.ratio = a.get("ratio")
 
 
 def _agari(a: dict, tiles) -> Outcome:

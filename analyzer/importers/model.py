@@ -19,6 +19,7 @@ Events (tuples, in play order):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
 WALL_DRAWS_3P = 55  # three players: 108 tiles (no 2m-8m) - 14 dead - 39 dealt; kita replacements count as rinshan
@@ -40,7 +41,8 @@ class ImportProblem:
     one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
     ``unknown:NAME``. ``same_as`` names the earlier file of a game met again: an exact copy is skipped with
     ``imported=True`` (nothing is lost), another version (the same Tenhou log id, other content) with
-    ``imported=False``.
+    ``imported=False``. ``hand`` is the hand of the file a caveat is about (from 1, as ``log_row``), when it
+    is about one.
     """
 
     file: str
@@ -48,6 +50,22 @@ class ImportProblem:
     game_id: str | None = None
     imported: bool = False
     same_as: str | None = None
+    hand: int | None = None
+
+    @property
+    def where(self) -> str:
+        """The file, and the game and hand when known: ``logs/g.mjlog (game 2019…-4f2a8622, hand 3)``."""
+        known = [f"game {self.game_id}"] if self.game_id else []
+        known += [f"hand {self.hand}"] if self.hand is not None else []
+        return self.file + (f" ({', '.join(known)})" if known else "")
+
+
+class Note(NamedTuple):
+    """A caveat about a game that imported anyway: what to know, and the hand of the log it is about (counted
+    from 1, as ``log_row``), None when it is about the whole game."""
+
+    text: str
+    hand: int | None = None
 
 
 @dataclass
@@ -124,7 +142,7 @@ class Game:
     final_scores: list[int] | None = None
     final_points: list[float] | None = None
     players: int = 4  # 3: a three-player (sanma) game, seat 3 empty
-    notes: list[str] = field(default_factory=list)  # non-fatal caveats (imported anyway)
+    notes: list[Note] = field(default_factory=list)  # non-fatal caveats (imported anyway)
     dan: list | None = None  # per seat as recorded (mjlog index text, JSON name); read by identity.dan_index
     rate: list | None = None  # per seat as recorded (text or number); read by identity.rate
     digest: str | None = None  # hash of the log's content (identity.content_digest), set by the reader
@@ -132,3 +150,7 @@ class Game:
     room: str | None = None  # the room the log names (Mahjong Soul: rule.disp)
     ranks: list | None = None  # per seat, a platform's own rank as text (Mahjong Soul: 雀士★2), not Tenhou's dan
     tsumo_loss: str | None = None  # three players: "split" when the log's tsumo payments show north-bisection
+    lobby_type: int | None = None  # mjlog GO type: its bits above 0xFF name special lobbies (see .lobby)
+    custom_rules: str | None = None  # mjlog GO csrule: a lobby's custom rules as written (see .lobby)
+    final_chips: list[int] | None = None  # a chip (祝儀) lobby: the chips each seat ended with (mjlog owari)
+    ratio: str | None = None  # mjlog owari's ratio= (the chip or gold rate of special lobbies), as written

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from analyzer.importers.hand_shape import is_tenpai
 from analyzer.importers.identity import identity_columns
-from analyzer.importers.model import Game, Kyoku, LogError, wall_draws
+from analyzer.importers.lobby import lobby_rules
+from analyzer.importers.model import Game, Kyoku, LogError, Note, wall_draws
 from analyzer.importers.replay import Replay, replay
 from analyzer.importers.rules_spec import rules_spec, settlement
 from analyzer.importers.tile_text import indicators_str, meld_str, tile_str, tiles_str
@@ -41,25 +42,32 @@ def game_rows(game: Game) -> list[dict]:
     settled = settlement(game)
     common |= {"rules": rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
                "room": game.room}
-    common |= identity_columns(game.dan, game.rate, game.notes, game.players, game.ranks)
+    rank_notes: list[str] = []
+    common |= identity_columns(game.dan, game.rate, rank_notes, game.players, game.ranks)
+    game.notes.extend(Note(text) for text in rank_notes)
     common["log_file"] = game.file
     rows: list[dict] = []
     for n, k in enumerate(game.kyokus):
         if not k.outcomes:
             raise LogError(f"hand {n + 1} ({k.round}) has no result")
         try:
-            rows.extend(common | r | {"log_row": n + 1} for r in _kyoku_rows(game, k))
+            rows.extend(common | r | {"log_row": n + 1} for r in _kyoku_rows(game, k, n + 1))
         except LogError as exc:
             raise LogError(f"hand {n + 1} ({k.round}-{k.honba}): {exc}") from None
+    lobby = lobby_rules(game)
+    if lobby.note is not None:
+        game.notes.append(Note(lobby.note))
+    if rows:  # the game's last row: its result, and what is said once about the game
+        rows[-1] |= {"settlement": settled.note, "rules_note": lobby.note}
     if rows and game.final_scores is not None:
         for s in range(game.players):
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
             rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
-        rows[-1]["settlement"] = settled.note
+            rows[-1][f"recorded_chips_{s}"] = game.final_chips[s] if game.final_chips else None
     return rows
 
 
-def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
+def _kyoku_rows(game: Game, k: Kyoku, hand_no: int) -> list[dict]:
     rp: Replay = replay(k)
     riichi = _seats(rp.riichi)
     base = {"round": k.round, "honba": k.honba, "kyotaku": k.kyotaku, "riichi": riichi, "turn": rp.turn}
@@ -74,7 +82,7 @@ def _kyoku_rows(game: Game, k: Kyoku) -> list[dict]:
         row = dict(base, result=o.result)
         deltas = list(o.deltas)
         if o.result in ("ron", "tsumo"):
-            _win_row(game, k, rp, o, row)
+            _win_row(game, k, rp, o, row, hand_no)
         elif o.result == "nagashi":
             winners = [s for s in rp.nagashi if o.deltas[s] > 0] or rp.nagashi
             if not winners:
@@ -113,7 +121,7 @@ def _delta_cols(deltas: list[int], riichi: list[int], players: int = 4) -> dict:
     return {f"recorded_delta_{s}": deltas[s] - 1000 * riichi.count(s) for s in range(players)}
 
 
-def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
+def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict, hand_no: int) -> None:
     w = o.winner
     win_tile = rp.win_tiles[w]
     hand = list(rp.concealed[w]) + ([win_tile] if o.result == "ron" else [])
@@ -127,7 +135,8 @@ def _win_row(game: Game, k: Kyoku, rp: Replay, o, row: dict) -> None:
         raise LogError(f"replayed norths set aside ({rp.kita[w]}) differ from the recorded {o.kita}")
     for name in o.yaku:
         if name.startswith("unknown:"):
-            game.notes.append(f"{k.round}-{k.honba}: unrecognised yaku name {name[8:]!r} kept as {name!r}")
+            game.notes.append(Note(f"{k.round}-{k.honba}: unrecognised yaku name {name[8:]!r} kept as {name!r}",
+                                   hand_no))
     row |= {
         "winner": str(w),
         "loser": None if o.loser is None else str(o.loser),

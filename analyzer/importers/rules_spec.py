@@ -1,11 +1,13 @@
 """The ruleset spec of an imported game (the ``rules`` column, read by :func:`analyzer.rules.from_spec`): what
-its log shows of Tenhou's rules, or of Mahjong Soul's for a Mahjong Soul game (:mod:`.majsoul`), and the
-settlement its recorded result shows (:mod:`.settlement`)."""
+its log shows of Tenhou's rules, or of Mahjong Soul's for a Mahjong Soul game (:mod:`.majsoul`), what its
+lobby's type and custom rules give (:mod:`.lobby`), and the settlement its recorded result shows
+(:mod:`.settlement`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from analyzer.importers.lobby import lobby_rules
 from analyzer.importers.model import Game
 from analyzer.importers.settlement import Settlement, logged_settlement
 from analyzer.rules import Rules, preset
@@ -39,12 +41,13 @@ def _preset(name: str) -> Rules:
 
 
 def _base_rules(game: Game) -> Rules:
-    """The preset the spec starts from, with the game's start: Mahjong Soul counts game points from the start
-    (no oka), whatever it is."""
+    """The preset the spec starts from, with the game's start (Mahjong Soul counts game points from the start, no
+    oka, whatever it is) and what its lobby gives (:mod:`.lobby`)."""
     base, start = _preset(_base(game)), _start(game)
     if _majsoul(game) and start is not None and start != base.start_points:
-        return base.replace(start_points=start, return_points=start)
-    return base
+        base = base.replace(start_points=start, return_points=start)
+    lobby = lobby_rules(game).options
+    return base.replace(**lobby) if lobby else base
 
 
 def settlement(game: Game) -> Settlement:
@@ -55,8 +58,9 @@ def settlement(game: Game) -> Settlement:
 
 def rules_spec(game: Game, settled: Settlement | None = None) -> str:
     """The ruleset spec of a game from what its log says: red fives, open tanyao, game length, the starting
-    points of its first hand, how a three-player Mahjong Soul game pays a tsumo, and the game-point rounding
-    and uma its recorded result shows (``settled``, when already worked out: :func:`settlement`)."""
+    points of its first hand, how a three-player Mahjong Soul game pays a tsumo, its lobby's settlement, and
+    the game-point rounding and uma its recorded result shows (``settled``, when already worked out:
+    :func:`settlement`)."""
     spec = _base(game)
     if not game.aka:
         spec += ";aka_dora=false"
@@ -69,4 +73,4 @@ def rules_spec(game: Game, settled: Settlement | None = None) -> str:
         spec += f";start_points={start}" + (f";return_points={start}" if _majsoul(game) else "")
     if _majsoul(game) and game.tsumo_loss == "split":
         spec += ";tsumo_loss=split"
-    return spec + (settled or settlement(game)).spec
+    return spec + lobby_rules(game).spec() + (settled or settlement(game)).spec

@@ -6,7 +6,8 @@ uma 20/10/-10/-20 (three players 20/0/-20), older lobbies 10/5/-5/-10 or 30/15/-
 (``GO lobby="10011"``) may pay its own uma or a bust bonus, which no log names: the recorded game points are
 the only trace. :func:`logged_settlement` reads the uma back from them, place by place:
 
-* places by final score, equal scores by seat (the server has no shared places);
+* places by final score, equal scores by seat (the server has no shared places), unless the lobby's rules say
+  tied places share their uma (a custom ``csrule``, :mod:`.lobby`) and the recorded points show that;
 * each place's uma is its recorded points minus what the score pays without uma: (final - return)/1000,
   the oka to first place; under Tenhou's whole-number rounding places 2-4 count their score to the thousand
   (500 away from zero) and first place takes minus the others' sum, so its uma is minus the others' sum.
@@ -67,6 +68,19 @@ def _uma_by_place(finals: list[int], points: list[float], order: list[int], star
     return (first, *(round(points[s] - (finals[s] / 1000 - back), 1) + 0.0 for s in order[1:]))
 
 
+def _shared_places_fit(finals: list[int], points: list[float], start: int, base: Rules) -> bool:
+    """Whether ``base``'s own uma and oka, tied places sharing theirs (``tie_rule=split``), give the recorded
+    ``points`` to 0.1, unrounded."""
+    back, oka = base.return_points / 1000, len(finals) * (base.return_points - start) / 1000
+    for s, final in enumerate(finals):
+        above = sum(f > final for f in finals)
+        shared = range(above, above + sum(f == final for f in finals))
+        bonus = (sum(base.uma[p] for p in shared) + (oka if above == 0 else 0.0)) / len(shared)
+        if abs(final / 1000 - back + bonus - points[s]) > TOLERANCE:
+            return False
+    return True
+
+
 def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     """The settlement the game's recorded final scores and points show, against ``base`` (the preset its spec
     starts from) with the game's start points ``start`` (see the module docstring)."""
@@ -77,12 +91,18 @@ def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     tenths = any(p != round(p) for p in points)
     rounding = "tenth" if tenths else base.game_points_rounding
     spec = ";game_points_rounding=tenth" if tenths and base.game_points_rounding != "tenth" else ""
+    by_seat = ""
+    if base.tie_rule == "split" and len(set(finals)) < n:  # a lobby whose tied places share their uma
+        if _shared_places_fit(finals, points, start, base):  # whole numbers that fit exactly: exact to 0.1
+            return Settlement(spec + (";game_points_rounding=tenth" if rounding == "tenhou" else ""))
+        by_seat = ";tie_rule=seat"  # read back place by place below, ties by seat
+    spec += by_seat
     order = sorted(range(n), key=lambda s: (-finals[s], s))
     uma = _uma_by_place(finals, points, order, start, base, rounding)
     exact = uma is None
     if exact:  # whole numbers Tenhou's rounding cannot give (first is not minus the others' sum): exact points
         uma = _uma_by_place(finals, points, order, start, base, "exact")
-        spec = ";game_points_rounding=exact"
+        spec = by_seat + ";game_points_rounding=exact"
     if uma != tuple(base.uma):
         spec += ";uma=" + _text(uma)
     if not exact and (uma == tuple(base.uma) or (n == 4 and uma in TENHOU_UMAS)):

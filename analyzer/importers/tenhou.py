@@ -12,8 +12,9 @@ columns; what mjai does not record is null there.
 Standard Tenhou games are imported (and Mahjong Soul games converted to Tenhou JSON by tensoul, as Mahjong Soul
 games: :mod:`.majsoul`), four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
 empty or left out, see :mod:`analyzer.importers.tenhou_json`: seat 3 is then null in every per-seat column and the
-rules spec is ``tenhou_sanma``); a special-rule lobby (GO type bits above 0xFF, custom ``csrule``) or a malformed
-file becomes an :class:`ImportProblem` and the other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
+rules spec is ``tenhou_sanma``); a special lobby's game (GO type bits above 0xFF, custom ``csrule``) imports under
+its lobby's settlement with a note (:mod:`.lobby`); a malformed file becomes an :class:`ImportProblem` and the
+other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
 
 Output: one row per outcome, in play order (files in sorted path order); the columns are described in
 :mod:`.columns`. A file is parsed by :mod:`.parse` and its game turned into rows by :mod:`.rows`; here the
@@ -48,10 +49,11 @@ def read_tenhou(
     """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
 
     Returns the hand records (columns: :mod:`.columns`) and the problems: files that did not import
-    (malformed, special rules, not a regular file, larger than ``max_log_size`` bytes, also
+    (malformed, not a regular file, larger than ``max_log_size`` bytes, also
     once decompressed, another version of a game imported from an earlier file: the same Tenhou log id with
-    other content) and caveats about imported games (``imported=True``), among them an exact copy of a game
-    (the same content as an earlier file): imported once, the later file skipped.
+    other content) and caveats about imported games (``imported=True``: a special lobby's rules, an exact copy
+    of a game, the same content as an earlier file, imported once and the later file skipped), with the game
+    and the hand they are about where known.
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
@@ -146,7 +148,8 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             games += 1
             ids.extend([gid] * n_rows)
             times.extend([played_at(gid)] * n_rows)
-            problems.extend(ImportProblem(str(f), note, game_id=gid, imported=True) for note in notes)
+            problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
+                            for note in notes)
         frame = pl.from_arrow(table)
         frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
         if progress is not None:

@@ -22,14 +22,15 @@ p.lead { font-size: 1.1em; }
 LINK = "_link_"  # the address a linked column's cell points to, as a column of its own while the table is built
 
 
-def html_table(df: pl.DataFrame, links: dict[str, pl.Expr] | None = None) -> str:
-    """One ``<table>``: a header row, then every row of ``df`` (nested values flattened as in CSV). ``links``
-    maps a column to the address its cells link to (an expression over ``df``'s columns; a null address, or
-    a column the table lacks, leaves the text plain)."""
+def html_table(df: pl.DataFrame, links: dict[str, pl.Expr] | None = None, hidden: tuple[str, ...] = ()) -> str:
+    """One ``<table>``: a header row, then every row of ``df`` (nested values flattened as in CSV) but its
+    ``hidden`` columns (which ``links`` may still read). ``links`` maps a column to the address its cells link
+    to (an expression over ``df``'s columns; a null address, or a column the table lacks, leaves the text
+    plain)."""
     links = {name: url for name, url in (links or {}).items()
              if name in df.columns and set(url.meta.root_names()) <= set(df.columns)}
     flat = flatten_for_csv(df.with_columns(url.alias(LINK + name) for name, url in links.items()))
-    shown = {name: dtype for name, dtype in flat.schema.items() if not name.startswith(LINK)}
+    shown = {name: dtype for name, dtype in flat.schema.items() if not name.startswith(LINK) and name not in hidden}
     head = "".join(f"<th>{escape(name)}</th>" for name in shown)
     cells = [
         pl.concat_str(
@@ -60,9 +61,9 @@ def _escaped(text: pl.Expr) -> pl.Expr:
 
 
 def html_page(title: str, lead: str, sections: list[tuple[str, pl.DataFrame]],
-              links: dict[str, pl.Expr] | None = None) -> str:
-    """A whole page: title, a lead paragraph, then a heading and a table per section (``links`` as for
-    :func:`html_table`, in every table that has the columns)."""
+              links: dict[str, pl.Expr] | None = None, hidden: tuple[str, ...] = ()) -> str:
+    """A whole page: title, a lead paragraph, then a heading and a table per section (``links`` and ``hidden``
+    as for :func:`html_table`, in every table that has the columns)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -72,6 +73,6 @@ def html_page(title: str, lead: str, sections: list[tuple[str, pl.DataFrame]],
     ]
     for heading, df in sections:
         parts.append(f"<h2>{escape(heading)}</h2>")
-        parts.append(html_table(df, links) if df.height else "<p>None.</p>")
+        parts.append(html_table(df, links, hidden) if df.height else "<p>None.</p>")
     parts.append("</body></html>")
     return "\n".join(parts)

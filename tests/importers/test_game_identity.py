@@ -189,7 +189,8 @@ def test_import_of_a_folder_holding_the_same_log_twice_writes_it_once(tmp_path, 
     out = tmp_path / "hands.parquet"
     result = CliRunner().invoke(main, ["import", "tenhou", str(logs), "-o", str(out)])
     assert result.exit_code == 0, result.output  # nothing lost: the game is imported once
-    assert "sample copy.json.gz: the same game as" in result.output
+    gid = pl.read_parquet(out).filter(pl.col("log_file").str.ends_with("sample.json"))["game_id"][0]
+    assert f"sample copy.json.gz (game {gid}): the same game as" in result.output  # the file and its game
     assert "imported 2 game(s), 8 row(s)" in result.output
     assert "1 file(s) skipped as the same game as another" in result.output
     assert pl.read_parquet(out)["game_id"].n_unique() == 2

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from analyzer import check, read_mjai
 from analyzer.cli import main
 from analyzer.importers.columns import COLUMNS
+from analyzer.importers.lobby import lobby_rules
 from analyzer.importers.files import expand_paths
 from analyzer.importers.hand_shape import is_tenpai
 from analyzer.importers.identity import game_id
@@ -143,12 +144,11 @@ def _converted(shared_logs: Path, tmp: Path, style: str) -> tuple[pl.DataFrame, 
     files, _ = expand_paths([shared_logs])
     tenhou_files = []
     for n, f in enumerate(files):
-        try:
-            game = parse_file(f)
-        except Exception:
-            continue  # special-rule logs: not imported from Tenhou either
+        game = parse_file(f)
         if game.players != 4:
             continue  # the mjai import is four-player only
+        if lobby_rules(game).note is not None:
+            continue  # a special lobby's settlement (chips, 雀荘, custom rules): mjai names no lobby
         tenhou_files.append(f)
         (tmp / f"{n:03d}.jsonl").write_text(to_mjai(game, style), encoding="utf-8")
     tenhou, problems = read_tenhou(tenhou_files)

@@ -2,7 +2,7 @@
 north tiles set aside (``kita``, from the mjlog nukidora meld bit 0x20), seat 3 empty, and ``check`` agrees
 with every value Tenhou recorded: han, fu, yaku, dora (Tenhou counts each kita in its dora), deltas, final
 scores and game points under ``tenhou_sanma``. ``sanma.xml`` is not a three-player game (GO type 2113: four
-players in a special 0x800 lobby) and stays refused as such."""
+players in a 雀荘 lobby, bit 0x800: ``test_special_lobbies``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from analyzer.importers.tenhou import read_tenhou
 def test_sanma_log_imports_and_checks_clean(shared_logs, tmp_path):
     folder = shared_logs / "mjlog" / "dnovikoff-tenhou"
     hands, problems = read_tenhou([folder / "sanma2.xml", folder / "sanma.xml"])
-    assert [p.reason for p in problems] == [
-        "unsupported special-rule lobby (GO type=2113); only standard Tenhou rules are imported"]
+    assert [p.reason.split(":")[0] for p in problems] == ["a 雀荘 (jansou) lobby (GO type 0x841)"]  # sanma.xml
+    hands = hands.filter(pl.col("log_file").str.ends_with("sanma2.xml"))
     assert hands.height == 6
     assert hands["rules"].unique().to_list() == ["tenhou_sanma"]
     assert hands["player_3"].null_count() == 6 and hands["recorded_delta_3"].null_count() == 6

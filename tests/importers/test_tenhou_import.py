@@ -8,7 +8,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
+from analyzer.cli import main
 from analyzer.importers import ImportProblem, read_tenhou
 from analyzer.importers.columns import COLUMNS
 from analyzer.importers.hand_shape import is_tenpai
@@ -167,6 +169,20 @@ def test_unknown_yaku_name_is_kept_and_reported(tmp_path):
     df, problems = read_tenhou([tmp_path / "g.json"])
     assert df["recorded_yaku"][0].to_list() == ["unknown:謎の役"]
     assert len(problems) == 1 and problems[0].imported and problems[0].game_id == df["game_id"][0]
+    assert problems[0].hand == 1  # the first hand of the file: as its rows' log_row
+
+
+def test_import_notes_name_the_file_the_game_and_the_hand(tmp_path):
+    game = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    game["log"][1][16][2][5] = "謎の役(1飜)"  # the second hand's tsumo
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "g.parquet"
+    run = CliRunner().invoke(main, ["import", "tenhou", str(path), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    gid = pl.read_parquet(out)["game_id"][0]
+    said = f"{path} (game {gid}, hand 2): E2-0: unrecognised yaku name '謎の役'"
+    assert "".join(said.split()) in "".join(run.output.split())  # however the console folds the line
 
 
 # --- the same game as mjlog XML ---------------------------------------------------------------------------
@@ -256,9 +272,13 @@ def test_mjlog_rule_bits(tmp_path):
     assert set(df["rules"]) == {"tenhou;aka_dora=false;open_tanyao=false"}
     assert set(df["game_length"]) == {"hanchan"}
     assert "0" not in "".join(df["hand"].drop_nulls())  # no red fives without aka
-    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x401))
+    # a lobby bit not known here: the game imports under Tenhou's rules, and a note says so, once
+    (tmp_path / "g.mjlog").write_text(_as_mjlog(game_type=0x1001))
     df, problems = read_tenhou([tmp_path / "g.mjlog"])
-    assert df.height == 0 and "special-rule lobby" in problems[0].reason
+    assert df.height == 4 and set(df["rules"]) == {"tenhou;game_length=east"}
+    note = "GO type 0x1001 has lobby bits not known here (0x1000): scored under Tenhou's rules"
+    assert [(p.reason, p.imported) for p in problems] == [(note, True)]
+    assert df["rules_note"].to_list() == [None, None, None, note]
 
 
 def test_rules_spec_takes_start_points_and_tenths_from_the_log(tmp_path):

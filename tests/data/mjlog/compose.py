@@ -29,8 +29,8 @@ RED_IDS = {16, 52, 88}
 
 
 def kind(tile: str) -> int:
-    """'3m' -> 2, '1z' -> 27."""
-    return SUITS.index(tile[1]) * 9 + int(tile[0]) - 1
+    """'3m' -> 2, '1z' -> 27; a red five '0p' is a 5p."""
+    return SUITS.index(tile[1]) * 9 + (int(tile[0]) or 5) - 1
 
 
 def tiles(text: str) -> list[str]:
@@ -48,20 +48,25 @@ def tiles(text: str) -> list[str]:
 class Hand:
     """One hand's tags; tile ids handed out per kind, each seat's ids kept to discard them again."""
 
-    def __init__(self, seed: tuple[int, int, int], scores: list[int], hands: list[str], dora: str):
+    def __init__(self, seed: tuple[int, int, int], scores: list[int], hands: list[str], dora: str,
+                 chips: list[int] | None = None):
         self.free = {k: [4 * k + i for i in range(4) if 4 * k + i not in RED_IDS] for k in range(34)}
         self.held: list[dict[int, list[int]]] = [{} for _ in range(4)]
         self.melds: list[dict[int, list[int]]] = [{} for _ in range(4)]
         self.scores = list(scores)
+        self.chips = chips  # a chip lobby: each seat's chips, written after the points in sc=
         haipai = [[self.hold(s, t) for t in tiles(h)] for s, h in enumerate(hands)]
         assert all(len(h) == 13 for h in haipai)
         self.dora = self.take(dora)
         ten = ",".join(str(x // 100) for x in scores)
+        ten += f'" chip="{",".join(map(str, chips))}' if chips is not None else ""
         self.tags = [f'<INIT seed="{seed[0]},{seed[1]},{seed[2]},0,0,{self.dora}" ten="{ten}" oya="{seed[0] % 4}" '
                      + " ".join(f'hai{s}="{",".join(map(str, h))}"' for s, h in enumerate(haipai)) + "/>"]
         self.last = -1
 
     def take(self, tile: str) -> int:
+        if tile[0] == "0":  # the red five of the suit
+            return sorted(RED_IDS)[SUITS.index(tile[1])]
         return self.free[kind(tile)].pop(0)
 
     def hold(self, seat: int, tile: str) -> int:
@@ -101,23 +106,30 @@ class Hand:
         m = (m & ~0x08) | 0x10 | ((added % 4) << 5)
         self.tags.append(f'<N who="{seat}" m="{m}"/>')
 
-    def sc(self, deltas: list[int]) -> str:
+    def sc(self, deltas: list[int], chip_deltas: list[int] | None = None) -> str:
         out = ",".join(f"{self.scores[s] // 100},{deltas[s] // 100}" for s in range(4))
         self.scores = [self.scores[s] + deltas[s] for s in range(4)]
+        if self.chips is not None:
+            chip_deltas = chip_deltas or [0] * 4
+            out += "," + ",".join(f"{self.chips[s]},{chip_deltas[s]}" for s in range(4))
+            self.chips = [self.chips[s] + chip_deltas[s] for s in range(4)]
         return out
 
-    def agari(self, who: int, frm: int, ten: str, yaku: str, deltas: list[int], owari: str = "") -> None:
+    def agari(self, who: int, frm: int, ten: str, yaku: str, deltas: list[int], owari: str = "",
+              chips: str = "", chip_deltas: list[int] | None = None, ratio: str = "") -> None:
         concealed = sorted(i for ids in self.held[who].values() for i in ids)
         if who != frm:
             concealed = sorted(concealed + [self.last])
         kind_attr = "yakuman" if yaku.startswith("yakuman:") else "yaku"
-        end = f' owari="{owari}"' if owari else ""
+        end = (f' owari="{owari}"' if owari else "") + (f' ratio="{ratio}"' if ratio else "")
+        chip = f' chip="{chips}"' if chips else ""
         self.tags.append(f'<AGARI ba="0,0" hai="{",".join(map(str, concealed))}" machi="{self.last}" ten="{ten}" '
-                         f'{kind_attr}="{yaku.removeprefix("yakuman:")}" doraHai="{self.dora}" who="{who}" '
-                         f'fromWho="{frm}" sc="{self.sc(deltas)}"{end}/>')
+                         f'{kind_attr}="{yaku.removeprefix("yakuman:")}"{chip} doraHai="{self.dora}" who="{who}" '
+                         f'fromWho="{frm}" sc="{self.sc(deltas, chip_deltas)}"{end}/>')
 
 
 def game(hands: list[Hand], go: str = 'type="169" lobby="0"', prolog: str = "") -> str:
+    """The whole log: the lobby's GO tag (``go``: its attributes), the players, the hands."""
     head = [f"{prolog}<mjloggm ver=\"2.3\"><SHUFFLE seed=\"\" ref=\"\"/><GO {go}/>",
             '<UN n0="Aoi" n1="Ben" n2="Chie" n3="Dan" dan="11,12,13,14" rate="1600.00,1700.00,1800.00,1900.00" '
             'sx="M,F,F,M"/>', '<TAIKYOKU oya="0"/>']
@@ -175,7 +187,63 @@ def private_lobby() -> str:
     return game([e1, e2], go='type="9" lobby="10011"')
 
 
+TANYAO_WAIT = ["1m1m9m9m1p1p9p9p1s1s9s9s5z", "23m345p567p222s88s", "2m3m4m6m7m8m2p3p4p6p7p8p6z",
+               "4m5m6m7m8m3s4s5s6s7s8s1z2z"]  # seat 1 waits on 1m/4m: tanyao with 4m, 40 fu (closed 222s)
+DAISANGEN = ["1m1m9m9m1p1p9p9p1s1s9s9s5z", "555z666z77z234m88m", "2p3p4p6p7p8p2s3s4s6s7s8s6z",
+             "3p3p5p5p7p7p1z1z2z2z3z3z7z"]  # seat 1 waits on 7z/8m: daisangen
+
+
+def go_round(hand: Hand, seats=range(4)) -> None:
+    """A turn of each seat drawing and discarding an honour: no first-turn yaku after it."""
+    for seat, tile in zip(seats, ["7z", "6z", "5z", "7z"]):
+        hand.turn(seat, tile)
+
+
+def jansou_lobby() -> str:
+    h = Hand((0, 0, 0), [1000] * 4, TANYAO_WAIT, "4z")
+    go_round(h)
+    h.turn(0, "4m")  # seat 1 rons: tanyao 1 han 40 fu, 1,300; the dealer ends at -300 (bust)
+    h.agari(1, 0, "40,1300,0", "8,1", [-1300, 1300, 0, 0], owari="-3,-1.3,23,1.3,10,0.0,10,0.0", ratio="0,1")
+    return game([h], go='type="2113" lobby="0"')
+
+
+def chip_lobby() -> str:
+    e1 = Hand((0, 0, 0), [25000] * 4, [TANYAO_WAIT[0], "23m340p567p222s88s", *TANYAO_WAIT[2:]], "4z", [0] * 4)
+    go_round(e1)
+    e1.draw(1, "4m")  # menzen tsumo, tanyao, a red five: 3 han 30 fu, 1000/2000, and a chip from each seat
+    e1.agari(1, 1, "30,4000,0", "0,1,8,1,54,1", [-2000, 4000, -1000, -1000], chips="54,1",
+             chip_deltas=[-1, 3, -1, -1])
+    e2 = Hand((1, 0, 0), e1.scores, DAISANGEN, "9s", e1.chips)
+    e2.turn(1, "9p")
+    e2.turn(2, "1s")
+    e2.draw(3, "4z")
+    e2.discard(3, "7z")  # the dealer's daisangen: 48,000, seat 3 ends at -24,000
+    e2.agari(1, 3, "50,48000,5", "yakuman:39", [0, 48000, 0, -48000],
+             owari="230,-17.0,770,97.0,240,4.0,-240,-84.0,-1,0,3,0,-1,0,-1,0", ratio="2000,10")
+    return game([e1, e2], go='type="553" lobby="0"')
+
+
+CUSTOM_RULES = "0FE0BF0B,0000001F,,,30000,30000,30000," + "," * 14 + ",".join(["5,-5,-15"] * 5) + ",,,,"
+
+
+def custom_rules() -> str:
+    start = [30000] * 4
+    e1 = Hand((0, 0, 0), start, TANYAO_WAIT, "4z")
+    go_round(e1, range(3))
+    e1.turn(3, "7z", "4m")  # seat 1 rons: 1,300
+    e1.agari(1, 3, "40,1300,0", "8,1", [0, 1300, 0, -1300])
+    e2 = Hand((1, 0, 0), e1.scores, DAISANGEN, "9s")
+    e2.turn(1, "9p")
+    e2.turn(2, "1s")
+    e2.draw(3, "4z")
+    e2.discard(3, "7z")  # the dealer's daisangen: 48,000, seat 3 ends at -19,300
+    e2.agari(1, 3, "50,48000,5", "yakuman:39", [0, 48000, 0, -48000],
+             owari="300,0.0,793,64.3,300,0.0,-193,-64.3")
+    return game([e1, e2], go=f'type="257" lobby="1" title="" rule=",,0101,0,0,0,0" ranking="" csrule="{CUSTOM_RULES}"')
+
+
 if __name__ == "__main__":
     for name, text in [("commented_chankan.mjlog", commented_chankan()), ("triple_yakuman.mjlog", triple_yakuman()),
-                       ("private_lobby.mjlog", private_lobby())]:
+                       ("private_lobby.mjlog", private_lobby()), ("jansou_lobby.mjlog", jansou_lobby()),
+                       ("chip_lobby.mjlog", chip_lobby()), ("custom_rules.mjlog", custom_rules())]:
         (HERE / name).write_text(text, encoding="utf-8")
