@@ -38,8 +38,9 @@ def session_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     if SESSION not in lf.collect_schema().names():
         return pl.LazyFrame(schema=partials_schema())
     # a player has one game a session as a rule: the rows are the partial rows as they are (merged at the end)
+    # session and player as categoricals: 4 bytes a row kept to the end of the run, codes for the grid
     return lf.filter(pl.col(SESSION).is_not_null()).select(
-        SESSION, "player",
+        pl.col(SESSION).cast(pl.String).cast(pl.Categorical), pl.col("player").cast(pl.Categorical),
         pl.lit(1, pl.Int64).alias("games"),
         (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
         pl.col("place").cast(pl.Int64).alias("_place_sum"),
@@ -48,7 +49,7 @@ def session_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
 
 
 def partials_schema() -> dict[str, pl.DataType]:
-    return {SESSION: pl.String, "player": pl.String, **{c: pl.Int64 for c in SUMS}}
+    return {SESSION: pl.Categorical, "player": pl.Categorical, **{c: pl.Int64 for c in SUMS}}
 
 
 def stacked(partials: list[pl.DataFrame]) -> pl.DataFrame:
@@ -111,6 +112,28 @@ def _ordering(order: np.ndarray, fields: list[np.ndarray], player: np.ndarray) -
     return frame.select(pl.arg_sort_by(frame.columns)).to_series().to_numpy()
 
 
+def _lookup(codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """An array that maps each categorical code of ``codes`` to its value of ``values``."""
+    table = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
+    table[codes] = values
+    return table
+
+
+def _cell_sums(cell: np.ndarray, columns: dict[str, np.ndarray], cells: int) -> dict[str, np.ndarray]:
+    """Each column summed per cell: placed directly where no cell has two partial rows (the usual case, one
+    game per player and session), else added up by ``bincount``."""
+    counts = np.bincount(cell, minlength=cells)
+    if counts.max(initial=0) <= 1:
+        sums = {}
+        for name, values in columns.items():
+            summed = np.zeros(cells, dtype=np.int64)
+            summed[cell] = values
+            sums[name] = summed
+        return sums
+    return {name: np.bincount(cell, weights=values, minlength=cells).round().astype(np.int64)
+            for name, values in columns.items()}
+
+
 def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.DataFrame:
     """The standings after each session (columns :data:`SESSION_COLUMNS`), session by session in play order,
     each by rank then player; empty without sessions. ``partials``: partial rows (a session and player may
@@ -124,20 +147,23 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
         return pl.DataFrame(schema={**{c: pl.Int64 for c in SESSION_COLUMNS}, "session": pl.String,
                                     "player": pl.String, "session_points": pl.Float64, "total_points": pl.Float64,
                                     "avg_points": pl.Float64, "avg_place": pl.Float64}).select(SESSION_COLUMNS)
-    order = session_order(partials[SESSION].unique())
+    sessions = partials[SESSION].cast(pl.Categorical)  # process-wide integer codes: no hashing of names here
+    players = partials["player"].cast(pl.Categorical)
+    order = session_order(sessions.unique().cast(pl.String))
     n_sessions = len(order)
-    coded = partials.with_columns(
-        pl.col(SESSION).replace_strict(order, list(range(n_sessions)), return_dtype=pl.Int64).alias("_order"),
-        pl.col("player").cast(pl.Categorical).to_physical().cast(pl.Int64).alias("_code"),
-    )
-    codes = coded.select("_code", "player").unique("_code").sort("player")  # the grid's players, by name
-    n_players = codes.height
-    dense = np.zeros(int(codes["_code"].max()) + 1, dtype=np.int64)  # a player's code -> their place by name
-    dense[codes["_code"].to_numpy()] = np.arange(n_players)
+    session_codes = sessions.unique()
+    place_of = dict(zip(order, range(n_sessions)))
+    session_index = _lookup(session_codes.to_physical().to_numpy(),
+                            np.array([place_of[s] for s in session_codes.cast(pl.String).to_list()], dtype=np.int64))
+    names = players.unique().to_frame("code").with_columns(pl.col("code").cast(pl.String).alias("player")).sort(
+        "player")  # the grid's players, by name
+    n_players = names.height
+    player_index = _lookup(names["code"].to_physical().to_numpy(), np.arange(n_players, dtype=np.int64))
     # session-major cells: cell = session * players + player
-    cell = coded["_order"].to_numpy() * n_players + dense[coded["_code"].to_numpy()]
-    per_session = {c: np.bincount(cell, weights=coded[c].to_numpy(), minlength=n_sessions * n_players)
-                   .round().astype(np.int64).reshape(n_sessions, n_players) for c in SUMS}
+    cell = (session_index[sessions.to_physical().to_numpy()] * n_players
+            + player_index[players.to_physical().to_numpy()])
+    per_session = {c: values.reshape(n_sessions, n_players) for c, values in _cell_sums(
+        cell, {c: partials[c].to_numpy() for c in SUMS}, n_sessions * n_players).items()}
     grid = {c: values.cumsum(axis=0).ravel() for c, values in per_session.items()}  # running totals
     session_of = np.repeat(np.arange(n_sessions, dtype=np.int64), n_players)
     player_of = np.tile(np.arange(n_players, dtype=np.int64), n_sessions)
@@ -162,7 +188,7 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
     return pl.DataFrame({
         SESSION: pl.Series(order).gather(sorted_session),
         "rank": rank,
-        "player": codes["player"].gather(player_of[perm]),
+        "player": names["player"].gather(player_of[perm]),
         "session_games": per_session["games"].ravel()[perm],
         "session_points": per_session["_points_units"].ravel()[perm] / POINT_UNITS,
         "games": games,
