@@ -139,10 +139,11 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
     each by rank then player; empty without sessions. ``partials``: partial rows (a session and player may
     come in several).
 
-    Every (player, session) is a cell of a grid: the partial rows are summed into it by their integer cell
-    number (``bincount``: no group-by on names), the running totals are cumulative sums along each player's
-    sessions, and one sort of a packed integer key (session, ranking keys, name) gives the order and the
-    ranks. Column work on arrays, no Python per row."""
+    Players and sessions are integer codes (categoricals: no group-by on names). A session at a time, in play
+    order: its partial rows are summed per player (placed by code, or ``bincount`` where a player has several),
+    added to the running totals, and one sort of a packed integer key (ranking keys, name) gives the order and
+    the ranks. Memory: the partial rows, the table, and arrays of one session's players (not the whole grid of
+    players x sessions). Column work on arrays, a Python step per session, none per row."""
     if partials.height == 0:
         return pl.DataFrame(schema={**{c: pl.Int64 for c in SESSION_COLUMNS}, "session": pl.String,
                                     "player": pl.String, "session_points": pl.Float64, "total_points": pl.Float64,
@@ -159,42 +160,56 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
         "player")  # the grid's players, by name
     n_players = names.height
     player_index = _lookup(names["code"].to_physical().to_numpy(), np.arange(n_players, dtype=np.int64))
-    # session-major cells: cell = session * players + player
-    cell = (session_index[sessions.to_physical().to_numpy()] * n_players
-            + player_index[players.to_physical().to_numpy()])
-    per_session = {c: values.reshape(n_sessions, n_players) for c, values in _cell_sums(
-        cell, {c: partials[c].to_numpy() for c in SUMS}, n_sessions * n_players).items()}
-    grid = {c: values.cumsum(axis=0).ravel() for c, values in per_session.items()}  # running totals
-    session_of = np.repeat(np.arange(n_sessions, dtype=np.int64), n_players)
-    player_of = np.tile(np.arange(n_players, dtype=np.int64), n_sessions)
-    fields = _fields(grid, session_rank_keys(rank_by))
-    perm = _ordering(session_of, fields, player_of)
-    # a player's rank: the place in the session of the first cell with the same keys (equal keys, equal rank)
-    fields = [f[perm] for f in fields]
-    position = np.arange(len(perm), dtype=np.int64)
-    sorted_session = session_of[perm]
-    new = np.ones(len(perm), dtype=bool)
-    if len(perm) > 1:
-        new[1:] = sorted_session[1:] != sorted_session[:-1]
-        for f in fields:
-            new[1:] |= f[1:] != f[:-1]
-    first_equal = np.maximum.accumulate(np.where(new, position, 0))
-    rank = first_equal - sorted_session * n_players + 1
-    rank_of_cell = np.empty_like(rank)
-    rank_of_cell[perm] = rank
-    before = np.where(session_of >= 1, np.roll(rank_of_cell, n_players), 0)[perm]  # one session up: same player
-    games, units = grid["games"][perm], grid["_points_units"][perm]
-    played = games > 0
+    row_player = player_index[players.to_physical().to_numpy()]
+    row_session = session_index[sessions.to_physical().to_numpy()]
+    by_session = np.argsort(row_session, kind="stable")  # each session's partial rows together
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(row_session, minlength=n_sessions))])
+    values = {c: partials[c].to_numpy() for c in SUMS}
+    running = {c: np.zeros(n_players, dtype=np.int64) for c in SUMS}  # the totals after the session
+    keys, no_session, player_of = session_rank_keys(rank_by), np.zeros(n_players, np.int64), np.arange(n_players)
+    chunks, rank_before = [], None
+    for number, name in enumerate(order):  # a session at a time: memory of one session, not of the whole grid
+        rows = by_session[bounds[number]:bounds[number + 1]]
+        session = _cell_sums(row_player[rows], {c: v[rows] for c, v in values.items()}, n_players)
+        for c in SUMS:
+            running[c] = running[c] + session[c]
+        fields = _fields(running, keys)
+        perm = _ordering(no_session, fields, player_of)
+        rank = _ranks([f[perm] for f in fields])
+        chunks.append(_session_table(name, perm, rank, rank_before, names["player"], session, running))
+        rank_before = np.empty(n_players, dtype=np.int64)
+        rank_before[perm] = rank
+    return pl.concat(chunks)
+
+
+def _ranks(fields: list[np.ndarray]) -> np.ndarray:
+    """Ranks of cells sorted by ``fields``: the place of the first cell with the same keys (equal keys, equal
+    rank)."""
+    position = np.arange(len(fields[0]), dtype=np.int64)
+    new = np.zeros(len(position), dtype=bool)
+    new[:1] = True
+    for f in fields:
+        new[1:] |= f[1:] != f[:-1]
+    return np.maximum.accumulate(np.where(new, position, 0)) + 1
+
+
+def _session_table(name: str, perm: np.ndarray, rank: np.ndarray, rank_before: np.ndarray | None,
+                   names: pl.Series, session: dict[str, np.ndarray], running: dict[str, np.ndarray]) -> pl.DataFrame:
+    """One session's standings (players in ``perm`` order, their ranks ``rank``)."""
+    games, units = running["games"][perm], running["_points_units"][perm]
+    played = ~pl.Series(games > 0)
+    n = len(perm)
     return pl.DataFrame({
-        SESSION: pl.Series(order).gather(sorted_session),
+        SESSION: pl.repeat(name, n, dtype=pl.String, eager=True),
         "rank": rank,
-        "player": names["player"].gather(player_of[perm]),
-        "session_games": per_session["games"].ravel()[perm],
-        "session_points": per_session["_points_units"].ravel()[perm] / POINT_UNITS,
+        "player": names.gather(perm),
+        "session_games": session["games"][perm],
+        "session_points": session["_points_units"][perm] / POINT_UNITS,
         "games": games,
         "total_points": units / POINT_UNITS,
-        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(~pl.Series(played), None),
-        "avg_place": pl.Series(grid["_place_sum"][perm] / np.maximum(games, 1)).set(~pl.Series(played), None),
-        "place_1": grid["place_1"][perm],
-        "rank_change": pl.Series(before - rank).set(pl.Series(sorted_session == 0), None),
+        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(played, None),
+        "avg_place": pl.Series(running["_place_sum"][perm] / np.maximum(games, 1)).set(played, None),
+        "place_1": running["place_1"][perm],
+        "rank_change": pl.repeat(None, n, dtype=pl.Int64, eager=True) if rank_before is None
+        else pl.Series(rank_before[perm] - rank),
     }).select(SESSION_COLUMNS)
