@@ -150,9 +150,9 @@ def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str]
                                     "avg_points": pl.Float64, "avg_place": pl.Float64}).select(SESSION_COLUMNS)
     sessions = partials[SESSION].cast(pl.Categorical)  # process-wide integer codes: no hashing of names here
     players = partials["player"].cast(pl.Categorical)
-    order = session_order(sessions.unique().cast(pl.String))
-    n_sessions = len(order)
     session_codes = sessions.unique()
+    order = session_order(session_codes.cast(pl.String))
+    n_sessions = len(order)
     place_of = dict(zip(order, range(n_sessions)))
     session_index = _lookup(session_codes.to_physical().to_numpy(),
                             np.array([place_of[s] for s in session_codes.cast(pl.String).to_list()], dtype=np.int64))
