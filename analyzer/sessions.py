@@ -38,8 +38,9 @@ def session_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     if SESSION not in lf.collect_schema().names():
         return pl.LazyFrame(schema=partials_schema())
     # a player has one game a session as a rule: the rows are the partial rows as they are (merged at the end)
+    # session and player as categoricals: 4 bytes a row kept to the end of the run, codes for the grid
     return lf.filter(pl.col(SESSION).is_not_null()).select(
-        SESSION, "player",
+        pl.col(SESSION).cast(pl.String).cast(pl.Categorical), pl.col("player").cast(pl.Categorical),
         pl.lit(1, pl.Int64).alias("games"),
         (pl.col("game_points") * POINT_UNITS).round().cast(pl.Int64).alias("_points_units"),
         pl.col("place").cast(pl.Int64).alias("_place_sum"),
@@ -48,7 +49,7 @@ def session_partials(games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
 
 
 def partials_schema() -> dict[str, pl.DataType]:
-    return {SESSION: pl.String, "player": pl.String, **{c: pl.Int64 for c in SUMS}}
+    return {SESSION: pl.Categorical, "player": pl.Categorical, **{c: pl.Int64 for c in SUMS}}
 
 
 def stacked(partials: list[pl.DataFrame]) -> pl.DataFrame:
@@ -111,64 +112,104 @@ def _ordering(order: np.ndarray, fields: list[np.ndarray], player: np.ndarray) -
     return frame.select(pl.arg_sort_by(frame.columns)).to_series().to_numpy()
 
 
+def _lookup(codes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """An array that maps each categorical code of ``codes`` to its value of ``values``."""
+    table = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
+    table[codes] = values
+    return table
+
+
+def _cell_sums(cell: np.ndarray, columns: dict[str, np.ndarray], cells: int) -> dict[str, np.ndarray]:
+    """Each column summed per cell: placed directly where no cell has two partial rows (the usual case, one
+    game per player and session), else added up by ``bincount``."""
+    counts = np.bincount(cell, minlength=cells)
+    if counts.max(initial=0) <= 1:
+        sums = {}
+        for name, values in columns.items():
+            summed = np.zeros(cells, dtype=np.int64)
+            summed[cell] = values
+            sums[name] = summed
+        return sums
+    return {name: np.bincount(cell, weights=values, minlength=cells).round().astype(np.int64)
+            for name, values in columns.items()}
+
+
 def finish_sessions(partials: pl.DataFrame, rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.DataFrame:
     """The standings after each session (columns :data:`SESSION_COLUMNS`), session by session in play order,
     each by rank then player; empty without sessions. ``partials``: partial rows (a session and player may
     come in several).
 
-    Every (player, session) is a cell of a grid: the partial rows are summed into it by their integer cell
-    number (``bincount``: no group-by on names), the running totals are cumulative sums along each player's
-    sessions, and one sort of a packed integer key (session, ranking keys, name) gives the order and the
-    ranks. Column work on arrays, no Python per row."""
+    Players and sessions are integer codes (categoricals: no group-by on names). A session at a time, in play
+    order: its partial rows are summed per player (placed by code, or ``bincount`` where a player has several),
+    added to the running totals, and one sort of a packed integer key (ranking keys, name) gives the order and
+    the ranks. Memory: the partial rows, the table, and arrays of one session's players (not the whole grid of
+    players x sessions). Column work on arrays, a Python step per session, none per row."""
     if partials.height == 0:
         return pl.DataFrame(schema={**{c: pl.Int64 for c in SESSION_COLUMNS}, "session": pl.String,
                                     "player": pl.String, "session_points": pl.Float64, "total_points": pl.Float64,
                                     "avg_points": pl.Float64, "avg_place": pl.Float64}).select(SESSION_COLUMNS)
-    order = session_order(partials[SESSION].unique())
+    sessions = partials[SESSION].cast(pl.Categorical)  # process-wide integer codes: no hashing of names here
+    players = partials["player"].cast(pl.Categorical)
+    session_codes = sessions.unique()
+    order = session_order(session_codes.cast(pl.String))
     n_sessions = len(order)
-    coded = partials.with_columns(
-        pl.col(SESSION).replace_strict(order, list(range(n_sessions)), return_dtype=pl.Int64).alias("_order"),
-        pl.col("player").cast(pl.Categorical).to_physical().cast(pl.Int64).alias("_code"),
-    )
-    codes = coded.select("_code", "player").unique("_code").sort("player")  # the grid's players, by name
-    n_players = codes.height
-    dense = np.zeros(int(codes["_code"].max()) + 1, dtype=np.int64)  # a player's code -> their place by name
-    dense[codes["_code"].to_numpy()] = np.arange(n_players)
-    # session-major cells: cell = session * players + player
-    cell = coded["_order"].to_numpy() * n_players + dense[coded["_code"].to_numpy()]
-    per_session = {c: np.bincount(cell, weights=coded[c].to_numpy(), minlength=n_sessions * n_players)
-                   .round().astype(np.int64).reshape(n_sessions, n_players) for c in SUMS}
-    grid = {c: values.cumsum(axis=0).ravel() for c, values in per_session.items()}  # running totals
-    session_of = np.repeat(np.arange(n_sessions, dtype=np.int64), n_players)
-    player_of = np.tile(np.arange(n_players, dtype=np.int64), n_sessions)
-    fields = _fields(grid, session_rank_keys(rank_by))
-    perm = _ordering(session_of, fields, player_of)
-    # a player's rank: the place in the session of the first cell with the same keys (equal keys, equal rank)
-    fields = [f[perm] for f in fields]
-    position = np.arange(len(perm), dtype=np.int64)
-    sorted_session = session_of[perm]
-    new = np.ones(len(perm), dtype=bool)
-    if len(perm) > 1:
-        new[1:] = sorted_session[1:] != sorted_session[:-1]
-        for f in fields:
-            new[1:] |= f[1:] != f[:-1]
-    first_equal = np.maximum.accumulate(np.where(new, position, 0))
-    rank = first_equal - sorted_session * n_players + 1
-    rank_of_cell = np.empty_like(rank)
-    rank_of_cell[perm] = rank
-    before = np.where(session_of >= 1, np.roll(rank_of_cell, n_players), 0)[perm]  # one session up: same player
-    games, units = grid["games"][perm], grid["_points_units"][perm]
-    played = games > 0
+    place_of = dict(zip(order, range(n_sessions)))
+    session_index = _lookup(session_codes.to_physical().to_numpy(),
+                            np.array([place_of[s] for s in session_codes.cast(pl.String).to_list()], dtype=np.int64))
+    names = players.unique().to_frame("code").with_columns(pl.col("code").cast(pl.String).alias("player")).sort(
+        "player")  # the grid's players, by name
+    n_players = names.height
+    player_index = _lookup(names["code"].to_physical().to_numpy(), np.arange(n_players, dtype=np.int64))
+    row_player = player_index[players.to_physical().to_numpy()]
+    row_session = session_index[sessions.to_physical().to_numpy()]
+    by_session = np.argsort(row_session, kind="stable")  # each session's partial rows together
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(row_session, minlength=n_sessions))])
+    values = {c: partials[c].to_numpy() for c in SUMS}
+    running = {c: np.zeros(n_players, dtype=np.int64) for c in SUMS}  # the totals after the session
+    keys, no_session, player_of = session_rank_keys(rank_by), np.zeros(n_players, np.int64), np.arange(n_players)
+    chunks, rank_before = [], None
+    for number, name in enumerate(order):  # a session at a time: memory of one session, not of the whole grid
+        rows = by_session[bounds[number]:bounds[number + 1]]
+        session = _cell_sums(row_player[rows], {c: v[rows] for c, v in values.items()}, n_players)
+        for c in SUMS:
+            running[c] = running[c] + session[c]
+        fields = _fields(running, keys)
+        perm = _ordering(no_session, fields, player_of)
+        rank = _ranks([f[perm] for f in fields])
+        chunks.append(_session_table(name, perm, rank, rank_before, names["player"], session, running))
+        rank_before = np.empty(n_players, dtype=np.int64)
+        rank_before[perm] = rank
+    return pl.concat(chunks)
+
+
+def _ranks(fields: list[np.ndarray]) -> np.ndarray:
+    """Ranks of cells sorted by ``fields``: the place of the first cell with the same keys (equal keys, equal
+    rank)."""
+    position = np.arange(len(fields[0]), dtype=np.int64)
+    new = np.zeros(len(position), dtype=bool)
+    new[:1] = True
+    for f in fields:
+        new[1:] |= f[1:] != f[:-1]
+    return np.maximum.accumulate(np.where(new, position, 0)) + 1
+
+
+def _session_table(name: str, perm: np.ndarray, rank: np.ndarray, rank_before: np.ndarray | None,
+                   names: pl.Series, session: dict[str, np.ndarray], running: dict[str, np.ndarray]) -> pl.DataFrame:
+    """One session's standings (players in ``perm`` order, their ranks ``rank``)."""
+    games, units = running["games"][perm], running["_points_units"][perm]
+    played = ~pl.Series(games > 0)
+    n = len(perm)
     return pl.DataFrame({
-        SESSION: pl.Series(order).gather(sorted_session),
+        SESSION: pl.repeat(name, n, dtype=pl.String, eager=True),
         "rank": rank,
-        "player": codes["player"].gather(player_of[perm]),
-        "session_games": per_session["games"].ravel()[perm],
-        "session_points": per_session["_points_units"].ravel()[perm] / POINT_UNITS,
+        "player": names.gather(perm),
+        "session_games": session["games"][perm],
+        "session_points": session["_points_units"][perm] / POINT_UNITS,
         "games": games,
         "total_points": units / POINT_UNITS,
-        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(~pl.Series(played), None),
-        "avg_place": pl.Series(grid["_place_sum"][perm] / np.maximum(games, 1)).set(~pl.Series(played), None),
-        "place_1": grid["place_1"][perm],
-        "rank_change": pl.Series(before - rank).set(pl.Series(sorted_session == 0), None),
+        "avg_points": pl.Series(np.divide(units, np.maximum(games, 1)) / POINT_UNITS).set(played, None),
+        "avg_place": pl.Series(running["_place_sum"][perm] / np.maximum(games, 1)).set(played, None),
+        "place_1": running["place_1"][perm],
+        "rank_change": pl.repeat(None, n, dtype=pl.Int64, eager=True) if rank_before is None
+        else pl.Series(rank_before[perm] - rank),
     }).select(SESSION_COLUMNS)

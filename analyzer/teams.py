@@ -18,7 +18,8 @@ from analyzer.io.columns import InputError
 from analyzer.players import DEFAULT_RANK_BY, rank_expr
 from analyzer.schema import INPUT_POSITION
 
-PARTIALS_SCHEMA = {"player": pl.String, "team": pl.String, "_first": pl.Int64}
+# player and team as categoricals: process-wide integer codes, so a pair is one integer to tell apart
+PARTIALS_SCHEMA = {"player": pl.Categorical, "team": pl.Categorical, "_first": pl.Int64}
 TEAM_COLUMNS = ["rank", "team", "members", "players", "games", "total_points", "avg_points", "avg_place",
                 "place_1", "place_2", "place_3", "place_4"]
 TEAM_RANK_KEYS = ("total_points", "avg_points", "avg_place", "place_1", "games")
@@ -29,19 +30,25 @@ def team_partials(rows: pl.DataFrame) -> pl.DataFrame:
     if "team" not in rows.columns or rows.height == 0:
         return pl.DataFrame(schema=PARTIALS_SCHEMA)
     named = rows.filter(pl.col("team").is_not_null() & (pl.col("player").fill_null("") != "")).select(
-        "player", "team", pl.col(INPUT_POSITION).alias("_first"))
+        pl.col("player").cast(pl.String).cast(pl.Categorical), pl.col("team").cast(pl.String).cast(pl.Categorical),
+        pl.col(INPUT_POSITION).alias("_first"))
     if not named.select(pl.col("_first").is_sorted()).item():
         named = named.sort("_first")
-    # each pair once, at its first row (a third of a group-by's time: the rows come in input order)
-    pairs = named.unique(["player", "team"], keep="first")
-    return pairs.cast(PARTIALS_SCHEMA)
+    # each pair once, at its first row: the pair's two codes packed in one integer (no hashing of text)
+    return named.filter(_pair_key().is_first_distinct()).cast(PARTIALS_SCHEMA)
+
+
+def _pair_key() -> pl.Expr:
+    return (pl.col("player").to_physical().cast(pl.UInt64) * 2**32) + pl.col("team").to_physical().cast(pl.UInt64)
 
 
 def merge_teams(partials: list[pl.DataFrame]) -> pl.DataFrame:
     frames = [p for p in partials if p.height]
     if not frames:
         return pl.DataFrame(schema=PARTIALS_SCHEMA)
-    return pl.concat(frames).group_by("player", "team").agg(pl.col("_first").min())
+    stacked = pl.concat(frames).cast(PARTIALS_SCHEMA)
+    return stacked.group_by(_pair_key().alias("_pair")).agg(pl.col("player", "team").first(), pl.col("_first").min()
+                                                            ).select(list(PARTIALS_SCHEMA))
 
 
 def read_teams(path: str | Path) -> pl.DataFrame:
@@ -66,7 +73,8 @@ def read_teams(path: str | Path) -> pl.DataFrame:
 
 def team_of(merged: pl.DataFrame, teams_file: pl.DataFrame | None = None) -> pl.DataFrame:
     """player -> team: the teams file's, else the sheet's first (by input position)."""
-    chosen = merged.sort("_first").unique("player", keep="first", maintain_order=True).select("player", "team")
+    chosen = merged.sort("_first").unique("player", keep="first", maintain_order=True).select(
+        pl.col("player", "team").cast(pl.String))
     if teams_file is None or teams_file.height == 0:
         return chosen.sort("player")
     rest = chosen.join(teams_file, on="player", how="anti")
@@ -75,7 +83,8 @@ def team_of(merged: pl.DataFrame, teams_file: pl.DataFrame | None = None) -> pl.
 
 def two_teams(merged: pl.DataFrame) -> pl.DataFrame:
     """Players the sheet puts in more than one team: player, teams (in order of first appearance)."""
-    return merged.sort("_first").group_by("player", maintain_order=True).agg(pl.col("team").alias("teams")).filter(
+    return merged.sort("_first").select(pl.col("player", "team").cast(pl.String)).group_by(
+        "player", maintain_order=True).agg(pl.col("team").alias("teams")).filter(
         pl.col("teams").list.len() > 1)
 
 

@@ -2,7 +2,8 @@
 player per game: P x G rows), beside the I/O floor measured in the same run.
 
     .venv/bin/python -m benchmarks.sheets [--players 100000] [--games 50] [--seed 0] [--repeat 1] [--check]
-                                          [--minimal] [--keep] [-- EXTRA SCORE OPTIONS such as --partition-rows N]
+                                          [--minimal] [--baseline CHECKOUT] [--keep]
+                                          [-- EXTRA SCORE OPTIONS such as --partition-rows N]
 
 1. Data: G sessions; in each, the players are shuffled into tables of four, each table's final scores drawn
    (multiples of 100, adding up to 4 x 30,000), an occasional chombo and penalty; columns ``session, table,
@@ -14,6 +15,9 @@ player per game: P x G rows), beside the I/O floor measured in the same run.
 3. Score: ``analyzer score DATA -o OUTDIR --rules ema`` as a fresh process, Parquet in and out, default settings
    plus the extra options: the games, players, sessions (P x G rows: every player's standing after every
    session) and teams tables.
+
+``--baseline CHECKOUT`` also times another checkout's score run (e.g. ``git worktree add ../base REV``) right
+after this one's, repeat by repeat: on a shared machine only figures of the same run compare.
 
 Each child is timed on its own (wall clock) and its peak RSS read from ``wait4``. Printed: rows/s, the ratio
 score / floor and peak RSS. The figures go to ``benchmarks/results/sheets-*.json`` (gitignored).
@@ -90,6 +94,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
     parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
     parser.add_argument("--minimal", action="store_true", help="only game_id, seat, player, final_score")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                        help="also time the score run of another checkout, alternating with this one")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("extra", nargs=argparse.REMAINDER, help="after --: options for `analyzer score`")
@@ -112,18 +118,24 @@ def main(argv: list[str] | None = None) -> dict:
            "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1), "generated_seconds": made_in,
            "score_options": extra, "cpus": os.cpu_count()}
     try:
-        runs = {"floor": [], "score": [], "check": []}
+        runs = {"floor": [], "score": [], "baseline": [], "check": []}
         for _ in range(args.repeat):
             runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--rules", "ema",
                                         "--top", "0", *extra]))
+            if args.baseline is not None:  # `-m` puts the checkout first on the path: its analyzer is the one run
+                shutil.rmtree(work / "base", ignore_errors=True)
+                runs["baseline"].append(timed([*analyzer, "score", str(data.resolve()), "-o", str(work / "base"),
+                                               "--rules", "ema", "--top", "0", *extra], cwd=args.baseline.resolve()))
             if args.check:
                 runs["check"].append(timed([*analyzer, "check", str(data), "--rules", "ema", "--show", "0", *extra]))
         for name, results in runs.items():
             if results:
                 fig[name] = min(results, key=lambda r: r["seconds"])
-        for name in ("score", "check"):
+        if args.baseline is not None:
+            fig["baseline_checkout"] = str(args.baseline)
+        for name in ("score", "baseline", "check"):
             if name in fig:
                 if fig[name]["exit"] not in (0, 1):
                     print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
@@ -138,7 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{rows:,} rows ({args.players:,} players x {args.games} games, {fig['input_mb']} MB Parquet), "
           f"{fig['cpus']} CPUs, options: {' '.join(extra) or 'defaults'}")
     print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
-    for name in ("floor", "score", "check"):
+    for name in ("floor", "score", "baseline", "check"):
         if name in fig:
             r = fig[name]
             print(f"{name:<8}{r['seconds']:>10.2f}{rows / r['seconds']:>14,.0f}"

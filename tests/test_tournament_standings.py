@@ -138,3 +138,26 @@ def test_hand_records_with_a_session_column_get_session_standings():
     last = result.sessions.filter(pl.col("session") == "3").select("player", "rank", "total_points")
     assert last.equals(result.players.select("player", "rank", "total_points").sort("rank", "player"))
     assert result.sessions.height == 8 * 3
+
+
+def test_two_games_in_one_session_add_up():
+    """Sessions 1 and 2 as one: each player's two games are one session's (session points: their sum), and
+    the standings after it are those after session 2 of the sheet."""
+    rows = pl.read_csv(SHEET, infer_schema=False).with_columns(pl.col("session").replace({"2": "1"}))
+    sessions = analyzer.score(rows, "ema").sessions
+    first = sessions.filter(pl.col("session") == "1")
+    assert first["player"].to_list() == RANKS["2"] and first["rank_change"].is_null().all()
+    assert first["session_games"].to_list() == [2] * 8 and first["games"].to_list() == [2] * 8
+    assert dict(zip(first["player"], first["session_points"])) == pytest.approx(TOTALS["2"])
+    last = sessions.filter(pl.col("session") == "3")
+    assert last["player"].to_list() == RANKS["3"]
+    assert dict(zip(last["player"], last["rank_change"])) == CHANGES["3"]
+
+
+@pytest.mark.parametrize("partition_rows, in_flight", [(4, 1), (8, 2), (12, 3), (1_000, 1)])
+def test_sessions_and_teams_whatever_the_partitions(result, partition_rows, in_flight):
+    """Partial rows of any number of partitions, merged in any grouping, give the same tables."""
+    parts = analyzer.score(str(SHEET), "ema", partition_rows=partition_rows, in_flight=in_flight)
+    assert parts.sessions.equals(result.sessions)
+    assert parts.teams.equals(result.teams) and parts.team_of.equals(result.team_of)
+    assert parts.players.equals(result.players)

@@ -33,18 +33,11 @@ from analyzer.teams import read_teams
 from analyzer.tournament import TournamentSums
 
 # The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
-# row per player once this many pile up: memory stays flat however many partitions a run has. With a pool of
-# players bigger than that, once the rows piled up are as many again as the merged ones (``_due``): merging the
-# whole pool after every partition made the merges grow with the input (100M rows of 200,000 players: 275 s of
-# a 655 s run).
+# row per player once this many pile up, and at least twice the rows of the merge so far: memory stays flat
+# however many partitions a run has (at most about three times the player pool), and a pool as big as a
+# partition's rows (a game-level sheet: every player in every partition) is merged every other partition.
 MERGE_PARTIALS_ROWS = 200_000
 
-
-def _due(frames: list[pl.DataFrame]) -> bool:
-    """Whether partial rows are due a merge: more than :data:`MERGE_PARTIALS_ROWS`, and more than twice the
-    largest frame among them (the rows merged so far), so that each row is merged a bounded number of times."""
-    heights = [f.height for f in frames]
-    return sum(heights) > max(MERGE_PARTIALS_ROWS, 2 * max(heights, default=0))
 # The hands table of a run whose input is only game-level sheets: empty (the sheet's rows are games rows).
 NO_HANDS = {"game_id": pl.String, "source_file": pl.String, "source_row": pl.Int64}
 
@@ -61,6 +54,12 @@ def reject_reasons(rejects: pl.DataFrame) -> pl.DataFrame:
         .sort(["rows", "column", "reason"], descending=[True, False, False], nulls_last=True)
         .cast(schema)
     )
+
+
+def _merge_due(frames: list[pl.DataFrame]) -> bool:
+    """Whether partial rows are to be merged now (:data:`MERGE_PARTIALS_ROWS`); the first frame is the merge so far."""
+    rows = sum(f.height for f in frames)
+    return len(frames) > 1 and rows > MERGE_PARTIALS_ROWS and rows >= 3 * frames[0].height
 
 
 @dataclass
@@ -238,12 +237,12 @@ class ScoreJob:
 
     def combine(self, first: ScoreSummary, second: ScoreSummary) -> ScoreSummary:
         partials, seconds = first.partials + second.partials, first.statistics_seconds + second.statistics_seconds
-        if _due(partials):  # keep them as small as the player pool
+        if _merge_due(partials):  # keep them as small as the player pool
             started = time.perf_counter()
             partials = [merge_partials(partials)]
             seconds += time.perf_counter() - started
         standings = first.standings + second.standings
-        if _due(standings):
+        if _merge_due(standings):
             standings = [merge_standings(standings)]
         return ScoreSummary(
             rejects=first.rejects + second.rejects, partials=partials, standings=standings,

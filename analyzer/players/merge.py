@@ -40,8 +40,16 @@ def combine_partials(partials: pl.LazyFrame | list[pl.LazyFrame]) -> pl.LazyFram
     if isinstance(partials, list):
         partials = pl.concat(partials, how="vertical_relaxed")
     merge = {"sum": pl.Expr.sum, "max": pl.Expr.max}
+    # a column that is 0 (a sum) or null (a max) on every row merges to that: only the others are grouped
+    # (a game-level sheet's rows have no hand counts: a third of the columns, a third of the work)
+    used = partials.select(
+        ((pl.col(c) != 0) if how == "sum" else pl.col(c).is_not_null()).any().alias(c)
+        for c, how in MERGE.items() if how in merge
+    ).collect().row(0, named=True)
     maxima = partials.group_by("player").agg(
-        merge[how](pl.col(c)).alias(c) for c, how in MERGE.items() if how in merge
+        merge[MERGE[c]](pl.col(c)).alias(c) for c, is_used in used.items() if is_used
+    ).with_columns(
+        pl.lit(0 if MERGE[c] == "sum" else None, pl.Int64).alias(c) for c, is_used in used.items() if not is_used
     ).collect().lazy()  # read once per best hand below
     scalars = maxima
     found = maxima.select(pl.col(key).is_not_null().any().alias(key) for key in BEST.values()).collect().row(
