@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import resource
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -35,3 +36,19 @@ def save(fig: dict, out: Path, name: str, tag: str) -> Path:
     path.write_text(text)
     (out / f"{name}-latest.json").write_text(text)
     return path
+
+
+def keep_best(fig: dict, runs: dict[str, list[dict]], rows: int, baseline: Path | None = None) -> None:
+    """Each step's fastest run into ``fig`` (``runs``: step -> timed runs), with its rows/s and ratio to the
+    floor (step ``floor``); a failed run is said on stderr."""
+    for name, results in runs.items():
+        if results:
+            fig[name] = min(results, key=lambda r: r["seconds"])
+    if baseline is not None:
+        fig["baseline_checkout"] = str(baseline)
+    for name, best in fig.items():
+        if name in runs and name != "floor":
+            if best["exit"] not in (0, 1):
+                print(f"{name} failed: {best['stderr_tail']}", file=sys.stderr)
+            best["rows_per_s"] = round(rows / best["seconds"])
+            best["ratio_to_floor"] = round(best["seconds"] / fig["floor"]["seconds"], 2)

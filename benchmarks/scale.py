@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.figures import RESULTS, keep_best, run_info, save
 from benchmarks.gamegen import generate
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -240,17 +240,7 @@ def main(argv: list[str] | None = None) -> dict:
                 shutil.rmtree(work / "cluster", ignore_errors=True)
                 runs["cluster"].append(timed([*analyzer, "score", str(data), "-o", str(work / "cluster"), "--top", "0",
                                               *cluster, *extra]))
-        for name, results in runs.items():
-            if results:
-                fig[name] = min(results, key=lambda r: r["seconds"])
-        if args.baseline is not None:
-            fig["baseline_checkout"] = str(args.baseline)
-        for name in ("score", "baseline", "check", "cluster"):
-            if name in fig:
-                if fig[name]["exit"] not in (0, 1):
-                    print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
-                fig[name]["rows_per_s"] = round(rows / fig[name]["seconds"])
-                fig[name]["ratio_to_floor"] = round(fig[name]["seconds"] / fig["floor"]["seconds"], 2)
+        keep_best(fig, runs, rows, args.baseline)
         if args.keep:
             fig["outputs"] = str(work / "out")
     finally:

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.figures import RESULTS, keep_best, run_info, save
 from benchmarks.scale import DATA, FLOOR, timed
 
 
@@ -130,17 +130,7 @@ def main(argv: list[str] | None = None) -> dict:
                                                "--rules", "ema", "--top", "0", *extra], cwd=args.baseline.resolve()))
             if args.check:
                 runs["check"].append(timed([*analyzer, "check", str(data), "--rules", "ema", "--show", "0", *extra]))
-        for name, results in runs.items():
-            if results:
-                fig[name] = min(results, key=lambda r: r["seconds"])
-        if args.baseline is not None:
-            fig["baseline_checkout"] = str(args.baseline)
-        for name in ("score", "baseline", "check"):
-            if name in fig:
-                if fig[name]["exit"] not in (0, 1):
-                    print(f"{name} failed: {fig[name]['stderr_tail']}", file=sys.stderr)
-                fig[name]["rows_per_s"] = round(rows / fig[name]["seconds"])
-                fig[name]["ratio_to_floor"] = round(fig[name]["seconds"] / fig["floor"]["seconds"], 2)
+        keep_best(fig, runs, rows, args.baseline)
         if args.keep:
             fig["outputs"] = str(work / "out")
     finally:
