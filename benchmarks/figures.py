@@ -52,3 +52,15 @@ def keep_best(fig: dict, runs: dict[str, list[dict]], rows: int, baseline: Path 
                 print(f"{name} failed: {best['stderr_tail']}", file=sys.stderr)
             best["rows_per_s"] = round(rows / best["seconds"])
             best["ratio_to_floor"] = round(best["seconds"] / fig["floor"]["seconds"], 2)
+
+
+def print_steps(fig: dict, rows: int, steps: tuple[str, ...]) -> None:
+    """The table of steps: seconds, rows/s, ratio to the floor, peak RSS and CPU seconds of each one run."""
+    print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
+    for name in steps:
+        if name in fig:
+            r = fig[name]
+            rate = f"{rows / r['seconds']:,.0f}"
+            ratio = f"{r['seconds'] / fig['floor']['seconds']:.2f}x"
+            print(f"{name:<8}{r['seconds']:>10.2f}{rate:>14}{ratio:>8}{r['peak_rss_mb'] / 1024:>10.2f}GB"
+                  f"{r['cpu_seconds']:>9.1f}")

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.figures import RESULTS, keep_best, run_info, save
+from benchmarks.figures import RESULTS, keep_best, print_steps, run_info, save
 from benchmarks.gamegen import generate
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -272,13 +272,7 @@ def _print(fig: dict) -> None:
         f", {fig['files']} files" if fig.get("files", 1) > 1 else "")
     print(f"{fig['rows']:,} rows ({fig['input_mb']} MB Parquet{shape}), "
           f"{fig['cpus']} CPUs, options: {' '.join(fig['score_options']) or 'defaults'}")
-    print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
-    for name in ("floor", "score", "baseline", "check", "cluster"):
-        if name in fig:
-            r = fig[name]
-            rate = f"{fig['rows'] / r['seconds']:,.0f}"
-            ratio = f"{r['seconds'] / fig['floor']['seconds']:.2f}x"
-            print(f"{name:<8}{r['seconds']:>10.2f}{rate:>14}{ratio:>8}{r['peak_rss_mb'] / 1024:>10.2f}GB{r['cpu_seconds']:>9.1f}")
+    print_steps(fig, fig["rows"], ("floor", "score", "baseline", "check", "cluster"))
     stages = fig.get("score", {}).get("stages", {})
     if "statistics" in stages:
         share = stages["statistics"] / fig["score"]["seconds"]

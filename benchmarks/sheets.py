@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchmarks.figures import RESULTS, keep_best, run_info, save
+from benchmarks.figures import RESULTS, keep_best, print_steps, run_info, save
 from benchmarks.scale import DATA, FLOOR, timed
 
 
@@ -139,13 +139,7 @@ def main(argv: list[str] | None = None) -> dict:
     path = save(fig, args.out, "sheets", f"{rows}{'-minimal' if args.minimal else ''}")
     print(f"{rows:,} rows ({args.players:,} players x {args.games} games, {fig['input_mb']} MB Parquet), "
           f"{fig['cpus']} CPUs, options: {' '.join(extra) or 'defaults'}")
-    print(f"{'step':<8}{'seconds':>10}{'rows/s':>14}{'ratio':>8}{'peak RSS':>12}{'CPU s':>9}")
-    for name in ("floor", "score", "baseline", "check"):
-        if name in fig:
-            r = fig[name]
-            print(f"{name:<8}{r['seconds']:>10.2f}{rows / r['seconds']:>14,.0f}"
-                  f"{r['seconds'] / fig['floor']['seconds']:>7.2f}x{r['peak_rss_mb'] / 1024:>10.2f}GB"
-                  f"{r['cpu_seconds']:>9.1f}")
+    print_steps(fig, rows, ("floor", "score", "baseline", "check"))
     print(f"figures: {path}")
     return fig
 
