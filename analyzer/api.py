@@ -52,6 +52,11 @@ class _Executor:
             self.executor.close()
 
 
+def _partition_rows(executor, partition_rows: int | None, memory_limit: str | int | None) -> int:
+    """The partition size of a run on ``executor``: its partitions in flight share the memory limit."""
+    return partition_rows_for(partition_rows, memory_limit, getattr(executor, "in_flight", 1))
+
+
 def score(
     data: Data,
     rules: Rules | str | Path | None = None,
@@ -83,7 +88,7 @@ def score(
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
-        summary = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
+        summary = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
 
@@ -131,7 +136,7 @@ def score_to(
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         # with a report, the check's findings too (the report of a tournament lists them)
         result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
-                     partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
+                     _partition_rows(chosen, partition_rows, memory_limit))
     summary = result.run if report is not None else result
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report, findings=result.findings)
@@ -183,7 +188,7 @@ def check(
     job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
                             teams=teams))
     with _Executor(executor, progress, scheduler, client, workers, scratch, in_flight) as chosen:
-        result = run(job, data, sink, chosen, partition_rows_for(partition_rows, memory_limit, getattr(chosen, "in_flight", 1)))
+        result = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     if keep_scored:
         result.scored = _in_memory(sink, result.run)
     return result

@@ -38,7 +38,8 @@ report_output = output_suffix(tuple("." + f for f in REPORT_FORMATS),
 @debug_option
 def check_command(
     inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, notes: bool,
-    partition_rows: int | None, memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
+    partition_rows: int | None, memory_limit: int | None, in_flight: int | None, scheduler: str | None,
+    workers: int | None,
     input_kind: str, teams_path: str | None, scratch: str | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
@@ -61,8 +62,8 @@ def check_command(
         with progress_bar("Checking") as bar:
             # the findings are all the command needs: the scored rows are not kept
             result = check(list(inputs), rules, keep_scored=False, partition_rows=partition_rows,
-                           memory_limit=memory_limit, progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
-                           scratch=scratch, input_kind=input_kind, teams=teams_path)
+                           memory_limit=memory_limit, progress=bar, scheduler=scheduler, workers=workers,
+                           in_flight=in_flight, scratch=scratch, input_kind=input_kind, teams=teams_path)
         written = write_findings(result, report) if report else None
     print_findings(result, show, notes)
     print_line(f"{result.headline()}; rules: {result.rules_label}")

@@ -37,7 +37,8 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @debug_option
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
-    memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None, rank_by: tuple[str, ...],
+    memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
+    rank_by: tuple[str, ...],
     min_games: int, input_kind: str, teams_path: str | None, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.

@@ -30,8 +30,8 @@ def executor_for(scheduler: str | None = None, client=None, workers: int | None 
     if scheduler is None and client is None and workers is None:
         return LocalExecutor(progress=progress, in_flight=in_flight)
     if in_flight is not None:
-        raise ClusterUnavailable("in_flight (--in-flight) is for a run on this machine: a Dask cluster runs a partition per worker "
-                                 "thread (leave out in_flight, or workers/scheduler)")
+        raise ClusterUnavailable("in_flight (--in-flight) is for a run on this machine: a Dask cluster runs a "
+                                 "partition per worker thread (leave out in_flight, or workers/scheduler)")
     return DaskExecutor(scheduler=scheduler, client=client, workers=workers, scratch=scratch, progress=progress)
 
 
