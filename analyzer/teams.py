@@ -19,7 +19,9 @@ from analyzer.players import DEFAULT_RANK_BY, rank_expr
 from analyzer.schema import INPUT_POSITION
 
 # player and team as categoricals: process-wide integer codes, so a pair is one integer to tell apart
-PARTIALS_SCHEMA = {"player": pl.Categorical, "team": pl.Categorical, "_first": pl.Int64}
+# each (player, team) pair with its first row: input position, and the game, file and row a finding names
+PARTIALS_SCHEMA = {"player": pl.Categorical, "team": pl.Categorical, "_first": pl.Int64, "_game": pl.String,
+                   "_file": pl.String, "_row": pl.Int64}
 TEAM_COLUMNS = ["rank", "team", "members", "players", "games", "total_points", "avg_points", "avg_place",
                 "place_1", "place_2", "place_3", "place_4"]
 TEAM_RANK_KEYS = ("total_points", "avg_points", "avg_place", "place_1", "games")
@@ -31,7 +33,7 @@ def team_partials(rows: pl.DataFrame) -> pl.DataFrame:
         return pl.DataFrame(schema=PARTIALS_SCHEMA)
     named = rows.filter(pl.col("team").is_not_null() & (pl.col("player").fill_null("") != "")).select(
         pl.col("player").cast(pl.String).cast(pl.Categorical), pl.col("team").cast(pl.String).cast(pl.Categorical),
-        pl.col(INPUT_POSITION).alias("_first"))
+        pl.col(INPUT_POSITION).alias("_first"), pl.col("game_id").alias("_game"), pl.col("_file"), pl.col("_row"))
     if not named.select(pl.col("_first").is_sorted()).item():
         named = named.sort("_first")
     # each pair once, at its first row: the pair's two codes packed in one integer (no hashing of text)
@@ -47,8 +49,10 @@ def merge_teams(partials: list[pl.DataFrame]) -> pl.DataFrame:
     if not frames:
         return pl.DataFrame(schema=PARTIALS_SCHEMA)
     stacked = pl.concat(frames).cast(PARTIALS_SCHEMA)
-    return stacked.group_by(_pair_key().alias("_pair")).agg(pl.col("player", "team").first(), pl.col("_first").min()
-                                                            ).select(list(PARTIALS_SCHEMA))
+    return stacked.group_by(_pair_key().alias("_pair")).agg(
+        pl.col("player", "team").first(), pl.col("_first").min(),
+        pl.col("_game", "_file", "_row").sort_by("_first").first(),
+    ).select(list(PARTIALS_SCHEMA))
 
 
 def read_teams(path: str | Path) -> pl.DataFrame:
@@ -82,10 +86,11 @@ def team_of(merged: pl.DataFrame, teams_file: pl.DataFrame | None = None) -> pl.
 
 
 def two_teams(merged: pl.DataFrame) -> pl.DataFrame:
-    """Players the sheet puts in more than one team: player, teams (in order of first appearance)."""
-    return merged.sort("_first").select(pl.col("player", "team").cast(pl.String)).group_by(
-        "player", maintain_order=True).agg(pl.col("team").alias("teams")).filter(
-        pl.col("teams").list.len() > 1)
+    """Players the sheet puts in more than one team: player, teams (in order of first appearance), and the game,
+    file and row where the second team first appears (``_game``, ``_file``, ``_row``)."""
+    return merged.sort("_first").select(pl.col("player", "team").cast(pl.String), "_game", "_file", "_row").group_by(
+        "player", maintain_order=True).agg(pl.col("team").alias("teams"), pl.col("_game", "_file", "_row").get(1, null_on_oob=True)
+                                           ).filter(pl.col("teams").list.len() > 1)
 
 
 def team_standings(players: pl.DataFrame, teams: pl.DataFrame,

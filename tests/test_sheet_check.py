@@ -5,8 +5,8 @@ The sheet, worked by hand:
 * S1-T1 (the issue's table): Dai 30100 is 2nd: 0.1 + 5 uma - 2 penalty = 3.1, the sheet says 2.1; the other
   recorded points (26.2, -6.1, -45.2) and every recorded place are right;
 * S1-T2: 30000 + 30000 + 31000 + 30000 = 121000, not 4 x 30000; Ana also plays here, in session 1 (she is at
-  S1-T1 too) — and the sheet puts her in Blue Winds here, Red Dragons before;
-* S2-T1: three players at a four-player table;
+  S1-T1 too);
+* S2-T1: three players at a four-player table, Ana among them in Blue Winds (Red Dragons before);
 * S2-T2: Dai twice (rows 12 and 14);
 * Fay plays in session 1 only: a note for session 2.
 """
@@ -28,7 +28,7 @@ EXPECTED = [  # (game, player, field, kind, recorded, computed, source row)
     ("S1-T2", "Ana", "session", "table", "1", None, 8),
     ("S2-T1", None, "players", "table", None, None, 9),
     ("S2-T2", "Dai", "player", "table", "Dai", None, 14),
-    (None, "Ana", "team", "table", "Red Dragons, Blue Winds", None, None),
+    ("S2-T1", "Ana", "team", "table", "Red Dragons, Blue Winds", None, 9),  # where Blue Winds first appears
     (None, "Fay", "session", "note", "2", None, None),
 ]
 EXPLANATIONS = {

@@ -111,5 +111,5 @@ def plant(sheet: pl.DataFrame) -> tuple[pl.DataFrame, set, set, set[str]]:
     mismatches.add(("S8-T06", _cell(sheet, "S8-T06", 3, "player"), "game_points"))
 
     sheet = _set(sheet, "S8-T10", 0, team="Team Z")
-    mismatches.add((None, _cell(sheet, "S8-T10", 0, "player"), "team"))
+    mismatches.add(("S8-T10", _cell(sheet, "S8-T10", 0, "player"), "team"))  # the game of the second team
     return sheet, mismatches, notes, {"S5-T07", "S7-T04"}

@@ -97,5 +97,5 @@ class SeatingSums:
                 teams, "team", "table", pl.col("teams").list.join(", "),
                 format_text("{} is in {} teams on the sheet: {}; the first is used", "player",
                             pl.col("teams").list.len(), pl.col("teams").list.join(", ")),
-                pl.lit(None, pl.String), (pl.lit(None, pl.String), pl.lit(None, pl.Int64))))
+                pl.col("_game"), (pl.col("_file"), pl.col("_row"))))
         return pl.concat(frames)
