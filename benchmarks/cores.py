@@ -5,8 +5,8 @@
 
 For each core count C (the first C cores of this machine): the I/O floor (:mod:`benchmarks.scale`'s), then
 ``analyzer.score_to`` on the scale data set with each number of partitions in flight that C allows (what
-``analyzer score --in-flight N`` runs), each in a fresh, pinned process. ``--baseline CHECKOUT`` also times another checkout with one partition in
-flight. Printed: seconds, the speed-up over the first core count's one-in-flight run, CPU seconds and peak RSS
+``analyzer score --in-flight N`` runs), each in a fresh, pinned process. ``--baseline CHECKOUT`` also times
+another checkout with one partition in flight. Printed: seconds, the speed-up over the first core count's one-in-flight run, CPU seconds and peak RSS
 (the process tree's). Figures go to ``benchmarks/results/cores-*.json``.
 """
 
@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.figures import RESULTS, pinned, run_info, save
 from benchmarks.scale import FLOOR, dataset, timed
 
 SCORE = """
@@ -47,18 +47,18 @@ def main(argv: list[str] | None = None) -> dict:
     fig = {"benchmark": "cores", **run_info(), "rows": args.rows, "input": str(data), "runs": []}
     try:
         for cores in (int(c) for c in args.cores.split(",")):
-            pinned = _pinned(cores)
-            floor = timed([*pinned, sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")])
+            pin = pinned(f"0-{cores - 1}")
+            floor = timed([*pin, sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")])
             _add(fig, cores, "floor", 1, floor)
             for in_flight in (int(n) for n in args.in_flight.split(",")):
                 if in_flight > cores:
                     continue
                 shutil.rmtree(work / "out", ignore_errors=True)
-                run = timed([*pinned, sys.executable, str(script), str(data), str(work / "out"), str(in_flight)])
+                run = timed([*pin, sys.executable, str(script), str(data), str(work / "out"), str(in_flight)])
                 _add(fig, cores, "one" if in_flight == 1 else "in flight", in_flight, run)
             if args.baseline is not None:
                 shutil.rmtree(work / "out", ignore_errors=True)
-                run = timed([*pinned, sys.executable, str(script), str(data.resolve()), str(work / "out"), "1"],
+                run = timed([*pin, sys.executable, str(script), str(data.resolve()), str(work / "out"), "1"],
                             cwd=args.baseline.resolve())
                 _add(fig, cores, "baseline", 1, run)
     finally:
@@ -66,15 +66,6 @@ def main(argv: list[str] | None = None) -> dict:
     path = save(fig, args.out, "cores", str(args.rows))
     print(f"figures: {path}")
     return fig
-
-
-def _pinned(cores: int) -> list[str]:
-    """A command prefix running what follows on the first ``cores`` cores (``taskset``, or Python where it is
-    missing)."""
-    if shutil.which("taskset"):
-        return ["taskset", "-c", f"0-{cores - 1}"]
-    return [sys.executable, "-c", f"import os, sys; os.sched_setaffinity(0, range({cores})); "
-            "os.execvp(sys.argv[1], sys.argv[1:])"]
 
 
 def _add(fig: dict, cores: int, mode: str, in_flight: int, result: dict) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import resource
+import shutil
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -64,3 +65,23 @@ def print_steps(fig: dict, rows: int, steps: tuple[str, ...]) -> None:
             ratio = f"{r['seconds'] / fig['floor']['seconds']:.2f}x"
             print(f"{name:<8}{r['seconds']:>10.2f}{rate:>14}{ratio:>8}{r['peak_rss_mb'] / 1024:>10.2f}GB"
                   f"{r['cpu_seconds']:>9.1f}")
+
+
+def core_set(listing: str) -> set[int]:
+    """``taskset -c`` syntax: '0,1' or '0-7,12'."""
+    cores = set()
+    for piece in listing.split(","):
+        low, _, high = piece.partition("-")
+        cores.update(range(int(low), int(high or low) + 1))
+    return cores
+
+
+def pinned(listing: str | None) -> list[str]:
+    """A command prefix running what follows on the cores of ``listing`` (``taskset -c`` syntax; ``taskset``,
+    or Python where it is missing); nothing for None."""
+    if not listing:
+        return []
+    if shutil.which("taskset"):
+        return ["taskset", "-c", listing]
+    return [sys.executable, "-c", f"import os, sys; os.sched_setaffinity(0, {sorted(core_set(listing))}); "
+            "os.execvp(sys.argv[1], sys.argv[1:])"]

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.figures import RESULTS, keep_best, print_steps, run_info, save
+from benchmarks.figures import RESULTS, core_set, keep_best, pinned, print_steps, run_info, save
 from benchmarks.gamegen import generate
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -216,17 +216,17 @@ def main(argv: list[str] | None = None) -> dict:
     files = sorted(data.glob("*.parquet")) if data.is_dir() else [data]
     rows = pl.scan_parquet(files).select(pl.len()).collect().item()
     work = Path(tempfile.mkdtemp(prefix="analyzer-scale-"))
-    pinned = ["taskset", "-c", args.cpus] if args.cpus else []
-    analyzer = [*pinned, sys.executable, "-m", "analyzer.cli"]
+    pin = pinned(args.cpus)
+    analyzer = [*pin, sys.executable, "-m", "analyzer.cli"]
     fig = {"benchmark": "scale", **run_info(), "rows": rows, "input": str(data), "input_mb": round(sum(f.stat().st_size for f in files) / 2**20, 1), **shape,
            "shuffled": args.shuffle, "generated_seconds": made_in, "score_options": extra,
-           "cpus": len(os.sched_getaffinity(0)) if not args.cpus else len(_cores(args.cpus)), "pinned": args.cpus}
+           "cpus": len(os.sched_getaffinity(0)) if not args.cpus else len(core_set(args.cpus)), "pinned": args.cpus}
     try:
         runs = {"floor": [], "score": [], "baseline": [], "check": [], "cluster": []}
         cluster = (["--workers", str(args.workers)] if args.workers else []) + (
             ["--scheduler", args.scheduler] if args.scheduler else [])
         for _ in range(args.repeat):
-            runs["floor"].append(timed([*pinned, sys.executable, "-c", FLOOR_STREAMED if args.copies > 1 else FLOOR, str(data), str(work / "copy.parquet")]))
+            runs["floor"].append(timed([*pin, sys.executable, "-c", FLOOR_STREAMED if args.copies > 1 else FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--top", "0", *extra]))
             runs["score"][-1]["stages"] = _stage_seconds(work / "out")
@@ -250,15 +250,6 @@ def main(argv: list[str] | None = None) -> dict:
     _print(fig)
     print(f"figures: {path}")
     return fig
-
-
-def _cores(listing: str) -> set[int]:
-    """``taskset -c`` syntax: '0,1' or '0-7,12'."""
-    cores = set()
-    for piece in listing.split(","):
-        low, _, high = piece.partition("-")
-        cores.update(range(int(low), int(high or low) + 1))
-    return cores
 
 
 def _stage_seconds(outdir: Path) -> dict:
