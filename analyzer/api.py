@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.load import InputError
+from analyzer.io.unknown_columns import check_input_columns
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.report import write_report
@@ -73,6 +74,7 @@ def score(
     client=None,
     workers: int | None = None,
     in_flight: int | None = None,
+    strict: bool = False,
 ) -> ScoreResult:
     """Score hand records — a frame of raw columns (as :func:`analyzer.load` gives) or paths — in memory.
 
@@ -84,7 +86,10 @@ def score(
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
     ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.sheets`, by
     their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
+    A column whose name is a near miss of one analyzer reads is a :class:`~analyzer.io.unknown_columns.ColumnWarning`
+    before the run; ``strict`` refuses any column analyzer neither reads nor writes (an ``InputError``).
     """
+    check_input_columns(data, input_kind, strict)
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
@@ -120,6 +125,7 @@ def score_to(
     client=None,
     workers: int | None = None,
     in_flight: int | None = None,
+    strict: bool = False,
 ) -> RunSummary:
     """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
 
@@ -127,8 +133,10 @@ def score_to(
     partition size, not on the input size. The four tables appear together when the run succeeds; a failed
     run leaves OUTDIR as it was. On a cluster the hands and games are part files (``OUTDIR/hands/part-K.parquet``)
     written by the workers. ``report``: also write the HTML report there.
-    ``progress(rows_done, rows_total, partitions_done)`` is called after each partition.
+    ``progress(rows_done, rows_total, partitions_done)`` is called after each partition. ``strict``: as for
+    :func:`score`.
     """
+    check_input_columns(data, input_kind, strict)
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
@@ -177,13 +185,15 @@ def check(
     workers: int | None = None,
     scratch: str | Path | None = None,
     in_flight: int | None = None,
+    strict: bool = False,
 ) -> CheckResult:
     """Score hand records and compare everything recorded with what the rules give (:mod:`analyzer.findings`).
 
     Runs partition by partition like :func:`score`; ``keep_scored=False`` keeps only the findings and counts
     (nothing else in memory: flat on any input). ``scratch``: where a cluster run puts its bucket files (a path
-    or URL every worker reaches).
+    or URL every worker reaches). ``strict``: as for :func:`score`.
     """
+    check_input_columns(data, input_kind, strict)
     sink = MemorySink() if keep_scored else NullSink()
     job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
                             teams=teams))

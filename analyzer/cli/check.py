@@ -10,9 +10,11 @@ from analyzer.api import check
 from analyzer.findings.report import REPORT_FORMATS, write_findings
 from analyzer.rules import load_rules
 
-from analyzer.cli.display import print_findings, print_line, progress_bar
+from analyzer.cli.display import column_warnings, print_findings, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
-from analyzer.cli.options import debug_option, input_kind_option, output_suffix, rules_option, run_options, teams_option
+from analyzer.cli.options import (
+    debug_option, input_kind_option, output_suffix, rules_option, run_options, strict_option, teams_option,
+)
 
 report_output = output_suffix(tuple("." + f for f in REPORT_FORMATS),
                               "report {path}: use a .csv, .parquet or .html file name")
@@ -30,6 +32,7 @@ report_output = output_suffix(tuple("." + f for f in REPORT_FORMATS),
               help="List the notes too (after the mismatches); without it they are one line of counts.")
 @run_options
 @input_kind_option
+@strict_option
 @teams_option
 @click.option(
     "--scratch", default=None, metavar="DIR",
@@ -40,7 +43,7 @@ def check_command(
     inputs: tuple[str, ...], rules_spec: str | None, report: str | None, show: int, notes: bool,
     partition_rows: int | None, memory_limit: int | None, in_flight: int | None, scheduler: str | None,
     workers: int | None,
-    input_kind: str, teams_path: str | None, scratch: str | None, debug: bool,
+    input_kind: str, strict: bool, teams_path: str | None, scratch: str | None, debug: bool,
 ) -> None:
     """Recompute hand records and report every disagreement with what they recorded.
 
@@ -55,7 +58,7 @@ def check_command(
     in two teams; a player missing from a session is a note.
     Exit status 0 when everything agrees, 1 when there are mismatches (notes alone do not count).
     """
-    with friendly_errors(debug):
+    with friendly_errors(debug), column_warnings():
         rules = load_rules(rules_spec) if rules_spec is not None else None
         if report is not None:
             refuse_inputs_as_outputs(inputs, [report])
@@ -63,7 +66,8 @@ def check_command(
             # the findings are all the command needs: the scored rows are not kept
             result = check(list(inputs), rules, keep_scored=False, partition_rows=partition_rows,
                            memory_limit=memory_limit, progress=bar, scheduler=scheduler, workers=workers,
-                           in_flight=in_flight, scratch=scratch, input_kind=input_kind, teams=teams_path)
+                           in_flight=in_flight, scratch=scratch, input_kind=input_kind, teams=teams_path,
+                           strict=strict)
         written = write_findings(result, report) if report else None
     print_findings(result, show, notes)
     print_line(f"{result.headline()}; rules: {result.rules_label}")

@@ -8,6 +8,7 @@ where an escape sequence in a player name could clear the screen or forge output
 from __future__ import annotations
 
 import re
+import warnings
 from contextlib import contextmanager
 
 import polars as pl
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from analyzer.io.unknown_columns import ColumnWarning
 from analyzer.standings import KIND, game_kind, kind_seats, kinds_of
 from analyzer.viewer import where_recorded
 
@@ -74,6 +76,27 @@ def progress_bar(label: str, unit: str = "rows", counted: str = "partition(s)", 
             bar.update(task, completed=done, total=total if total >= 0 else None, count=count, rate=rate)
 
         yield update
+
+
+@contextmanager
+def column_warnings():
+    """Each :class:`~analyzer.io.unknown_columns.ColumnWarning` the library issues printed at once, as
+    ``warning: column 'richi' is not used — did you mean 'riichi'? (hands.csv)``, once per column and meant
+    column (the same column of a frame made from files already named is not named again)."""
+    shown_before: set[tuple[str, str]] = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", ColumnWarning)
+        previous = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            if not isinstance(message, ColumnWarning):
+                return previous(message, category, filename, lineno, file, line)
+            if (message.column, message.meant) not in shown_before:
+                shown_before.add((message.column, message.meant))
+                console.print(f"[yellow]warning:[/] {cell(message)}", highlight=False)
+
+        warnings.showwarning = show
+        yield
 
 
 def print_line(text: str) -> None:

@@ -107,6 +107,11 @@ input_kind_option = click.option(
     help="Read each file by its columns (a game-level sheet has player and final_score and no result), or every "
          "file as hand records (hands) or as game-level sheets (games).",
 )
+strict_option = click.option(
+    "--strict", is_flag=True,
+    help="Refuse any input column analyzer neither reads nor writes (exit status 2), instead of passing it "
+         "through; without it, only a near miss of a known column is named (warning: column 'richi' is not used).",
+)
 teams_option = click.option(
     "--teams", "teams_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
     help="CSV with columns player and team: the team standings (wins over a sheet's team column).",

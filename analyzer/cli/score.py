@@ -11,11 +11,11 @@ from analyzer.api import score_to
 from analyzer.io.write import FORMATS
 from analyzer.rules import load_rules
 
-from analyzer.cli.display import print_counts, print_standings, print_teams, progress_bar
+from analyzer.cli.display import column_warnings, print_counts, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
-    teams_option,
+    strict_option, teams_option,
 )
 
 TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
@@ -31,6 +31,7 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @rank_by_option
 @min_games_option
 @input_kind_option
+@strict_option
 @teams_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
@@ -39,7 +40,7 @@ def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
     rank_by: tuple[str, ...],
-    min_games: int, input_kind: str, teams_path: str | None, report_path: str | None, debug: bool,
+    min_games: int, input_kind: str, strict: bool, teams_path: str | None, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -49,7 +50,7 @@ def score_command(
     per player per game: game_id, player, final_score) is settled from its final scores; with a session column
     the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
-    with friendly_errors(debug):
+    with friendly_errors(debug), column_warnings():
         refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{name}.{fmt}" for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
@@ -57,7 +58,8 @@ def score_command(
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
                               report=report_path, input_kind=input_kind, teams=teams_path,
                               partition_rows=partition_rows, memory_limit=memory_limit,
-                              progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight)
+                              progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
+                              strict=strict)
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)
