@@ -12,7 +12,9 @@ order:
 4. it is within the edit distance the known name's length allows (deletions, insertions, substitutions and
    swaps of two neighbouring letters each count 1):
 
-   * 7 characters or more (``kyotaku``, ``game_id``, ``final_score``): at most 2;
+   * 7 characters or more (``kyotaku``, ``final_score``): at most 2, where the part that differs is 3
+     characters or more (two changes that rewrite a short word, ``recorded_by`` of ``recorded_fu``, do not
+     count);
    * 5 or 6 (``honba``, ``riichi``, ``result``): at most 1;
    * 4 or fewer (``fu``, ``han``, ``ura``, ``seat``, ``date``): one *slip of the keyboard* only — a letter left
      out (``fu`` → ``f``), two letters swapped (``hna``), a letter doubled (``hann``, ``fuu``), or a letter
@@ -30,6 +32,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 
 # An alias is a name for a known column in another vocabulary (Japanese, Chinese, a platform's log): normalised
 # alias -> the column. Only aliases of columns of the kind of file being read apply.
@@ -109,22 +113,36 @@ def singular(name: str) -> str:
     return name
 
 
-def distance(a: str, b: str) -> int:
+def distance(a: str, b: str, limit: int | None = None) -> int:
     """Edit distance of ``a`` and ``b`` where swapping two neighbouring characters counts 1 (optimal string
-    alignment)."""
-    if a == b:
-        return 0
+    alignment); with ``limit``, any distance above it is given as ``limit + 1`` (found sooner)."""
+    start = 0  # a common prefix and suffix change nothing
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    if start:  # keep one character before, for a swap across the cut
+        start -= 1
+    a, b = a[start:len(a) - end], b[start:len(b) - end]
+    cap = max(len(a), len(b)) if limit is None else limit + 1
+    if abs(len(a) - len(b)) >= cap:
+        return cap
+    band = cap  # cells farther than this from the diagonal cost more than the cap: left at the cap
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [min(j, cap) for j in range(len(b) + 1)]
     for i, ca in enumerate(a, start=1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, start=1):
-            cost = ca != cb
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        current = [min(i, cap)] + [cap] * len(b)
+        for j in range(max(1, i - band), min(len(b), i + band) + 1):
+            cb = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = min(value, cap)
+        if min(current) >= cap:
+            return cap
         previous2, previous = previous, current
-    return previous[-1]
+    return min(previous[-1], cap)
 
 
 def is_slip(typed: str, known: str) -> bool:
@@ -148,48 +166,117 @@ def is_slip(typed: str, known: str) -> bool:
             and typed[changed[0]] == known[changed[1]] and typed[changed[1]] == known[changed[0]])
 
 
+MAX_DISTANCE = 2
+
+
 def allowed_distance(known: str) -> int:
     """The largest edit distance at which a name is a near miss of ``known`` (see the module doc)."""
-    return 2 if len(known) >= 7 else 1
+    return MAX_DISTANCE if len(known) >= 7 else 1
 
 
 def _close(typed: str, known: str) -> int | None:
     """The edit distance of a near miss of ``known`` by distance (rule 4), or None."""
     if abs(len(typed) - len(known)) > allowed_distance(known):
         return None
-    d = distance(typed, known)
+    d = distance(typed, known, allowed_distance(known))
     if d > allowed_distance(known):
         return None
     if len(known) <= 4 and not is_slip(typed, known):
         return None
+    if d == 2 and len(changed_part(typed, known)) < 3:  # `recorded_by` is not `recorded_fu`
+        return None
     return d
+
+
+def changed_part(typed: str, known: str) -> str:
+    """What of ``known`` differs from ``typed``: ``known`` without the start and end the two share."""
+    start = 0
+    while start < min(len(typed), len(known)) and typed[start] == known[start]:
+        start += 1
+    end = 0
+    while end < min(len(typed), len(known)) - start and typed[-1 - end] == known[-1 - end]:
+        end += 1
+    return known[start:len(known) - end]
 
 
 def suggestion(name: str, known: Iterable[str]) -> str | None:
     """The known name ``name`` is a near miss of (see the module doc), or None; a name that is itself known
     (normalised or as written) is no one's near miss."""
-    known = list(known)
+    forms = _forms(tuple(known))
     typed = normalise(name)
-    if not typed or name in known:
+    if not typed or name in forms.known:
         return None
-    by_form = {normalise(k): k for k in known}
-    if typed in by_form:
-        return by_form[typed]
+    if typed in forms.by_form:
+        return forms.by_form[typed]
     squeezed = typed.replace("_", "")
-    for form, k in by_form.items():
-        if form.replace("_", "") == squeezed:
-            return k
-    for form, k in by_form.items():
-        if singular(typed) == form or singular(form) == typed:
-            return k
-    if typed in ALIASES and ALIASES[typed] in known:
+    if squeezed in forms.by_squeezed:
+        return forms.by_squeezed[squeezed]
+    if singular(typed) in forms.by_form:
+        return forms.by_form[singular(typed)]
+    if typed in forms.by_singular:
+        return forms.by_singular[typed]
+    if typed in ALIASES and ALIASES[typed] in forms.known:
         return ALIASES[typed]
     if typed in ORDINARY_WORDS:
         return None
+    found = _nearest(typed, forms)
+    as_typed = name.strip().lower()  # the separators at the ends kept: `open_` is one slip from `open_0`
+    return found if found is not None or as_typed == typed else _nearest(as_typed, forms)
+
+
+def _nearest(typed: str, forms: _Forms) -> str | None:
+    """The known name nearest ``typed`` by edit distance (rule 4), or None."""
     best: tuple[int, int] | None = None
     found = None
-    for order, (form, k) in enumerate(by_form.items()):
-        d = _close(typed, form)
-        if d is not None and (best is None or (d, order) < best):
-            best, found = (d, order), k
+    tried: set[int] = set()
+    # the known names sharing a name with one character left out first: any within distance 1 is among them
+    for most in range(1, MAX_DISTANCE + 1):
+        candidates = {order for piece in _deletions(typed, most) for order in forms.by_deletion.get(piece, ())}
+        for order in sorted(candidates - tried):
+            form, k = forms.ordered[order]
+            d = _close(typed, form)
+            if d is not None and (best is None or (d, order) < best):
+                best, found = (d, order), k
+        if best is not None and best[0] <= most:
+            break
+        tried |= candidates
     return found
+
+
+def _deletions(text: str, most: int) -> set[str]:
+    """``text`` with up to ``most`` characters left out (itself included): two names within edit distance
+    ``most`` share one of these (swaps included), so the known names to compare are found by lookup."""
+    found, edge = {text}, {text}
+    for _ in range(most):
+        edge = {t[:i] + t[i + 1:] for t in edge for i in range(len(t))}
+        found |= edge
+    return found
+
+
+@dataclass(frozen=True)
+class _Forms:
+    known: frozenset[str]
+    by_form: dict[str, str]  # normalised -> known name (the first of the known names that gives it)
+    by_squeezed: dict[str, str]  # normalised without "_"
+    by_singular: dict[str, str]  # the singular of a plural known name
+    ordered: list[tuple[str, str]]  # (normalised, known name) in the order of the known names
+    by_deletion: dict[str, list[int]]  # a normalised name with up to MAX_DISTANCE characters left out -> orders
+
+
+@lru_cache(maxsize=16)
+def _forms(known: tuple[str, ...]) -> _Forms:
+    by_form: dict[str, str] = {}
+    for k in known:
+        by_form.setdefault(normalise(k), k)
+    by_squeezed: dict[str, str] = {}
+    by_singular: dict[str, str] = {}
+    for form, k in by_form.items():
+        by_squeezed.setdefault(form.replace("_", ""), k)
+        if singular(form) != form:
+            by_singular.setdefault(singular(form), k)
+    ordered = list(by_form.items())
+    by_deletion: dict[str, list[int]] = {}
+    for order, (form, _) in enumerate(ordered):
+        for piece in _deletions(form, MAX_DISTANCE):
+            by_deletion.setdefault(piece, []).append(order)
+    return _Forms(frozenset(known), by_form, by_squeezed, by_singular, ordered, by_deletion)

@@ -101,16 +101,17 @@ def near_misses(names: list[str], targets: Iterable[str]) -> dict[str, str]:
 
 def _file_names(path: Path) -> list[str] | None:
     """A file's column names as the pipeline reads them (:func:`analyzer.io.load.scan_file`), from its header
-    or Parquet schema only; None where it cannot be read (the run then says why)."""
+    or Parquet schema only; None where it cannot be read, or two of its columns meet in one name (the run
+    then says why, as it always has)."""
     try:
         if format_of(path) == "csv":
             found = csv_header(path)
             raw = found[1] if found else []
         else:
             raw = pl.scan_parquet(path, glob=False).collect_schema().names()
-    except (OSError, pl.exceptions.PolarsError):
+        return list(read_names(raw, path, KNOWN_COLUMNS, input_name).values())
+    except (OSError, pl.exceptions.PolarsError, InputError):
         return None
-    return list(read_names(raw, path, KNOWN_COLUMNS, input_name).values())
 
 
 def _inputs(data, input_kind: str) -> list[_Names]:
@@ -162,7 +163,8 @@ def _refuse_missing(item: _Names, index: int, data) -> None:
         if not any(t in item.names for t in TILE_COLUMNS):
             by_result += [c for c in NEEDED_BY_WINS if c in by_target]
         if not needed and by_result and "result" in item.names and _wins(item, index, data):
-            needed, suffix = by_result, " (its win rows need it)"
+            needed = by_result
+            suffix = " (its win rows need it)" if needed[0] in NEEDED_BY_WINS else ""
     if needed:
         first = needed[0]
         raise InputError(f"no column {first!r} in {item.where} — did you mean {by_target[first]!r}?{suffix}")
