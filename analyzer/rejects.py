@@ -7,6 +7,10 @@ shows and its text (:func:`reason`). Stages add bits to ``_reject`` (:func:`add_
 
 Building a list of reason structs for every row costs seconds per million rows; a mask costs an addition, and
 the readable form is built for the few rows that need it.
+
+A reason whose text names something of its row (``an exact copy of row 12 of hands.csv``) is registered with the
+*kind* it is (:func:`reason_kind`), so that a summary counts 24 copies as one reason with one example
+(:func:`reasons_summary`), not as 24 reasons.
 """
 
 from __future__ import annotations
@@ -28,6 +32,26 @@ class RejectReason:
 
 
 REASONS: list[RejectReason] = []
+
+
+@dataclass(frozen=True)
+class ReasonKind:
+    """The texts of one kind of reason: those ``pattern`` (a regex) matches. ``text`` says the kind,
+    ``example`` (a replacement template of the pattern's groups, ``${1}``) the part that varies, and
+    ``column`` whether the summary names the reject's column (not where ``text`` leads with a code of its own)."""
+
+    pattern: str
+    text: str
+    example: str = "${0}"
+    column: bool = True
+
+
+KINDS: list[ReasonKind] = []
+
+
+def reason_kind(pattern: str, text: str, example: str = "${0}", column: bool = True) -> None:
+    """Register a kind of reason whose texts vary by row (see :class:`ReasonKind`)."""
+    KINDS.append(ReasonKind(pattern, text, example, column))
 
 
 def reason(column: str | pl.Expr, value: pl.Expr, text: str | pl.Expr) -> int:
@@ -95,3 +119,30 @@ REJECTS_SCHEMA = {
     "file": pl.String, "row": pl.Int64, "log_file": pl.String, "log_row": pl.Int64, "game_id": pl.String,
     "column": pl.String, "value": pl.String, "reason": pl.String,
 }
+
+
+def reasons_summary(rejects: pl.DataFrame) -> pl.DataFrame:
+    """The rejects per kind of reason, most first: ``column``, ``reason``, ``rows`` and ``example``. A reason of
+    a registered kind (:func:`reason_kind`) is counted under the kind's text, with the varying part of its
+    first reject as the example (``24``, ``duplicate_row: an exact copy of an earlier row``, ``row 1 of
+    hands.csv``); any other reason under its own text (no example). A row rejected for two reasons counts under
+    each. One row per kind: small, whatever the number of rejects."""
+    schema = {"column": pl.String, "reason": pl.String, "rows": pl.Int64, "example": pl.String}
+    if rejects.height == 0:
+        return pl.DataFrame(schema=schema)
+    text, example, column = pl.col("reason"), pl.lit(None, pl.String), pl.col("column")
+    for kind in reversed(KINDS):  # the first registered kind that matches wins
+        matches = pl.col("reason").str.contains(kind.pattern)
+        text = pl.when(matches).then(pl.lit(kind.text)).otherwise(text)
+        example = pl.when(matches).then(pl.col("reason").str.replace(kind.pattern, kind.example)).otherwise(example)
+        if not kind.column:
+            column = pl.when(matches).then(pl.lit(None, pl.String)).otherwise(column)
+    return (
+        rejects.with_columns(column.alias("_column"), text.alias("_text"), example.alias("_example"))
+        .group_by("_column", "_text", maintain_order=True)
+        .agg(pl.struct("file", "row").n_unique().cast(pl.Int64).alias("rows"), pl.col("_example").first())
+        .select(pl.col("_column").alias("column"), pl.col("_text").alias("reason"), "rows",
+                pl.col("_example").alias("example"))
+        .sort(["rows", "column", "reason"], descending=[True, False, False], nulls_last=True, maintain_order=True)
+        .cast(schema)
+    )

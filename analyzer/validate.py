@@ -25,7 +25,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.io.load import as_text, read_as_text
-from analyzer.rejects import REJECT, reason, when
+from analyzer.rejects import REJECT, reason, reason_kind, when
 from analyzer.rejects import bits as reject_bits
 from analyzer.schema import (
     LOSER_RESULTS, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, RESULTS, ROUND_NAMES, SEATS, WINNER_RESULTS,
@@ -84,6 +84,8 @@ R_DUPLICATE = reason(
     pl.format(COPY_REASON_START + "an exact copy of row {} of {} (the same game and values): counted once",
               "_copy_of_row", "_copy_of_file"),
 )
+reason_kind(rf"^{COPY_REASON_START}an exact copy of (row \d+ of .*) \(the same game and values\): counted once$",
+            COPY_REASON_START + "an exact copy of an earlier row", "${1}", column=False)
 
 
 def _text(name: str, schema: pl.Schema) -> pl.Expr:

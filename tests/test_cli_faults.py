@@ -88,7 +88,7 @@ def test_the_run_summary_counts_rejects_per_reason(tmp_path):
     sheet = tmp_path / "sheet.csv"
     sheet.write_text(SHEET, encoding="utf-8")
     summary = analyzer.score_to(sheet, tmp_path / "out")
-    assert summary.reject_reasons.columns == ["column", "reason", "rows"]
+    assert summary.reject_reasons.columns == ["column", "reason", "rows", "example"]
     assert summary.reject_reasons.select("column", "rows").rows() == [("honba", 2), ("fu", 1), ("winner", 1)]
     assert summary.reject_reasons.equals(analyzer.score(sheet).reject_reasons)
     assert analyzer.score_to(SAMPLE, tmp_path / "clean").reject_reasons.height == 0

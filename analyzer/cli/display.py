@@ -183,12 +183,16 @@ def print_counts(result) -> None:
 
 
 def print_rejects(rows: int, reasons, where) -> None:
-    """``3 row(s) rejected — see out/rejects.parquet: 2× honba: …; 1× winner: …`` (the first reasons, most
-    first, from a table of ``column``, ``reason``, ``rows``), on the console; nothing when no row was rejected."""
+    """``3 row(s) rejected — see out/rejects.parquet: 2× honba: …; 1× winner: …`` (the first kinds of reason,
+    most first, from a table of ``column``, ``reason``, ``rows``, ``example``: ``24× duplicate_row: an exact copy
+    of an earlier row (e.g. row 1 of hands.csv)``), on the console; nothing when no row was rejected."""
     if not rows:
         return
-    items = [f"{count}× {column}: {reason}" if column else f"{count}× {reason}"
-             for column, reason, count in reasons.head(REASONS_SHOWN).select("column", "reason", "rows").iter_rows()]
+    items = []
+    for column, reason, count, example in reasons.head(REASONS_SHOWN).select(
+            "column", "reason", "rows", "example").iter_rows():
+        item = f"{count}× {column}: {reason}" if column else f"{count}× {reason}"
+        items.append(item + (f" ({'e.g. ' if count > 1 else ''}{example})" if example else ""))
     if reasons.height > REASONS_SHOWN:
         items.append(f"{reasons.height - REASONS_SHOWN} more reason(s)")
     text = f"{rows} row(s) rejected — see {where}" + (": " + "; ".join(items) if items else "")

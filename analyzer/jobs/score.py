@@ -23,6 +23,7 @@ from analyzer.io.load import prepare_input
 from analyzer.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.problems import rows_with_problems
+from analyzer.rejects import reasons_summary
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
@@ -43,17 +44,9 @@ NO_HANDS = {"game_id": pl.String, "source_file": pl.String, "source_row": pl.Int
 
 
 def reject_reasons(rejects: pl.DataFrame) -> pl.DataFrame:
-    """The rejects per reason, most first: ``column``, ``reason``, ``rows`` (a row rejected for two reasons
-    counts under each). One row per distinct reason: small, whatever the number of rejects."""
-    schema = {"column": pl.String, "reason": pl.String, "rows": pl.Int64}
-    if rejects.height == 0:
-        return pl.DataFrame(schema=schema)
-    return (
-        rejects.group_by("column", "reason")
-        .agg(pl.struct("file", "row").n_unique().cast(pl.Int64).alias("rows"))
-        .sort(["rows", "column", "reason"], descending=[True, False, False], nulls_last=True)
-        .cast(schema)
-    )
+    """The rejects per kind of reason, most first: ``column``, ``reason``, ``rows``, ``example``
+    (:func:`analyzer.rejects.reasons_summary`)."""
+    return reasons_summary(rejects)
 
 
 def _merge_due(frames: list[pl.DataFrame]) -> bool:

@@ -27,7 +27,7 @@ import polars as pl
 
 from analyzer import segments as seg
 from analyzer.parts import R_RULES, RULES_COLUMN
-from analyzer.rejects import REJECT, add_bits, reason, when
+from analyzer.rejects import REJECT, add_bits, reason, reason_kind, when
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
 from analyzer.schema import INPUT_POSITION
 from analyzer.text import format_text
@@ -37,6 +37,16 @@ R_SHEET_TABLE = reason(pl.col("_table_column"), pl.col("_table_value"), pl.col("
 # per row of a game that cannot be settled: the column, value and reason of its reject, and what is wrong with
 # the table (`_table_field`: game_id, players, player, seat, or rows for a game with a rejected row)
 TABLE_COLUMNS = ("_table_column", "_table_value", "_table_reason", "_table_field")
+# The reasons a table cannot be settled, each of a kind (a summary counts the rows of one kind together)
+reason_kind(r"^game (.*) also has hand records in the input: they are scored, not this sheet's rows$",
+            "the game also has hand records in the input: they are scored, not this sheet's rows", "game ${1}")
+reason_kind(r"^the table has \d+ players \(.*\); the rules \(.*\) play \d+$",
+            "the table has another number of players than its rules play")
+reason_kind(r"^(.*) is at this table twice$", "a player is at the table twice", "${1}")
+reason_kind(r"^two players in seat (.*)$", "two players in one seat", "seat ${1}")
+reason_kind(r"^seat \d+ at a table of \d+ players$", "a seat beyond the table's players")
+reason_kind(r"^the game cannot be settled without its rejected row\(s\) (.*)$",
+            "the game cannot be settled without its rejected row(s)", "row(s) ${1}")
 
 
 def game_rules(rows: pl.DataFrame, rules: Rules | str | Path | None) -> tuple[pl.DataFrame, dict[str, Rules]]:
