@@ -7,6 +7,7 @@ input — always with a one-line message, never a traceback (``--debug`` shows o
 from __future__ import annotations
 
 import errno
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -66,8 +67,22 @@ def cannot_write(exc: OutputError) -> str:
     return f"cannot write {exc.filename}: {reason[:1].lower()}{reason[1:]} — {advice}"
 
 
+# click (8.2 on) shows a group's help for a bare `analyzer` by raising this usage error: kept as it is
+_HELP_AS_ERROR = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class InterruptibleGroup(click.Group):
-    """Commands that end on Ctrl-C with their own exit status (130) and a one-line message."""
+    """Commands that end on Ctrl-C with their own exit status (130) and a one-line message, and whose usage
+    errors (an unknown option, a missing argument, a bad option value) read like every other error: one line,
+    ``error: …``, with the way to the command's help (:func:`usage_failure`), exit status 2."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except _HELP_AS_ERROR:  # `analyzer` alone: the help, as click prints it
+            raise
+        except click.UsageError as exc:
+            raise usage_failure(exc, ctx) from exc
 
     def invoke(self, ctx: click.Context):
         try:
@@ -75,6 +90,20 @@ class InterruptibleGroup(click.Group):
         except KeyboardInterrupt:
             console.print("[bold red]interrupted[/]: outputs of this run were not written", highlight=False)
             ctx.exit(EXIT_INTERRUPTED)
+        except _HELP_AS_ERROR:  # `analyzer rules` alone: its help
+            raise
+        except click.UsageError as exc:
+            raise usage_failure(exc, ctx) from exc
+
+
+def usage_failure(exc: click.UsageError, ctx: click.Context) -> Failure:
+    """Click's usage error as a :class:`Failure`: ``error: invalid value for '--top': 'x' is not a valid integer —
+    try 'analyzer score --help'`` instead of click's usage lines and ``Error:``."""
+    message = " ".join(exc.format_message().split()).rstrip(".").replace(". Did you mean", ": did you mean")
+    # click's sentences start with a capital, after a colon too (`Invalid value for '-o': Directory …`)
+    message = re.sub(r"(^|: )([A-Z])(?=[a-z])", lambda m: m.group(1) + m.group(2).lower(), message)
+    command = (exc.ctx or ctx).command_path
+    return Failure(f"{message} — try '{command} --help'")
 
 
 def refuse_inputs_as_outputs(inputs, outputs) -> None:
