@@ -3,24 +3,34 @@
 A game is incomplete (``complete`` false in the games table) for one of three reasons, read back here from the
 result's tables: it is a fragment (its first row has the ``partial_game`` problem: it does not start at E1
 with nothing on the table), rows of it were rejected (the rejects table; a rejected copy of a scored row does
-not count), or neither: then it does not end where its rules end a game (:mod:`analyzer.game_end`).
+not count), or neither: then it does not end where its rules end a game (:mod:`analyzer.game_end`) — it goes
+on after its end (a check's ``game_end`` finding says where) or its record stops before its last round.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import polars as pl
 
+from analyzer.per_game import last_round_of
+from analyzer.rules import RulesError, load_rules
+from analyzer.schema import ROUND_NAMES, log_columns
+
 from analyzer.report.markup import anchor, link
-from analyzer.schema import log_columns
 from analyzer.report.svg import legend, line_chart
 from analyzer.validate import COPY_REASON_START
 from analyzer.viewer import tenhou_url
 
 
-def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame) -> dict[str, str]:
-    """game id -> why the game is incomplete, as a sentence, for every game whose ``complete`` is false."""
+def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame,
+                       findings: pl.DataFrame | None = None) -> dict[str, str]:
+    """game id -> why the game is incomplete, as a sentence, for every game whose ``complete`` is false.
+
+    A game that is neither a fragment nor missing rows does not end where its rules end a game: with a check's
+    ``findings``, its ``game_end`` finding says where it should have ended; without one, the record stops
+    before its last round, which is said as such (``check`` finds nothing wrong in an unfinished game)."""
     if "complete" not in games.columns:
         return {}
     bad = games.filter(~pl.col("complete").fill_null(True)).select("game_id", pl.col("rules") if "rules" in
@@ -33,11 +43,13 @@ def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.Dat
     ends = of_games.group_by("game_id").agg(
         pl.format("{}-{}", pl.col("round"), pl.col("honba")).first().alias("first"),
         pl.format("{}-{}", pl.col("round"), pl.col("honba")).last().alias("last"),
+        pl.col("round").last().alias("last_round"),
         pl.col("problems").list.contains("partial_game").any().alias("fragment"),
     )
     lost = (rejects.filter(pl.col("game_id").is_in(wanted) & ~pl.col("reason").str.starts_with(COPY_REASON_START))
             .group_by("game_id").agg(pl.struct("file", "row").n_unique().alias("rejected")))
     table = bad.join(ends, on="game_id", how="left").join(lost, on="game_id", how="left")
+    found = _end_findings(findings, wanted)
     reasons = {}
     for row in table.iter_rows(named=True):
         said = []
@@ -46,12 +58,47 @@ def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.Dat
         if row["rejected"]:
             said.append(f"{row['rejected']} of its rows rejected (see Problems and rejects)")
         if not said:
-            rules = f" ({row['rules']})" if row["rules"] else ""
-            last = (f" (its last recorded hand: {row['last']}; `analyzer check` says where it ends)"
-                    if row["last"] else "")
-            said.append(f"it does not end where its rules{rules} end a game{last}")
+            said.append(_end_reason(row, found.get(row["game_id"]), checked=findings is not None))
         reasons[row["game_id"]] = "; ".join(said)
     return reasons
+
+
+def _end_findings(findings: pl.DataFrame | None, wanted: pl.Series) -> dict[str, tuple[str, str]]:
+    """game id -> (round-honba, explanation) of its first ``game_end`` finding about where it ends."""
+    if findings is None or findings.height == 0 or "kind" not in findings.columns:
+        return {}
+    first = (findings.filter((pl.col("kind") == "game_end") & (pl.col("field") == "end")
+                             & pl.col("game_id").is_in(wanted))
+             .group_by("game_id", maintain_order=True).first())
+    return {g: (f"{r}-{h}", e) for g, r, h, e in first.select("game_id", "round", "honba", "explanation").iter_rows()}
+
+
+def _end_reason(row: dict, finding: tuple[str, str] | None, checked: bool) -> str:
+    """Why a game that is no fragment and lost no row is incomplete: only what is known."""
+    rules = f" ({row['rules']})" if row["rules"] else ""
+    if finding is not None:
+        where, explanation = finding
+        return f"it does not end where its rules{rules} end a game: at {where}, {explanation} (`analyzer check` lists it)"
+    last_round = _last_round(row["rules"])
+    if checked and row["last_round"] in ROUND_NAMES and last_round is not None \
+            and ROUND_NAMES.index(row["last_round"]) < last_round:
+        return (f"its record stops at {row['last']}, before the last round of its rules{rules} "
+                f"({ROUND_NAMES[last_round]}): the rest of the game is not in the input")
+    last = f" (its last recorded hand: {row['last']})" if row["last"] else ""
+    return f"it does not end where its rules{rules} end a game{last}"
+
+
+def _last_round(spec: str | None) -> int | None:
+    """The round index of the last round of the ruleset ``spec`` (None where it names none)."""
+    try:
+        return last_round_of(load_rules(spec)) if spec else None
+    except RulesError:
+        return None
+
+
+def said(text: str) -> str:
+    """A sentence for the page: escaped, with `code` in backticks shown as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(text))
 
 
 def hand_lines(described_hands: pl.DataFrame) -> pl.DataFrame:
@@ -83,7 +130,7 @@ def game_section(game: dict, seats: list[dict], incomplete: str | None, start: f
     viewer = (f' <a class="viewer" href="{escape(url)}" title="open this log in the tenhou.net viewer">'
               "replay on tenhou.net</a>") if url else ""
     flag = ' <span class="warn">incomplete</span>' if incomplete is not None else ""
-    why = f'<p class="why warn">Incomplete: {escape(incomplete)}.</p>' if incomplete else ""
+    why = f'<p class="why warn">Incomplete: {said(incomplete)}.</p>' if incomplete else ""
     hands = "".join(f"<li>{escape(o)}</li>" for o in game["outcome"])
     where = (f'<p class="why">Recorded in {escape(game["recorded_in"])}</p>'
              if game.get("recorded_in") is not None else "")

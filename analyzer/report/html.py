@@ -16,7 +16,7 @@ import polars as pl
 
 from analyzer.io.write import write_atomic
 from analyzer.problems import has_problems, problem_lists, problems_text
-from analyzer.report.games import game_section, hand_lines, incomplete_reasons
+from analyzer.report.games import game_section, hand_lines, incomplete_reasons, said
 from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
@@ -174,7 +174,7 @@ def _lead(games: pl.DataFrame, hands: pl.DataFrame, players: pl.DataFrame, rejec
 
 
 def _incomplete(reasons: dict[str, str]) -> str:
-    rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(r)}</td></tr>'
+    rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{said(r)}</td></tr>'
                    for g, r in reasons.items())
     return ('<h2 id="incomplete">Incomplete games</h2><p class="lead">Their hands are scored and counted; a game '
             "is incomplete when it is a fragment (it does not start at E1 with nothing on the table), when rows "
@@ -209,7 +209,7 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
     seats_of: dict[str, list[dict]] = {}
     for row in games.iter_rows(named=True):
         seats_of.setdefault(row["game_id"], []).append(row)
-    reasons = incomplete_reasons(games, hands, rejects) if has_hands else {}
+    reasons = incomplete_reasons(games, hands, rejects, findings) if has_hands else {}
     notes = hand_notes(table, hands) if has_hands else {}
     rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
     lead = _lead(games, hands, table, rejected, result, len(reasons), players)
