@@ -20,7 +20,7 @@ from analyzer.text import format_text
 MANGAN = 2000
 YAKUMAN = 8000
 
-YAKUMAN_HAN = 13  # aotenjou: a yakuman is a 13-han yaku (riichi.wiki "Aotenjou"; reference 003)
+YAKUMAN_HAN = 13  # aotenjou: a yakuman is a 13-han yaku (riichi.wiki "Aotenjou")
 # Aotenjou base points beyond this are rejected: a dealer ron pays 6x, and a game's running scores must stay far
 # inside Int64 (2^56 x 6 x 20 hands < 2^63).
 AOTENJOU_MAX_BASE = 2**56

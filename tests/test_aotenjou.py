@@ -2,7 +2,7 @@
 
 Every expected value is worked out by hand in the table: base = fu x 2^(2 + han + 13 x yakuman), a ron pays
 base x 4 (x 6 for the dealer), a tsumo base x 1 / x 2 from each payer, each payment rounded up to
-``payment_rounding``. Sources: reference 003 (English wiki): "a 5 han 30 fu hand is 8000 in standard rules,
+``payment_rounding``. Sources: riichi.wiki "Aotenjou": "a 5 han 30 fu hand is 8000 in standard rules,
 and 15360 in aotenjou", "Yakuman are scored as 13-han yaku"; riichi.wiki "Aotenjou": 8 han 30 fu ron 122,880,
 a 40-fu yakuman ron 5,242,880.
 """

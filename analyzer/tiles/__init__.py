@@ -6,7 +6,7 @@
 the tile codes (:mod:`.codes`), plus the situation flags, ``_is_tsumo``, ``_is_riichi``, ``_seat_wind``,
 ``_round_wind``, ``_winner_is_dealer``; every other column passes through untouched and the row order is kept.
 No per-row Python (no UDFs, no row loops): only expressions, lookups into small precomputed tables and a few
-joins on narrow frames.  Measurements behind the design: /work/shared/reference/VECTORISED.md.
+joins on narrow frames (what that costs and gains: docs/performance.md).
 
 Modules
 -------
