@@ -28,7 +28,8 @@ from analyzer.io.columns import (
     sheet_file,
 )
 from analyzer.io.load import (
-    INPUT_PREFIX, KNOWN_COLUMNS, OUTPUT_NAMES, expand_inputs, format_of, input_name, read_names, scan_file,
+    INPUT_PREFIX, KNOWN_COLUMNS, OUTPUT_NAMES, VALIDATED_COLUMNS, expand_inputs, format_of, input_name, read_names,
+    scan_file,
 )
 from analyzer.io.near_miss import suggestion
 from analyzer.schema import SEATS, WINNER_RESULTS
@@ -41,10 +42,15 @@ RECORDED_READ = {
     *[f"recorded_{fact}_{s}" for fact in ("delta", "final", "game_points", "chips") for s in SEATS],
 }
 WHERE_RECORDED = {"log_file", "log_row"}
-# Read only from a game-level sheet: a hand record's ``player`` or ``seat`` is nobody's misspelling.
-SHEET_ONLY = set(SHEET_COLUMNS) - {"game_id", "session", "table", "recorded_points"}
-HAND_COLUMNS = frozenset((KNOWN_COLUMNS - SHEET_ONLY) | RECORDED_READ | WHERE_RECORDED)
-SHEET_READ = frozenset({*SHEET_COLUMNS, "rules", "players", "date", *WHERE_RECORDED})
+# What is read from hand records; a near miss in a hand record is of one of these (its ``seats`` is not `seat`).
+HAND_COLUMNS = frozenset(
+    VALIDATED_COLUMNS | RECORDED_READ | WHERE_RECORDED
+    | {"kyotaku", "recorded_kyotaku", "date", "turn", "session", "table"}
+    | {f"{fact}_{s}" for fact in ("riichi_turn", "calls", "open") for s in SEATS}
+)
+# What is read from game-level sheets: every other column analyzer knows (KNOWN_COLUMNS), and what both read.
+SHEET_READ = frozenset((KNOWN_COLUMNS - HAND_COLUMNS)
+                       | {*SHEET_COLUMNS, "rules", "players", "date", "session", "table", *WHERE_RECORDED})
 # Written by analyzer itself (its importers, `tiles encode`, the hands output): never unknown, never a target.
 WRITTEN = frozenset({*IMPORTED_COLUMNS, *CODE_COLUMNS, *OUTPUT_NAMES, "kyotaku", "han", "fu", "yakuman"})
 # Needed by the rows that win, unless tiles give them (then they are read from the tiles).
@@ -83,8 +89,10 @@ class _Names:
 
 
 def is_unknown(name: str, targets: Iterable[str]) -> bool:
-    """Whether analyzer neither reads ``name`` (``targets``: the columns read from this kind of file) nor writes it."""
-    return not (name.startswith("_") or name.startswith(INPUT_PREFIX) or name in targets or name in WRITTEN)
+    """Whether analyzer neither reads ``name`` (``targets``: the columns read from this kind of file; any column
+    it reads from some kind of input) nor writes it."""
+    return not (name.startswith("_") or name.startswith(INPUT_PREFIX) or name in targets or name in WRITTEN
+                or name in KNOWN_COLUMNS)
 
 
 def near_misses(names: list[str], targets: Iterable[str]) -> dict[str, str]:
