@@ -1,17 +1,21 @@
 """Tile hands end to end: `analyzer score` as a fresh process on a Parquet file of N tile hands, beside
 `mahjong` and `riichienv` scoring the same hands (with their input conversion) in the same run.
 
-    .venv/bin/python -m benchmarks.tiles --e2e [--n 1000000] [--sample 5000] [--seed 0]
+    .venv/bin/python -m benchmarks.tiles --e2e [--n 1000000] [--sample 5000] [--seed 0] [--repeat 3]
 
 Each hand is its own game (a bulk hand export): one row with the seating, ron or tsumo, winner and loser,
 the MPSZ tiles, dora and ura indicators and the situation flags from :mod:`benchmarks.handgen`. `analyzer
 score` writes all four outputs; its rate is hands/s of the whole process (start-up included) and its peak
 RSS is its own. `mahjong` (``estimate_hand_value``) and `riichienv` (closed hands only: it takes melds as
-objects; two paths, ``HandEvaluator.calc_from_text`` and its fastest, ``parse_hand`` then
-``HandEvaluator(tiles, melds).calc``; the faster is the one compared) score the first ``--sample`` hands one by one, building their
-inputs from our rows; their rates are hands/s of the fastest of repeated passes over the sample (at least a
-second in all: one pass takes tens of milliseconds, too short to time once). riichienv is optional (`pip
-install 'analyzer[bench]'`); without it the run says so.
+objects) score the first ``--sample`` hands one by one. riichienv's paths, every one timed and reported, start
+from what a user holds, prepared outside the timed loop (see :func:`_riichienv_rates`): ``calc_from_text``;
+``parse_hand`` on the stored hand and indicators then ``HandEvaluator(tiles, melds).calc``; and the same
+through its compiled classes. Their fastest is the one compared. Their rates are hands/s of the fastest of
+repeated passes over the sample (at least a second in all: one pass takes tens of milliseconds, too short to
+time once). analyzer and the riichienv passes alternate for ``--repeat`` rounds, each figure the best of its
+rounds, so a shared machine's load weighs on both alike. A check counts the closed hands riichienv and
+``score_tiles`` score alike. riichienv is optional (`pip install 'analyzer[bench]'`); without it the run says
+so.
 
 The run also measures, in the same run, what `analyzer score` cannot do without, each step alone in a fresh
 process: starting Python and importing analyzer, reading the input, scoring the tiles (``score_tiles`` and

@@ -1,0 +1,120 @@
+"""The README's console examples are what the current code prints.
+
+Every fenced block of README.md whose first line starts with ``$ `` is a console session: each ``$ command``
+line is followed by the output it shows, up to the next ``$`` line. The sessions run in order, in one
+temporary directory (so ``cat out/rejects.csv`` reads what the ``analyzer score`` before it wrote), with
+``sample_logs/`` beside them as in a checkout. A block preceded by the line ``<!-- file: NAME -->`` is an
+input file the examples read, written there first.
+
+The expected output is read from the README itself: refreshing an example means pasting the new output into
+the README, never editing this test. Only what must be is normalised: the terminal width (``COLUMNS``, for
+rich's tables), trailing spaces, and the temporary directory's path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+FENCE = re.compile(r"^\s*```")
+FILE_MARK = re.compile(r"^<!--\s*file:\s*(\S+)\s*-->\s*$")
+TERMINAL_COLUMNS = "200"  # wide enough that no shown line is wrapped by rich
+
+
+@dataclass(frozen=True)
+class Step:
+    command: str
+    shown: str
+    line: int  # the README line of the command
+
+
+def blocks(text: str) -> list[tuple[int, str | None, list[str]]]:
+    """(first line number, file name or None, lines) of each fenced block, with its ``<!-- file: -->`` mark."""
+    found, lines = [], text.splitlines()
+    index = 0
+    while index < len(lines):
+        if FENCE.match(lines[index]):
+            mark = FILE_MARK.match(lines[index - 1]) if index else None
+            end = next(i for i in range(index + 1, len(lines)) if FENCE.match(lines[i]))
+            found.append((index + 2, mark.group(1) if mark else None, lines[index + 1:end]))
+            index = end
+        index += 1
+    return found
+
+
+def readme_examples(text: str) -> tuple[dict[str, str], list[Step]]:
+    """The input files and the console steps of a README text."""
+    files, steps = {}, []
+    for first, name, lines in blocks(text):
+        if name:
+            files[name] = "\n".join(lines) + "\n"
+        elif lines and lines[0].startswith("$ "):
+            for offset, line in enumerate(lines):
+                if line.startswith("$ "):
+                    steps.append(Step(line[2:], "", first + offset))
+                else:
+                    last = steps[-1]
+                    steps[-1] = Step(last.command, last.shown + line + "\n", last.line)
+    return files, steps
+
+
+def normalised(output: str, workdir: Path) -> str:
+    output = output.replace(f"{workdir}/", "").replace(str(workdir), ".")
+    return "\n".join(line.rstrip() for line in output.splitlines()).strip("\n")
+
+
+FILES, STEPS = readme_examples(README.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory) -> dict[int, str]:
+    """What each step prints (by README line), every step run in README order in one directory laid out like a
+    checkout: the input files, ``sample_logs/``, and an ``analyzer`` command on the PATH."""
+    work = tmp_path_factory.mktemp("readme")
+    (work / "sample_logs").symlink_to(ROOT / "sample_logs")
+    for name, content in FILES.items():
+        (work / name).write_text(content, encoding="utf-8")
+    bin_dir = work / ".bin"
+    bin_dir.mkdir()
+    command = bin_dir / "analyzer"
+    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m analyzer.cli "$@"\n')
+    command.chmod(0o755)
+    env = {**os.environ, "COLUMNS": TERMINAL_COLUMNS, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1",
+           "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("FORCE_COLOR", None)
+    outputs = {}
+    for step in STEPS:
+        # stdout and stderr in one pipe, unbuffered: the order a terminal shows them in
+        run = subprocess.run(["bash", "-c", step.command], cwd=work, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=300)
+        outputs[step.line] = normalised(run.stdout, work)
+    return outputs
+
+
+def test_the_readme_has_console_examples():
+    assert FILES, "no <!-- file: NAME --> input block in README.md"
+    assert any(step.command.startswith("analyzer ") for step in STEPS), "no `$ analyzer …` example in README.md"
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: f"line{s.line}:{s.command}")
+def test_readme_example_prints_what_it_shows(step: Step, printed: dict[int, str]):
+    assert printed[step.line] == normalised(step.shown, Path("/nonexistent")), (
+        f"README.md line {step.line}: `{step.command}` prints something else now; paste its output into the README")
+
+
+def test_examples_are_read_from_the_readme():
+    text = "\n".join([
+        "<!-- file: a.csv -->", "```", "x,y", "1,2", "```", "prose", "```", "$ cat a.csv", "x,y", "1,2",
+        "$ echo hi", "hi", "```", "```", "not a console block", "```",
+    ])
+    files, steps = readme_examples(text)
+    assert files == {"a.csv": "x,y\n1,2\n"}
+    assert steps == [Step("cat a.csv", "x,y\n1,2\n", 8), Step("echo hi", "hi\n", 11)]
