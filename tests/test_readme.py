@@ -1,7 +1,7 @@
-"""The README's console examples are what the current code prints.
+"""The README's console examples (and those of the user docs listed in ``PAGES``) are what the current code prints.
 
-Every fenced block of README.md whose first line starts with ``$ `` is a console session: each ``$ command``
-line is followed by the output it shows, up to the next ``$`` line. The sessions run in order, in one
+Every fenced block of such a page whose first line starts with ``$ `` is a console session: each ``$ command``
+line is followed by the output it shows, up to the next ``$`` line. A page's sessions run in order, in one
 temporary directory (so ``cat out/rejects.csv`` reads what the ``analyzer score`` before it wrote), with
 ``sample_logs/`` beside them as in a checkout. A block preceded by the line ``<!-- file: NAME -->`` is an
 input file the examples read, written there first.
@@ -24,6 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+PAGES = [README, ROOT / "docs" / "importing.md"]  # pages whose `$` sessions are shown in full
 FENCE = re.compile(r"^\s*```")
 FILE_MARK = re.compile(r"^<!--\s*file:\s*(\S+)\s*-->\s*$")
 TERMINAL_COLUMNS = "200"  # wide enough that no shown line is wrapped by rich
@@ -71,16 +72,16 @@ def normalised(output: str, workdir: Path) -> str:
     return "\n".join(line.rstrip() for line in output.splitlines()).strip("\n")
 
 
-FILES, STEPS = readme_examples(README.read_text(encoding="utf-8"))
+EXAMPLES = {page: readme_examples(page.read_text(encoding="utf-8")) for page in PAGES}
+CASES = [(page, step) for page, (_, steps) in EXAMPLES.items() for step in steps]
 
 
-@pytest.fixture(scope="module")
-def printed(tmp_path_factory) -> dict[int, str]:
-    """What each step prints (by README line), every step run in README order in one directory laid out like a
-    checkout: the input files, ``sample_logs/``, and an ``analyzer`` command on the PATH."""
-    work = tmp_path_factory.mktemp("readme")
+def run_page(page: Path, work: Path) -> dict[int, str]:
+    """What each step of ``page`` prints (by line), every step run in page order in ``work``, laid out like a
+    checkout: the page's input files, ``sample_logs/``, and an ``analyzer`` command on the PATH."""
+    files, steps = EXAMPLES[page]
     (work / "sample_logs").symlink_to(ROOT / "sample_logs")
-    for name, content in FILES.items():
+    for name, content in files.items():
         (work / name).write_text(content, encoding="utf-8")
     bin_dir = work / ".bin"
     bin_dir.mkdir()
@@ -91,7 +92,7 @@ def printed(tmp_path_factory) -> dict[int, str]:
            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("FORCE_COLOR", None)
     outputs = {}
-    for step in STEPS:
+    for step in steps:
         # stdout and stderr in one pipe, unbuffered: the order a terminal shows them in
         run = subprocess.run(["bash", "-c", step.command], cwd=work, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, timeout=300)
@@ -99,15 +100,23 @@ def printed(tmp_path_factory) -> dict[int, str]:
     return outputs
 
 
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory) -> dict[Path, dict[int, str]]:
+    """Each page's outputs, run once for the module, each page in its own directory."""
+    return {page: run_page(page, tmp_path_factory.mktemp(page.stem)) for page in PAGES}
+
+
 def test_the_readme_has_console_examples():
-    assert FILES, "no <!-- file: NAME --> input block in README.md"
-    assert any(step.command.startswith("analyzer ") for step in STEPS), "no `$ analyzer …` example in README.md"
+    files, steps = EXAMPLES[README]
+    assert files, "no <!-- file: NAME --> input block in README.md"
+    assert any(step.command.startswith("analyzer ") for step in steps), "no `$ analyzer …` example in README.md"
 
 
-@pytest.mark.parametrize("step", STEPS, ids=lambda s: f"line{s.line}:{s.command}")
-def test_readme_example_prints_what_it_shows(step: Step, printed: dict[int, str]):
-    assert printed[step.line] == normalised(step.shown, Path("/nonexistent")), (
-        f"README.md line {step.line}: `{step.command}` prints something else now; paste its output into the README")
+@pytest.mark.parametrize(("page", "step"), CASES, ids=[f"{p.name}:{s.line}:{s.command}" for p, s in CASES])
+def test_example_prints_what_it_shows(page: Path, step: Step, printed: dict[Path, dict[int, str]]):
+    shown = page.relative_to(ROOT)
+    assert printed[page][step.line] == normalised(step.shown, Path("/nonexistent")), (
+        f"{shown} line {step.line}: `{step.command}` prints something else now; paste its output into {shown}")
 
 
 def test_examples_are_read_from_the_readme():
