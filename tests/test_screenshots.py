@@ -5,6 +5,7 @@ script itself after changing a page."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _script():
     spec = importlib.util.spec_from_file_location("screenshots", ROOT / "scripts" / "screenshots.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
