@@ -318,6 +318,7 @@ def main(n: int, sample: int, seed: int, out: Path = RESULTS, data_dir: Path = D
                         "agree_with_analyzer": agree,
                         **{f"{name}_hands_per_s": round(r) if r else None for name, r in rates.items()},
                         "hands_per_cpu_second": round(cpu_rate) if cpu_rate else None,
+                        **{f"{name}_hands_per_cpu_second": round(r) if r else None for name, r in per_cpu.items()},
                         **{f"{name}_rounds_hands_per_s": [round(r[name]) for r in rounds if r.get(name)]
                            for name in rates}}
     if cpu_rate:
