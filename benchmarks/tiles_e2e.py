@@ -13,7 +13,9 @@ from what a user holds, prepared outside the timed loop (see :func:`_riichienv_r
 through its compiled classes. Their fastest is the one compared. Their rates are hands/s of the fastest of
 repeated passes over the sample (at least a second in all: one pass takes tens of milliseconds, too short to
 time once). analyzer and the riichienv passes alternate for ``--repeat`` rounds, each figure the best of its
-rounds, so a shared machine's load weighs on both alike. A check counts the closed hands riichienv and
+rounds, so a shared machine's load weighs on both alike. Both are also given in hands per CPU second
+(analyzer's over all its threads, riichienv's fastest path on its one), which a shared machine's load hardly
+moves. A check counts the closed hands riichienv and
 ``score_tiles`` score alike. riichienv is optional (`pip install 'analyzer[bench]'`); without it the run says
 so.
 
