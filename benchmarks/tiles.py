@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--n", type=int, default=1_000_000, help="hands to generate and score with analyzer")
     ap.add_argument("--sample", type=int, default=5000, help="hands (the first ones) to score with mahjong too")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each analyzer step; the best time is reported")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each analyzer step (with --e2e: rounds of analyzer score and riichienv); the best is reported")
     ap.add_argument("--rules", default="tenhou", help="preset name or spec, as analyzer takes them")
     ap.add_argument("--engine", default="auto", choices=["auto", "in-memory", "streaming"],
                     help="polars engine for the one collect() (auto is streaming for lazy queries in polars 2)")
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.e2e:
         from benchmarks import tiles_e2e
 
-        return tiles_e2e.main(args.n, args.sample, args.seed, args.out)
+        return tiles_e2e.main(args.n, args.sample, args.seed, args.out, repeat=args.repeat)
     rules = load_rules(args.rules)
     fig: dict = {
         "n": args.n, "sample": min(args.sample, args.n), "seed": args.seed, "rules": args.rules, "repeat": args.repeat,

@@ -33,7 +33,7 @@ def test_end_to_end_benchmark_tiny(tmp_path, capsys) -> None:
     """`--e2e` scores a tiny file with `analyzer score` and measures the steps it cannot do without."""
     from benchmarks.tiles_e2e import main
 
-    fig = main(300, 50, 2, out=tmp_path / "results", data_dir=tmp_path / "data")
+    fig = main(300, 50, 2, out=tmp_path / "results", data_dir=tmp_path / "data", repeat=1)
     out = capsys.readouterr().out
     assert "analyzer score" in out and "ceiling" in out
     assert fig["analyzer"]["exit"] in (0, 1)  # 1: some generated hands have no yaku, rejected with a reason
@@ -44,5 +44,12 @@ def test_end_to_end_benchmark_tiny(tmp_path, capsys) -> None:
     # the bound: the steps' CPU spread over the cores, never less than the longest step alone
     assert parts["best_seconds"] >= max(s["seconds"] for s in parts["steps"].values()) - 0.01
     assert parts["ceiling_hands_per_s"] == round(300 / parts["best_seconds"])
+    if fig["riichienv"]["hands"]:  # every riichienv path timed and reported; the fastest is the one compared
+        paths = {k: v for k, v in fig["riichienv"].items() if k.endswith("_hands_per_s") and "rounds" not in k}
+        assert set(paths) == {"calc_from_text_hands_per_s", "parse_hand_calc_hands_per_s", "core_calc_hands_per_s"}
+        assert fig["riichienv"]["hands_per_s"] == max(paths.values())
+        assert "parse_hand_calc" in out and "core_calc" in out and "calc_from_text" in out
+        # the paths score what analyzer scores: nearly every closed hand alike
+        assert fig["riichienv"]["agree_with_analyzer"] >= 0.9 * fig["riichienv"]["hands"]
     saved = json.loads((tmp_path / "results" / "tiles_e2e-latest.json").read_text())
     assert saved["components"] == parts
