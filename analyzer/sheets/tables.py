@@ -26,6 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer import segments as seg
+from analyzer.io.wide import wide_column
 from analyzer.parts import R_RULES, RULES_COLUMN
 from analyzer.rejects import REJECT, add_bits, reason, when
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
@@ -33,7 +34,7 @@ from analyzer.schema import INPUT_POSITION
 from analyzer.text import format_text
 from analyzer.validate import R_DUPLICATE
 
-R_SHEET_TABLE = reason(pl.col("_table_column"), pl.col("_table_value"), pl.col("_table_reason"))
+R_SHEET_TABLE = reason(wide_column(pl.col("_table_column")), pl.col("_table_value"), pl.col("_table_reason"))
 # per row of a game that cannot be settled: the column, value and reason of its reject, and what is wrong with
 # the table (`_table_field`: game_id, players, player, seat, or rows for a game with a rejected row)
 TABLE_COLUMNS = ("_table_column", "_table_value", "_table_reason", "_table_field")
