@@ -114,7 +114,10 @@ def test_rejects_of_a_game_name_the_wide_row_and_each_seat(tmp_path):
     long = pl.read_csv(DATA / "sheet_check.csv", infer_schema=False)
     path = tmp_path / "check_wide.csv"
     to_wide(long).write_csv(path)
-    rejects = analyzer.score(path, "ema").rejects
+    result = analyzer.score(path, "ema")
+    rejects = result.rejects
+    # rows are the sheet's rows (a game each), not its seats: two tables settled, two rejected
+    assert (result.rows_read, result.sheet_rows, result.rows_rejected) == (4, 2, 2)
     twice = rejects.filter(pl.col("game_id") == "S2-T2")
     assert twice.select("row", "column", "value").rows() == [
         (4, "player_0", "Dai"), (4, "player_1", "Eve"), (4, "player_2", "Dai"), (4, "player_3", "Gus")]

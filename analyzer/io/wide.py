@@ -17,7 +17,8 @@ else) belong to the game: every seat's row gets them. Without ``game_id`` a game
 
 Each long row keeps the wide row's ``_row`` (and ``_pos``: a row is still one unit of the input) and says which
 seat of it it is (``_wide_index``, or ``_wide_wind`` for seat-named columns), so that a reject names the wide
-column (``final_score_2``, ``west_score``) — :func:`wide_column`. A seat whose every cell is blank, in a row
+column (``final_score_2``, ``west_score``) — :func:`wide_column`; ``_wide_first`` marks a row's first seat, so
+that rows read, scored and rejected are counted in the sheet's rows. A seat whose every cell is blank, in a row
 with other seats, is no player (a three-player game in a four-seat sheet); a row with no seat at all keeps its
 first seat, so that it is rejected rather than lost.
 """
@@ -38,6 +39,8 @@ WIND_SUFFIX = {"player": "", "final_score": "_score", **{f: f"_{f}" for f in SEA
 MAX_SEATS = 4
 # the columns a long row keeps to name its wide seat (null on rows of other files)
 WIDE_INDEX, WIDE_WIND = "_wide_index", "_wide_wind"
+# true on the first seat of each wide row: the rows of a wide sheet are counted as its rows, not its seats
+WIDE_FIRST = "_wide_first"
 
 
 def index_column(field: str, seat: int) -> str:
@@ -127,6 +130,7 @@ def to_long(lf: pl.LazyFrame, layout: WideLayout, file: str | Path) -> pl.LazyFr
     frames = []
     for order, seat in enumerate(layout.seats):
         keep = ~blank[seat] | (empty_row if order == 0 else pl.lit(False))
+        before_blank = pl.all_horizontal(blank[s] for s in layout.seats[:order]) if order else pl.lit(True)
         frames.append(lf.filter(keep).select(
             *shared,
             pl.lit(seat, pl.Int64).alias("seat"),
@@ -134,6 +138,7 @@ def to_long(lf: pl.LazyFrame, layout: WideLayout, file: str | Path) -> pl.LazyFr
                else pl.lit(None, types[f])).alias(f) for f in fields],
             pl.lit(seat if layout.style == "index" else None, pl.Int64).alias(WIDE_INDEX),
             pl.lit(WINDS[seat] if layout.style == "wind" else None, pl.String).alias(WIDE_WIND),
+            (keep & before_blank).alias(WIDE_FIRST),
             pl.lit(order, pl.Int64).alias("_wide_order"),
         ))
     # the seats of a row together, rows in file order: a sort on two integers (the row, then the seat)
