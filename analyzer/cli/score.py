@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from analyzer.api import score_to
-from analyzer.io.write import FORMATS
+from analyzer.io.formats import RUN_FORMATS, table_file
 from analyzer.rules import load_rules
 
-from analyzer.cli.display import print_counts, print_standings, print_teams, progress_bar
+from analyzer.cli.display import print_counts, print_notes, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
@@ -25,7 +25,9 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @rules_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(RUN_FORMATS), default="parquet", show_default=True,
+              help="parquet or csv: a file per table; xlsx: one workbook, results.xlsx, a sheet per table (needs "
+                   "analyzer[xlsx]); json: JSON arrays, hands and rejects as NDJSON.")
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @run_options
 @rank_by_option
@@ -50,7 +52,7 @@ def score_command(
     the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
     with friendly_errors(debug):
-        refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{name}.{fmt}" for name in TABLES])
+        refuse_inputs_as_outputs(inputs, [Path(outdir) / table_file(name, fmt) for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with progress_bar(f"Scoring under {label}") as bar:
@@ -61,4 +63,5 @@ def score_command(
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)
+    print_notes(result.notes)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)
