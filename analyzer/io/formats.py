@@ -22,6 +22,31 @@ WORKBOOK_NAME = "results.xlsx"
 NDJSON_TABLES = frozenset({"hands", "rejects"})
 
 
+# Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.
+CODE_LIST_COLUMNS = {"problems", "input_problems"}
+
+
+def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
+    """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
+    text), lists of structs 'a:b' items joined by ', '."""
+    columns = []
+    for name, dtype in df.schema.items():
+        col = pl.col(name)
+        if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
+            columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
+        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
+            fields = [f.name for f in dtype.inner.fields]
+            item = pl.concat_str([pl.element().struct.field(f).cast(pl.String) for f in fields], separator=":")
+            columns.append(col.list.eval(item).list.join(", ").alias(name))
+        elif isinstance(dtype, pl.List):
+            columns.append(col.cast(pl.List(pl.String)).list.join(",").alias(name))
+        elif isinstance(dtype, pl.Struct):
+            columns.append(col.struct.json_encode().alias(name))
+        else:
+            columns.append(col)
+    return df.select(columns)
+
+
 def table_file(name: str, fmt: str) -> str:
     """The file name table ``name`` is written to in format ``fmt``."""
     if fmt == "xlsx":

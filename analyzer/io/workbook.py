@@ -20,6 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.io.formats import flatten_for_csv
 from analyzer.io.load import InputError
 
 # rows of an Excel worksheet, its header row included
@@ -45,9 +46,7 @@ def sheet_order(names: list[str]) -> list[str]:
 def excel_columns(df: pl.DataFrame) -> pl.DataFrame:
     """``df`` with the values Excel holds: lists and structs as text (as in CSV), time-zoned times as local
     times with the zone in the column's name, and any type Excel has no cell for (bytes, durations) as text."""
-    from analyzer.io.write import flatten_for_csv  # the same text for lists and structs as a CSV file's
-
-    df = flatten_for_csv(df)
+    df = flatten_for_csv(df)  # the same text for lists and structs as a CSV file's
     columns, names = [], {}
     for name, dtype in df.schema.items():
         col = pl.col(name)

@@ -19,7 +19,7 @@ from typing import Callable
 import polars as pl
 
 from analyzer.io.faults import interrupts_held, writing
-from analyzer.io.formats import NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, table_file
+from analyzer.io.formats import NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, table_file
 from analyzer.io.json_tables import json_file
 from analyzer.io.load import InputError
 from analyzer.io.parquet_stream import ParquetStream
@@ -27,31 +27,6 @@ from analyzer.io.workbook import left_out_note, require_xlsxwriter, write_workbo
 
 FORMATS = ("parquet", "csv")
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-
-
-# Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.
-CODE_LIST_COLUMNS = {"problems", "input_problems"}
-
-
-def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
-    """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
-    text), lists of structs 'a:b' items joined by ', '."""
-    columns = []
-    for name, dtype in df.schema.items():
-        col = pl.col(name)
-        if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
-            columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
-        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
-            fields = [f.name for f in dtype.inner.fields]
-            item = pl.concat_str([pl.element().struct.field(f).cast(pl.String) for f in fields], separator=":")
-            columns.append(col.list.eval(item).list.join(", ").alias(name))
-        elif isinstance(dtype, pl.List):
-            columns.append(col.cast(pl.List(pl.String)).list.join(",").alias(name))
-        elif isinstance(dtype, pl.Struct):
-            columns.append(col.struct.json_encode().alias(name))
-        else:
-            columns.append(col)
-    return df.select(columns)
 
 
 def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
