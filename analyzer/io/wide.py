@@ -123,15 +123,18 @@ def to_long(lf: pl.LazyFrame, layout: WideLayout, file: str | Path) -> pl.LazyFr
     fields = [f for f in SEAT_FIELDS if any((f, s) in layout.columns for s in layout.seats)]
     # a field some seats have and others lack is null there: its type is the one the seats that have it share
     types = {f: _field_type([schema[c] for (g, _), c in layout.columns.items() if g == f]) for f in fields}
-    blank = {s: pl.all_horizontal(_blank(layout.columns[(f, s)], schema[layout.columns[(f, s)]])
-                                  for f in fields if (f, s) in layout.columns) for s in layout.seats}
+    # whether each seat is empty, worked out once for the seats' selects below
+    lf = lf.with_columns(pl.all_horizontal(_blank(layout.columns[(f, s)], schema[layout.columns[(f, s)]])
+                                           for f in fields if (f, s) in layout.columns).alias(f"_blank_{s}")
+                         for s in layout.seats)
+    blank = {s: pl.col(f"_blank_{s}") for s in layout.seats}
     # a seat with nothing in it is no player, unless no seat of the row has anything (then the first stays)
     empty_row = pl.all_horizontal(blank.values())
     frames = []
     for order, seat in enumerate(layout.seats):
         keep = ~blank[seat] | (empty_row if order == 0 else pl.lit(False))
         before_blank = pl.all_horizontal(blank[s] for s in layout.seats[:order]) if order else pl.lit(True)
-        frames.append(lf.filter(keep).select(
+        frames.append(lf.select(
             *shared,
             pl.lit(seat, pl.Int64).alias("seat"),
             *[(pl.col(layout.columns[(f, seat)]).cast(types[f]) if (f, seat) in layout.columns
@@ -139,10 +142,15 @@ def to_long(lf: pl.LazyFrame, layout: WideLayout, file: str | Path) -> pl.LazyFr
             pl.lit(seat if layout.style == "index" else None, pl.Int64).alias(WIDE_INDEX),
             pl.lit(WINDS[seat] if layout.style == "wind" else None, pl.String).alias(WIDE_WIND),
             (keep & before_blank).alias(WIDE_FIRST),
-            pl.lit(order, pl.Int64).alias("_wide_order"),
+            keep.alias("_wide_keep"),
         ))
-    # the seats of a row together, rows in file order: a sort on two integers (the row, then the seat)
-    return pl.concat(frames, how="vertical").sort("_row", "_wide_order").drop("_wide_order")
+    # the seats' frames stacked (seat by seat, each with every row) and interleaved by one gather: each row's
+    # seats together in seat order, rows in file order, with no sort; then the empty seats dropped
+    seats = len(layout.seats)
+    k = pl.int_range(pl.len(), dtype=pl.Int64)
+    interleave = (k % seats) * (pl.len() // seats) + k // seats
+    return (pl.concat(frames, how="vertical").select(pl.all().gather(interleave))
+            .filter(pl.col("_wide_keep")).drop("_wide_keep"))
 
 
 def _field_type(types: list[pl.DataType]) -> pl.DataType:

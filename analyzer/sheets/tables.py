@@ -93,9 +93,10 @@ def _names(expr: pl.Expr) -> pl.Expr:
 
 
 def _in_game_order(rows: pl.DataFrame) -> pl.DataFrame:
-    """``rows`` by game, then input order: not sorted again when they come so (an export, game by game)."""
+    """``rows`` by game, then input order: not sorted again when they come so (an export, game by game; the
+    seats of a wide sheet's row share its position and come in seat order)."""
     ordered = rows.select(((pl.col("game_id") >= pl.col("game_id").shift(1))
-                           & (pl.col(INPUT_POSITION) > pl.col(INPUT_POSITION).shift(1))).fill_null(True).all()).item()
+                           & (pl.col(INPUT_POSITION) >= pl.col(INPUT_POSITION).shift(1))).fill_null(True).all()).item()
     return rows if ordered else rows.sort("game_id", INPUT_POSITION)
 
 
