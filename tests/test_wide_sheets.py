@@ -214,3 +214,12 @@ def test_any_wide_sheet_settles_as_its_long_form(scores):
         for g, row in enumerate(scores) for s, score in enumerate(row)])
     wide = long.pivot(on="seat", index="game_id", values=["player", "final_score"], maintain_order=True)
     assert analyzer.score(wide, "ema").games.equals(analyzer.score(long, "ema").games)
+
+
+@pytest.mark.parametrize(("extra", "named"), [("player", "column 'player' beside 'player_0'"),
+                                               ("seat", "column 'seat' beside the seats' columns"),
+                                               ("recorded_place", "column 'recorded_place' beside the seats'")])
+def test_a_long_column_beside_the_seats_columns_is_refused(extra, named):
+    wide = pl.read_csv(WIDE).with_columns(pl.lit(1).alias(extra))
+    with pytest.raises(InputError, match=named + ".*not both"):
+        analyzer.score(wide)

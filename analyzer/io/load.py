@@ -21,7 +21,7 @@ import polars as pl
 from analyzer.io.columns import (
     SHEET_COLUMNS, InputError, check_header, csv_separator, is_sheet, read_names, separator_name,
 )
-from analyzer.io.wide import WIDE_COLUMNS, missing_seat_columns, to_long, wide_layout
+from analyzer.io.wide import SEAT_FIELDS, WIDE_COLUMNS, missing_seat_columns, to_long, wide_layout
 from analyzer.schema import (
     INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SHEET_ROW, SITUATION_FLAGS, SOURCE_FILE,
     SOURCE_ROW,
@@ -249,6 +249,12 @@ def long_form(lf: pl.LazyFrame, where: str | Path) -> pl.LazyFrame:
     layout = wide_layout(lf.collect_schema().names())
     if layout is None:
         return lf
+    both = [c for c in ("seat", *SEAT_FIELDS) if c in lf.collect_schema()]
+    if both:  # a column of one player beside the seats' columns: which is meant cannot be guessed
+        first = next((c for (f, _), c in layout.columns.items() if f == both[0]), None)
+        beside = f" beside {first!r}" if first else " beside the seats' columns"
+        raise InputError(f"column {both[0]!r}{beside} in {where}: a game-level sheet is one row per player "
+                         f"(player, final_score) or one row per table (player_0, final_score_0, …), not both")
     missing = missing_seat_columns(layout)
     if missing:
         also = f" (also missing: {', '.join(map(repr, missing[1:]))})" if len(missing) > 1 else ""
