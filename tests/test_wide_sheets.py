@@ -223,3 +223,14 @@ def test_a_long_column_beside_the_seats_columns_is_refused(extra, named):
     wide = pl.read_csv(WIDE).with_columns(pl.lit(1).alias(extra))
     with pytest.raises(InputError, match=named + ".*not both"):
         analyzer.score(wide)
+
+
+def test_the_progress_counts_every_seat_as_the_plan_does(tmp_path):
+    """The plan counts a wide sheet's rows in the long form (a row per seat); the partitions report as many."""
+    long = pl.read_csv(DATA / "sheet_check.csv", infer_schema=False)
+    path = tmp_path / "check_wide.parquet"
+    to_wide(long).write_parquet(path)
+    seen = []
+    analyzer.score_to(path, tmp_path / "out", rules="ema", partition_rows=8,
+                      progress=lambda done, total, parts: seen.append((done, total)))
+    assert seen[-1] == (15, 15) and len(seen) > 1

@@ -231,7 +231,8 @@ class ScoreJob:
             tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
             if self.statistics else TournamentSums(),
         )
-        rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item()
+        rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item() + (
+            scored.sheet.other_seats if scored.sheet is not None else 0)  # a wide sheet: its rows counted by seat
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
                                                                            "games": tables.games}
         return PartOutput(row_tables, summary, rows), tables

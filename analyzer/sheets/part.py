@@ -42,6 +42,14 @@ class SheetPart:
         first = pl.col(WIDE_FIRST).fill_null(True) if WIDE_FIRST in self.rows.columns else pl.lit(True)
         return self.rows.select(((pl.col(REJECT) == 0) & first).sum()).item()
 
+    @property
+    def other_seats(self) -> int:
+        """The rows that are a wide sheet's seats after the first of their row: with the rows counted (scored or
+        rejected), the rows this part read in the long form (what the plan counts, for the progress)."""
+        if WIDE_FIRST not in self.rows.columns:
+            return 0
+        return self.rows.select((~pl.col(WIDE_FIRST).fill_null(True)).sum()).item()
+
     def rejects(self) -> pl.DataFrame:
         """The rejected rows, one line per reason, with the keys of input order (``_pos``, ``_bit``)."""
         return rejects_of(self.rows.lazy(), keep_order=True).collect()
