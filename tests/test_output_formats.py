@@ -137,3 +137,19 @@ def test_the_report_reads_back_each_format(tmp_path):
         pages[fmt] = report.read_text()
     for fmt in ("xlsx", "json"):
         assert "Ines" in pages[fmt] and len(pages[fmt]) > 0.9 * len(pages["parquet"])
+
+
+def test_write_results_names_only_the_sheets_the_workbook_holds(tmp_path, monkeypatch):
+    monkeypatch.setattr(workbook, "EXCEL_MAX_ROWS", 3)
+    small, big = pl.DataFrame({"a": [1, 2]}), pl.DataFrame({"a": [1, 2, 3]})
+    paths = analyzer.write_results({"players": small, "hands": big}, tmp_path, "xlsx")
+    assert paths == {"players": tmp_path / "results.xlsx"}
+    assert list(pl.read_excel(tmp_path / "results.xlsx", sheet_id=0)) == ["players"]
+
+
+def test_types_excel_has_no_cell_for_are_text(tmp_path):
+    table = pl.DataFrame({"kind": pl.Series(["a", "b"]).cast(pl.Categorical), "took": [dt.timedelta(seconds=5), None],
+                          "raw": [b"ab", None], "empty": [None, None]})
+    path = tmp_path / "book.xlsx"
+    write_workbook({"players": table}, path)
+    assert read_sheet(path, "players").rows() == [("a", "PT5S", "6162", None), ("b", None, None, None)]

@@ -53,8 +53,12 @@ def excel_columns(df: pl.DataFrame) -> pl.DataFrame:
         if isinstance(dtype, pl.Datetime) and dtype.time_zone is not None:
             columns.append(col.dt.replace_time_zone(None))
             names[name] = f"{name} ({dtype.time_zone})"
-        elif dtype in (pl.Binary, pl.Null) or isinstance(dtype, (pl.Duration, pl.Object, pl.Decimal)):
-            columns.append(col.cast(pl.String) if dtype != pl.Binary else col.bin.encode("hex"))
+        elif dtype == pl.Binary:
+            columns.append(col.bin.encode("hex"))
+        elif isinstance(dtype, pl.Duration):  # ISO 8601 ('PT5S'): Excel has no durations
+            columns.append(col.dt.to_string("iso"))
+        elif dtype == pl.Null or isinstance(dtype, (pl.Decimal, pl.Enum, pl.Categorical)):
+            columns.append(col.cast(pl.String))
         else:
             columns.append(col)
     return df.select(columns).rename(names)

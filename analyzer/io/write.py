@@ -66,8 +66,9 @@ def write_results(tables: dict[str, pl.DataFrame], outdir: str | Path, fmt: str 
     ``json``: :mod:`analyzer.io.formats`); returns the paths written."""
     outdir = Path(outdir)
     if fmt == "xlsx":
-        path = write_atomic(outdir / WORKBOOK_NAME, lambda temp: write_workbook(tables, temp))
-        return {name: path for name in tables}  # a table too big for a sheet is named by write_workbook's note
+        left_out: list[str] = []
+        path = write_atomic(outdir / WORKBOOK_NAME, lambda temp: left_out.extend(write_workbook(tables, temp)))
+        return {name: path for name in tables if name not in left_out}  # a table too long for a sheet: not there
     if fmt == "json":
         def write_json(df: pl.DataFrame, records_per_line: bool) -> Callable[[str], None]:
             def write(temp: str) -> None:
