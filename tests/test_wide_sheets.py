@@ -149,8 +149,16 @@ def test_a_bad_cell_is_rejected_with_file_row_column_and_value(tmp_path, column,
     own = rejects.filter(pl.col("column") == named)
     assert own.select("file", "row", "value").rows() == [(str(path), 3, value)]
     assert own["reason"].item().startswith(why)
-    # the game's other seats are rejected with it (a game is settled from all its players), at the same row
+    # the game's other seats are rejected with it (a game is settled from all its players), at the same row,
+    # each named by its player column
     assert set(rejects["row"]) == {3} and rejects.height == 4
+    seat = int(column.rsplit("_", 1)[1])
+    others = [f"player_{s}" for s in range(4) if s != seat]
+    if winds:
+        others = [WINDS[s] for s in range(4) if s != seat]
+    assert sorted(rejects.filter(pl.col("column") != named)["column"]) == sorted(others)
+    assert set(rejects.filter(pl.col("column") != named)["reason"]) == {
+        f"the game cannot be settled without its rejected row(s) 3 ({named})"}
 
 
 def test_a_game_id_is_made_from_session_table_and_row(tmp_path):
