@@ -172,13 +172,15 @@ def test_a_game_id_is_made_from_session_table_and_row(tmp_path):
     assert set(analyzer.score(bare).games["game_id"]) == {f"bare-row{n}" for n in range(1, 17)}
 
 
-def test_three_players(tmp_path):
+@pytest.mark.parametrize("rules", ["tenhou_sanma", None])  # three seats: the default's three-player preset
+def test_three_players(tmp_path, rules):
     """Tenhou sanma (35000 start, 40000 return, uma 20/0/-20, the thousands rounded 5 down / 6 up): 27400 -> 27:
     27 - 40 + 0 = -13; -5500 -> -6: -6 - 40 - 20 = -66; first takes the rest: 79."""
     path = tmp_path / "sanma.csv"
     pl.DataFrame({"game_id": ["G1"], "player_0": ["A"], "final_score_0": [27400], "player_1": ["B"],
                   "final_score_1": [83100], "player_2": ["C"], "final_score_2": [-5500]}).write_csv(path)
-    games = analyzer.score(path, "tenhou_sanma").games.sort("seat")
+    games = analyzer.score(path, rules).games.sort("seat")
+    assert set(games["rules"]) == {"tenhou_sanma"}
     assert games.select("player", "seat", "place", "game_points").rows() == [
         ("A", 0, 2, -13.0), ("B", 1, 1, 79.0), ("C", 2, 3, -66.0)]
 

@@ -12,7 +12,8 @@ Two ways of naming a seat's columns are read:
 A file is wide where it has no ``result`` column (hand records have ``player_0..3`` too, and a ``result``) and
 has ``final_score_0`` or ``east_score``; its seats are the numbers (winds) whose player or score column it has.
 The other columns (``game_id``, ``session``, ``table``, ``leftover_sticks``, ``rules``, ``players``, anything
-else) belong to the game: every seat's row gets them. Without ``game_id`` a game's id is made from its
+else) belong to the game: every seat's row gets them. A sheet of three seats says ``players`` = 3 where it has
+no such column: its games are settled under the default ruleset's three-player preset unless told otherwise. Without ``game_id`` a game's id is made from its
 ``session``, ``table`` and row (``1-3-row4``; the file's name stands in where there is neither).
 
 Each long row keeps the wide row's ``_row`` (and ``_pos``: a row is still one unit of the input) and says which
@@ -120,6 +121,9 @@ def to_long(lf: pl.LazyFrame, layout: WideLayout, file: str | Path) -> pl.LazyFr
     if "game_id" not in schema:
         lf = lf.with_columns(made_game_id(schema.names(), file).alias("game_id"))
         shared = ["game_id", *shared]
+    if len(layout.seats) == 3 and "players" not in schema:  # a sheet of three seats is of three-player games
+        lf = lf.with_columns(pl.lit("3").alias("players"))
+        shared = [*shared, "players"]
     fields = [f for f in SEAT_FIELDS if any((f, s) in layout.columns for s in layout.seats)]
     # a field some seats have and others lack is null there: its type is the one the seats that have it share
     types = {f: _field_type([schema[c] for (g, _), c in layout.columns.items() if g == f]) for f in fields}
