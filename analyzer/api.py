@@ -17,8 +17,8 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.formats import read_table
-from analyzer.io.workbook import require_xlsxwriter
 from analyzer.io.load import InputError
+from analyzer.io.workbook import require_xlsxwriter
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
 from analyzer.jobs.score import NO_HANDS
 from analyzer.rejects import REJECTS_SCHEMA

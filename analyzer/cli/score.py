@@ -48,7 +48,8 @@ def score_command(
     Writes hands, games, players and rejects tables. Every input row lands in hands or rejects. Inputs of any
     size are scored in partitions of whole games, each written out as soon as it is scored. The standings
     rank each kind of game (4- or 3-player, hanchan or east-only) on its own. A game-level result sheet (one row
-    per player per game: game_id, player, final_score) is settled from its final scores; with a session column
+    per player per game: game_id, player, final_score; or one row per table: player_0, final_score_0, … or
+    east, east_score, …) is settled from its final scores; with a session column
     the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
     with friendly_errors(debug):
