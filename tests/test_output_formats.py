@@ -153,3 +153,15 @@ def test_types_excel_has_no_cell_for_are_text(tmp_path):
     path = tmp_path / "book.xlsx"
     write_workbook({"players": table}, path)
     assert read_sheet(path, "players").rows() == [("a", "PT5S", "6162", None), ("b", None, None, None)]
+
+
+@pytest.mark.parametrize(("fmt", "files"), [
+    ("xlsx", ["results.xlsx"]),
+    ("json", ["hands.ndjson", "games.json", "players.json", "sessions.json", "teams.json", "rejects.ndjson"]),
+])
+def test_the_command_says_what_it_wrote(tmp_path, fmt, files):
+    run = CliRunner().invoke(main, ["score", *INPUTS, "-o", str(tmp_path), "--format", fmt, "--top", "0"])
+    assert run.exit_code == 1, run.output  # the bad cell's rows rejected
+    written = next(line for line in run.output.splitlines() if line.startswith("written: "))
+    assert written == "written: " + ", ".join(str(tmp_path / f) for f in files)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == sorted(files)
