@@ -16,9 +16,13 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.io.formats import read_table
 from analyzer.io.load import InputError
 from analyzer.io.unknown_columns import check_input_columns
+from analyzer.io.workbook import require_xlsxwriter
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
+from analyzer.jobs.score import NO_HANDS
+from analyzer.rejects import REJECTS_SCHEMA
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.report import write_report
 from analyzer.rules import Rules
@@ -138,8 +142,10 @@ def score_to(
     """
     check_input_columns(data, input_kind, strict)
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
+        if fmt == "xlsx":
+            require_xlsxwriter()  # before any input is read
         if chosen.remote and fmt != "parquet":
-            raise InputError("a cluster run writes Parquet part files: leave out --format csv")
+            raise InputError(f"a cluster run writes Parquet part files: leave out --format {fmt}")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         # with a report, the check's findings too (the report of a tournament lists them)
@@ -157,8 +163,12 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
     if Path(str(paths["hands"])).suffix == "":  # part files of a cluster run
         tables = read_part_files(Path(str(paths["hands"])).parent)
     else:
-        read = pl.read_csv if fmt == "csv" else pl.read_parquet
-        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects")}
+        missing = [name for name in ("hands", "games", "rejects") if name not in paths]
+        if missing:  # left out of a workbook that could not hold them
+            raise InputError(f"the report needs the {', '.join(missing)} table(s), too big for a workbook: "
+                             "use --format parquet")
+        empty = {"rejects": REJECTS_SCHEMA, "hands": NO_HANDS}
+        tables = {name: read_table(paths[name], name, empty.get(name)) for name in ("hands", "games", "rejects")}
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,

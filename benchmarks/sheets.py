@@ -2,7 +2,7 @@
 player per game: P x G rows), beside the I/O floor measured in the same run.
 
     .venv/bin/python -m benchmarks.sheets [--players 100000] [--games 50] [--seed 0] [--repeat 1] [--check]
-                                          [--minimal] [--baseline CHECKOUT] [--keep]
+                                          [--minimal] [--wide] [--baseline CHECKOUT] [--keep]
                                           [-- EXTRA SCORE OPTIONS such as --partition-rows N]
 
 1. Data: G sessions; in each, the players are shuffled into tables of four, each table's final scores drawn
@@ -15,6 +15,10 @@ player per game: P x G rows), beside the I/O floor measured in the same run.
 3. Score: ``analyzer score DATA -o OUTDIR --rules ema`` as a fresh process, Parquet in and out, default settings
    plus the extra options: the games, players, sessions (P x G rows: every player's standing after every
    session) and teams tables.
+
+``--wide`` also times the same sheet one row per table (``player_0..3``, ``final_score_0..3``, ``chombo_0..3``,
+``penalty_0..3``, ``team_0..3``: ``…-wide.parquet``, made from the long one), right after the long one: the cost
+of turning a wide sheet into the long form (step ``wide``, its rows/s counted in the long form's rows).
 
 ``--baseline CHECKOUT`` also times another checkout's score run (e.g. ``git worktree add ../base REV``) right
 after this one's, repeat by repeat: on a shared machine only figures of the same run compare.
@@ -86,6 +90,19 @@ def dataset(players: int, games: int, seed: int, minimal: bool = False) -> Path:
     return path
 
 
+def wide_dataset(players: int, games: int, seed: int) -> Path:
+    """The sheet of :func:`dataset`, one row per table (its seats' cells in columns of their own)."""
+    long = dataset(players, games, seed)
+    path = long.with_name(long.stem + "-wide.parquet")
+    if not path.exists():
+        temp = path.with_suffix(".tmp")
+        pl.read_parquet(long).pivot(on="seat", index=["session", "table", "game_id"],
+                                    values=["player", "final_score", "chombo", "penalty", "team"],
+                                    maintain_order=True).write_parquet(temp)
+        temp.replace(path)
+    return path
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=100_000)
@@ -94,6 +111,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repeat", type=int, default=1, help="runs of floor and score; the best is reported")
     parser.add_argument("--check", action="store_true", help="also time `analyzer check`")
     parser.add_argument("--minimal", action="store_true", help="only game_id, seat, player, final_score")
+    parser.add_argument("--wide", action="store_true", help="also the same sheet one row per table")
     parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                         help="also time the score run of another checkout, alternating with this one")
     parser.add_argument("--keep", action="store_true", help="keep the outputs (printed path)")
@@ -110,6 +128,12 @@ def main(argv: list[str] | None = None) -> dict:
         if made["exit"] != 0:
             raise SystemExit(f"generating the data failed: {made['stderr_tail']}")
         made_in = made["seconds"]
+    wide = None
+    if args.wide:
+        wide = data.with_name(data.stem + "-wide.parquet")
+        if not wide.exists() and timed([sys.executable, "-c", f"from benchmarks.sheets import wide_dataset; "
+                                        f"wide_dataset({args.players}, {args.games}, {args.seed})"])["exit"]:
+            raise SystemExit("making the wide sheet failed")
     rows = pl.scan_parquet(data).select(pl.len()).collect().item()
     work = Path(tempfile.mkdtemp(prefix="analyzer-sheets-"))
     analyzer = [sys.executable, "-m", "analyzer.cli"]
@@ -118,12 +142,16 @@ def main(argv: list[str] | None = None) -> dict:
            "input": str(data), "input_mb": round(data.stat().st_size / 2**20, 1), "generated_seconds": made_in,
            "score_options": extra, "cpus": os.cpu_count()}
     try:
-        runs = {"floor": [], "score": [], "baseline": [], "check": []}
+        runs = {"floor": [], "score": [], "wide": [], "baseline": [], "check": []}
         for _ in range(args.repeat):
             runs["floor"].append(timed([sys.executable, "-c", FLOOR, str(data), str(work / "copy.parquet")]))
             shutil.rmtree(work / "out", ignore_errors=True)
             runs["score"].append(timed([*analyzer, "score", str(data), "-o", str(work / "out"), "--rules", "ema",
                                         "--top", "0", *extra]))
+            if wide is not None:
+                shutil.rmtree(work / "wide", ignore_errors=True)
+                runs["wide"].append(timed([*analyzer, "score", str(wide), "-o", str(work / "wide"), "--rules", "ema",
+                                           "--top", "0", *extra]))
             if args.baseline is not None:  # `-m` puts the checkout first on the path: its analyzer is the one run
                 shutil.rmtree(work / "base", ignore_errors=True)
                 runs["baseline"].append(timed([*analyzer, "score", str(data.resolve()), "-o", str(work / "base"),
@@ -136,10 +164,10 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    path = save(fig, args.out, "sheets", f"{rows}{'-minimal' if args.minimal else ''}")
+    path = save(fig, args.out, "sheets", f"{rows}{'-minimal' if args.minimal else ''}{'-wide' if args.wide else ''}")
     print(f"{rows:,} rows ({args.players:,} players x {args.games} games, {fig['input_mb']} MB Parquet), "
           f"{fig['cpus']} CPUs, options: {' '.join(extra) or 'defaults'}")
-    print_steps(fig, rows, ("floor", "score", "baseline", "check"))
+    print_steps(fig, rows, ("floor", "score", "wide", "baseline", "check"))
     print(f"figures: {path}")
     return fig
 

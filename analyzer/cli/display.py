@@ -178,8 +178,14 @@ def print_counts(result) -> None:
         f"rows read: {result.rows_read} = scored {result.rows_scored} + rejected {result.rows_rejected}"
         f" (scored with problems: {result.rows_with_problems}); games: {result.games}"
     )
-    print_line("written: " + ", ".join(str(p) for p in result.paths.values()))
+    print_line("written: " + ", ".join(str(p) for p in dict.fromkeys(result.paths.values())))  # a workbook once
     print_rejects(result.rows_rejected, result.reject_reasons, result.paths.get("rejects"))
+
+
+def print_notes(notes: list[str]) -> None:
+    """What the outputs could not hold (a table too big for a workbook), one line each, on the console."""
+    for note in notes:
+        console.print(f"[yellow]note: {cell(note)}[/]", highlight=False)
 
 
 def print_rejects(rows: int, reasons, where) -> None:

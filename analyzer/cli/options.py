@@ -104,8 +104,9 @@ debug_option = click.option("--debug", is_flag=True, help="Show tracebacks inste
 # what the inputs are (score, check, report): hand records, game-level result sheets, or each file by its columns
 input_kind_option = click.option(
     "--input-kind", type=click.Choice(INPUT_KINDS), default="auto", show_default=True,
-    help="Read each file by its columns (a game-level sheet has player and final_score and no result), or every "
-         "file as hand records (hands) or as game-level sheets (games).",
+    help="Read each file by its columns (a game-level sheet has player and final_score and no result; one row per "
+         "table: final_score_0 or east_score), or every file as hand records (hands) or as game-level sheets "
+         "(games).",
 )
 strict_option = click.option(
     "--strict", is_flag=True,

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from analyzer.api import score_to
-from analyzer.io.write import FORMATS
+from analyzer.io.formats import RUN_FORMATS, table_file
 from analyzer.rules import load_rules
 
-from analyzer.cli.display import column_warnings, print_counts, print_standings, print_teams, progress_bar
+from analyzer.cli.display import column_warnings, print_counts, print_notes, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
@@ -25,7 +25,9 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @rules_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(RUN_FORMATS), default="parquet", show_default=True,
+              help="parquet or csv: a file per table; xlsx: one workbook, results.xlsx, a sheet per table (needs "
+                   "analyzer[xlsx]); json: JSON arrays, hands and rejects as NDJSON.")
 @click.option("--top", default=20, show_default=True, help="Players shown in the standings table (0 = none).")
 @run_options
 @rank_by_option
@@ -47,11 +49,12 @@ def score_command(
     Writes hands, games, players and rejects tables. Every input row lands in hands or rejects. Inputs of any
     size are scored in partitions of whole games, each written out as soon as it is scored. The standings
     rank each kind of game (4- or 3-player, hanchan or east-only) on its own. A game-level result sheet (one row
-    per player per game: game_id, player, final_score) is settled from its final scores; with a session column
+    per player per game: game_id, player, final_score; or one row per table: player_0, final_score_0, … or
+    east, east_score, …) is settled from its final scores; with a session column
     the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
     with friendly_errors(debug), column_warnings():
-        refuse_inputs_as_outputs(inputs, [Path(outdir) / f"{name}.{fmt}" for name in TABLES])
+        refuse_inputs_as_outputs(inputs, [Path(outdir) / table_file(name, fmt) for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with progress_bar(f"Scoring under {label}") as bar:
@@ -63,4 +66,5 @@ def score_command(
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)
+    print_notes(result.notes)
     sys.exit(EXIT_REJECTS if result.rows_rejected else EXIT_CLEAN)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, NO_LOG, number_text
+from analyzer.io.wide import WIDE_INDEX, WIDE_WIND, wide_column
 from analyzer.rejects import REJECT
 from analyzer.sheets import SheetPart
 from analyzer.text import format_text
@@ -61,8 +62,14 @@ def table_findings(rows: pl.LazyFrame) -> list[pl.LazyFrame]:
     field = pl.col("_table_field")
     per_game = rows.filter(field.is_in(["players", "seat", "game_id"])).sort(
         "game_id", "_pos").unique("game_id", keep="first", maintain_order=True)
+    # where the player is: the rows of a long sheet, the seats' columns of a wide sheet's row
+    wide = pl.col(WIDE_INDEX).is_not_null() | pl.col(WIDE_WIND).is_not_null()
     twice = rows.filter(field == "player").with_columns(
-        pl.col("_row").cast(pl.String).str.join(", ").over("game_id", "player").alias("_rows"),
+        pl.when(wide.first().over("game_id")).then(pl.concat_str(
+            pl.lit("row "), pl.col("_row").first().cast(pl.String), pl.lit(": "),
+            wide_column(pl.lit("player")).str.join(", ")).over("game_id", "player"))
+        .otherwise(pl.concat_str(pl.lit("rows "), pl.col("_row").cast(pl.String).str.join(", ")
+                                 .over("game_id", "player"))).alias("_rows"),
         pl.int_range(pl.len()).over("game_id", "player", order_by="_pos").alias("_nth"),
     ).filter(pl.col("player").is_duplicated().over("game_id") & (pl.col("_nth") > 0))
     sticks = rows.filter(~pl.col("_copy") & pl.col("_sticks").is_not_null()).group_by("game_id").agg(
@@ -73,7 +80,7 @@ def table_findings(rows: pl.LazyFrame) -> list[pl.LazyFrame]:
     return [
         sheet_finding(per_game, field, "table", pl.lit(None), pl.lit(None), pl.col("_table_reason")),
         sheet_finding(twice, "player", "table", pl.col("player"), pl.lit(None),
-                      format_text("{} (rows {})", "_table_reason", "_rows"), pl.col("player"), pl.col("_seat")),
+                      format_text("{} ({})", "_table_reason", "_rows"), pl.col("player"), pl.col("_seat")),
         sheet_finding(sticks, "leftover_sticks", "table", pl.col("_given"), pl.col("_used"),
                       format_text("the rows of the game give {} leftover sticks: the largest ({}) is used", "_given",
                                   "_used")),

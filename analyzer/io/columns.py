@@ -19,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.io.wide import is_wide
 from analyzer.schema import LOSER_RESULTS, PLAYER_COLUMNS, WINNER_RESULTS
 
 
@@ -44,9 +45,10 @@ INPUT_KINDS = ("auto", "hands", "games")
 
 
 def is_sheet(names: Iterable[str]) -> bool:
-    """Whether columns of these names are a game-level sheet: ``player`` and ``final_score``, no ``result``."""
+    """Whether columns of these names are a game-level sheet: ``player`` and ``final_score``, no ``result``; or
+    a wide one (one row per game: ``final_score_0`` or ``east_score``, see :mod:`analyzer.io.wide`)."""
     names = set(names)
-    return {"player", "final_score"} <= names and "result" not in names
+    return ({"player", "final_score"} <= names and "result" not in names) or is_wide(names)
 
 
 def sheet_file(names: Iterable[str], input_kind: str = "auto") -> bool:

@@ -21,6 +21,7 @@ import polars as pl
 from analyzer.io.columns import (
     SHEET_COLUMNS, InputError, check_header, csv_separator, is_sheet, read_names, separator_name,
 )
+from analyzer.io.wide import SEAT_FIELDS, WIDE_COLUMNS, missing_seat_columns, to_long, wide_layout
 from analyzer.schema import (
     INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SHEET_ROW, SITUATION_FLAGS, SOURCE_FILE,
     SOURCE_ROW,
@@ -49,7 +50,7 @@ _ROWS_PER_FILE = 1 << 32
 KNOWN_COLUMNS = VALIDATED_COLUMNS | {
     "kyotaku", "recorded_kyotaku", "date", "turn",
     *[f"{fact}_{s}" for fact in ("riichi_turn", "calls", "open") for s in range(4)],
-    *SHEET_COLUMNS,
+    *SHEET_COLUMNS, *WIDE_COLUMNS,
 }
 
 
@@ -190,7 +191,8 @@ def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
         # columns too, where the file is one (analyzer.sheets reads them from their text)
         sheet = is_sheet(n.strip().lower() for n in schema)
         text = {n: pl.String for n in schema
-                if input_name(n).lower() in VALIDATED_COLUMNS or (sheet and n.strip().lower() in SHEET_COLUMNS)}
+                if input_name(n).lower() in VALIDATED_COLUMNS
+                or (sheet and n.strip().lower() in (*SHEET_COLUMNS, *WIDE_COLUMNS))}
         if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
             schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False,
                                  separator=separator).collect_schema()
@@ -228,7 +230,7 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
     lf = input_columns(lf.rename({n: r for n, r in renamed.items() if r != n}))
     if rows is None:
         check_conversions(lf, {renamed[n]: t for n, t in raw.items()}, path)
-    return (
+    lf = (
         lf.with_row_index(SOURCE_ROW, offset=first + 1)
         .with_columns(
             pl.col(SOURCE_ROW).cast(pl.Int64),
@@ -237,6 +239,28 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
             pl.lit(is_sheet(renamed.values())).alias(SHEET_ROW),
         )
     )
+    return long_form(lf, path)
+
+
+def long_form(lf: pl.LazyFrame, where: str | Path) -> pl.LazyFrame:
+    """A wide game-level sheet (one row per game, :mod:`analyzer.io.wide`) as the long form, one row per player
+    per game (rows keep their source columns); any other input as it is. A seat with a player column and no
+    score column (or the reverse) is an :class:`InputError`."""
+    layout = wide_layout(lf.collect_schema().names())
+    if layout is None:
+        return lf
+    both = [c for c in ("seat", *SEAT_FIELDS) if c in lf.collect_schema()]
+    if both:  # a column of one player beside the seats' columns: which is meant cannot be guessed
+        first = next((c for (f, _), c in layout.columns.items() if f == both[0]), None)
+        beside = f" beside {first!r}" if first else " beside the seats' columns"
+        raise InputError(f"column {both[0]!r}{beside} in {where}: a game-level sheet is one row per player "
+                         f"(player, final_score) or one row per table (player_0, final_score_0, …), not both")
+    missing = missing_seat_columns(layout)
+    if missing:
+        also = f" (also missing: {', '.join(map(repr, missing[1:]))})" if len(missing) > 1 else ""
+        raise InputError(f"no column {missing[0]!r} in {where} (read as a wide game-level sheet: each seat needs "
+                         f"a player and a score column){also}")
+    return to_long(lf, layout, where)
 
 
 def read_as(path: str | Path) -> str:
@@ -344,6 +368,8 @@ def read_frame(frame: pl.LazyFrame | pl.DataFrame, where: str = "the frame") -> 
     renamed = read_names([n for n in raw.names() if not n.startswith("_")], where, KNOWN_COLUMNS)
     lf = input_columns(lf.rename({n: r for n, r in renamed.items() if r != n}))
     check_conversions(lf, {renamed.get(n, n): t for n, t in raw.items()}, where)
+    if wide_layout(lf.collect_schema().names()) is not None:  # its rows numbered before they become seats
+        lf = long_form(prepare_input(lf), where)
     return prepare_input(lf)
 
 

@@ -19,36 +19,14 @@ from typing import Callable
 import polars as pl
 
 from analyzer.io.faults import interrupts_held, writing
+from analyzer.io.formats import NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, table_file
+from analyzer.io.json_tables import json_file
 from analyzer.io.load import InputError
 from analyzer.io.parquet_stream import ParquetStream
+from analyzer.io.workbook import left_out_note, require_xlsxwriter, write_workbook
 
 FORMATS = ("parquet", "csv")
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-
-
-# Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.
-CODE_LIST_COLUMNS = {"problems", "input_problems"}
-
-
-def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
-    """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
-    text), lists of structs 'a:b' items joined by ', '."""
-    columns = []
-    for name, dtype in df.schema.items():
-        col = pl.col(name)
-        if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
-            columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
-        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
-            fields = [f.name for f in dtype.inner.fields]
-            item = pl.concat_str([pl.element().struct.field(f).cast(pl.String) for f in fields], separator=":")
-            columns.append(col.list.eval(item).list.join(", ").alias(name))
-        elif isinstance(dtype, pl.List):
-            columns.append(col.cast(pl.List(pl.String)).list.join(",").alias(name))
-        elif isinstance(dtype, pl.Struct):
-            columns.append(col.struct.json_encode().alias(name))
-        else:
-            columns.append(col)
-    return df.select(columns)
 
 
 def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
@@ -84,8 +62,22 @@ def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
 
 
 def write_results(tables: dict[str, pl.DataFrame], outdir: str | Path, fmt: str = "parquet") -> dict[str, Path]:
-    """Write each named table as ``OUTDIR/NAME.{parquet,csv}``; returns the paths written."""
+    """Write each named table as ``OUTDIR/NAME.{parquet,csv}`` (or into one workbook, ``xlsx``, or as JSON,
+    ``json``: :mod:`analyzer.io.formats`); returns the paths written."""
     outdir = Path(outdir)
+    if fmt == "xlsx":
+        left_out: list[str] = []
+        path = write_atomic(outdir / WORKBOOK_NAME, lambda temp: left_out.extend(write_workbook(tables, temp)))
+        return {name: path for name in tables if name not in left_out}  # a table too long for a sheet: not there
+    if fmt == "json":
+        def write_json(df: pl.DataFrame, records_per_line: bool) -> Callable[[str], None]:
+            def write(temp: str) -> None:
+                out = json_file(temp, records_per_line)
+                out.append(plain_types(df))
+                out.close()
+            return write
+        return {name: write_atomic(outdir / table_file(name, fmt), write_json(df, name in NDJSON_TABLES))
+                for name, df in tables.items()}
     return {name: write_table(df, outdir / f"{name}.{fmt}", fmt) for name, df in tables.items()}
 
 
@@ -128,8 +120,12 @@ class ResultWriter:
         self, outdir: str | Path, fmt: str = "parquet", streamed: bool = True, file_names: dict[str, str] | None = None,
         optional: tuple[str, ...] = (),
     ) -> None:
-        if fmt not in FORMATS:
-            raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
+        if fmt not in RUN_FORMATS:
+            raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(RUN_FORMATS)}")
+        if fmt == "xlsx":
+            require_xlsxwriter()
+        self.notes: list[str] = []  # what the commit could not do as asked (a table too big for a workbook)
+        self._workbook_made = False
         self.outdir = Path(outdir)
         self.fmt = fmt
         self.streamed = streamed
@@ -175,7 +171,9 @@ class ResultWriter:
             raise self._error
 
     def _path(self, name: str) -> Path:
-        return self._temp / self._file_names.get(name, f"{name}.{self.fmt}")
+        if self.fmt == "xlsx":  # tables streamed to Parquet, the workbook made of them at the commit
+            return self._temp / (WORKBOOK_NAME if self._workbook_made else f"{name}.parquet")
+        return self._temp / self._file_names.get(name, table_file(name, self.fmt))
 
     def append(self, name: str, df: pl.DataFrame) -> None:
         """Queue ``df`` to be added to table ``name``."""
@@ -189,6 +187,12 @@ class ResultWriter:
             self._write_part(name, plain_types(df))
 
     def _write_part(self, name: str, df: pl.DataFrame) -> None:
+        if self.fmt == "json":
+            handle = self._csv.get(name)
+            if handle is None:
+                handle = self._csv[name] = json_file(self._path(name), name in NDJSON_TABLES)
+            handle.append(df)
+            return
         if self.fmt == "csv":
             handle = self._csv.get(name)
             first = handle is None
@@ -230,9 +234,12 @@ class ResultWriter:
         manifest beside the run id and the tables."""
         self._close()
         self._raise_error()
+        if self.fmt == "xlsx":
+            self._make_workbook()
         files = [self._path(name).name for name in self._order]
         text = json.dumps({"run": uuid.uuid4().hex, "tables": dict(zip(self._order, files)), **(details or {})},
                           indent=2)
+        per_table, files = dict(zip(self._order, files)), list(dict.fromkeys(files))  # a workbook is one file
         with writing(self.outdir / MANIFEST_NAME):  # written beside the tables first: a full disk stops it here
             (self._temp / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
         for name in [*files, MANIFEST_NAME]:
@@ -243,7 +250,22 @@ class ResultWriter:
                 self._put_back([*self._stale, *files, MANIFEST_NAME])
         shutil.rmtree(self._temp, ignore_errors=True)
         self._lock.close()
-        return {name: self.outdir / file for name, file in zip(self._order, files)}
+        return {name: self.outdir / file for name, file in per_table.items()}
+
+    def _make_workbook(self) -> None:
+        """The workbook of the tables streamed so far, in the run directory; from then on every table's file is
+        the workbook, and a table it cannot hold is left out with a note."""
+        parts = {name: self._temp / f"{name}.parquet" for name in self._order}
+        rows = {name: pl.scan_parquet(path).select(pl.len()).collect().item() for name, path in parts.items()}
+        with writing(self.outdir / WORKBOOK_NAME):
+            left_out = write_workbook({name: (lambda p=path: pl.read_parquet(p)) for name, path in parts.items()},
+                                      self._temp / WORKBOOK_NAME, rows)
+        for path in parts.values():
+            path.unlink()
+        if left_out:
+            self.notes.append(left_out_note(left_out))
+        self._order = [name for name in self._order if name not in left_out]
+        self._workbook_made = True  # every table's file is the workbook now
 
     def _swap(self, files: list[str]) -> None:
         """The run's files renamed into OUTDIR, the manifest last (and the old one out first: no manifest while

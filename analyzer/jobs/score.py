@@ -125,6 +125,7 @@ class RunSummary:
     sessions: pl.DataFrame | None = None  # standings after each session; None without sessions
     teams: pl.DataFrame | None = None  # team standings; None without teams
     team_of: pl.DataFrame | None = None  # player -> team
+    notes: list[str] = field(default_factory=list)  # what the outputs could not hold (a table beyond a workbook)
 
     @property
     def rows_read(self) -> int:
@@ -223,7 +224,8 @@ class ScoreJob:
             tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
             if self.statistics else TournamentSums(),
         )
-        rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item()
+        rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item() + (
+            scored.sheet.other_seats if scored.sheet is not None else 0)  # a wide sheet: its rows counted by seat
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
                                                                            "games": tables.games}
         return PartOutput(row_tables, summary, rows), tables
@@ -273,7 +275,7 @@ class ScoreJob:
             rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
-            sheet_rows=summary.sheet_rows,
+            sheet_rows=summary.sheet_rows, notes=list(getattr(sink, "notes", [])),
             **({name: getattr(tournament, name) if getattr(tournament, name).height else None
                 for name in ("sessions", "teams", "team_of")} if tournament is not None else {}),
         )

@@ -2,8 +2,9 @@
 
 =================== ==========================================================================================
 :class:`MemorySink`    every table kept as a DataFrame (``analyzer.score``)
-:class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv}``, appended per partition, renamed into place together at
-                       the commit (``analyzer.score_to``, ``analyzer score``)
+:class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv,json,ndjson}`` or ``OUTDIR/results.xlsx``, appended per
+                       partition, renamed into place together at the commit (``analyzer.score_to``,
+                       ``analyzer score``)
 :class:`PartFilesSink` ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved into
                        place at the commit with ``players.parquet`` and ``rejects.parquet``
 :class:`NullSink`      nothing kept (``analyzer check`` without the scored tables)
@@ -116,6 +117,11 @@ class DirectorySink:
 
     def commit(self, details: dict) -> dict[str, Path]:
         return self._writer.commit(details)
+
+    @property
+    def notes(self) -> list[str]:
+        """What the commit could not write as asked (a table too big for a workbook)."""
+        return [] if self._writer is None else self._writer.notes
 
     def abort(self) -> None:
         if self._writer is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.games import GAME_LABELS
+from analyzer.io.wide import WIDE_FIRST
 from analyzer.rejects import REJECT, rejects_of
 from analyzer.rules import Rules
 from analyzer.sheets.read import read_sheet
@@ -37,7 +38,17 @@ class SheetPart:
 
     @property
     def scored_rows(self) -> int:
-        return self.rows.select((pl.col(REJECT) == 0).sum()).item()
+        """The rows scored, a wide sheet's rows (games) counted once, not once per seat (as the rejects are)."""
+        first = pl.col(WIDE_FIRST).fill_null(True) if WIDE_FIRST in self.rows.columns else pl.lit(True)
+        return self.rows.select(((pl.col(REJECT) == 0) & first).sum()).item()
+
+    @property
+    def other_seats(self) -> int:
+        """The rows that are a wide sheet's seats after the first of their row: with the rows counted (scored or
+        rejected), the rows this part read in the long form (what the plan counts, for the progress)."""
+        if WIDE_FIRST not in self.rows.columns:
+            return 0
+        return self.rows.select((~pl.col(WIDE_FIRST).fill_null(True)).sum()).item()
 
     def rejects(self) -> pl.DataFrame:
         """The rejected rows, one line per reason, with the keys of input order (``_pos``, ``_bit``)."""

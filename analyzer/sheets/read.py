@@ -26,6 +26,7 @@ import polars as pl
 
 from analyzer.io.columns import SHEET_COLUMNS
 from analyzer.io.load import as_text
+from analyzer.io.wide import WIDE_INDEX, WIDE_WIND, wide_column
 from analyzer.rejects import REJECT, reason, when
 from analyzer.rules import MAX_POINTS
 from analyzer.schema import WINDS
@@ -44,8 +45,9 @@ CELLS = {
     "recorded_place": ("_recorded_place", "recorded_place must be a whole number from 1 to 4"),
     "recorded_points": ("_recorded_points", "recorded_points must be a number"),
 }
-# The first bad cell of the row names the column and its value; the reason lists every bad cell.
-R_SHEET_VALUE = reason(pl.col("_bad_column"), pl.col("_bad_value"), pl.col("_bad_reason"))
+# The first bad cell of the row names the column (a wide sheet's own: ``final_score_2``) and its value; the
+# reason lists every bad cell.
+R_SHEET_VALUE = reason(wide_column(pl.col("_bad_column")), pl.col("_bad_value"), pl.col("_bad_reason"))
 
 
 def _blank(text: pl.Expr) -> pl.Expr:
@@ -98,6 +100,8 @@ def read_sheet(rows: pl.DataFrame) -> pl.DataFrame:
     whole-number columns is never written out as text."""
     missing = [c for c in [*SHEET_COLUMNS, "rules", "players"] if c not in rows.columns]
     rows = rows.with_columns(pl.lit(None, pl.String).alias(c) for c in missing)
+    rows = rows.with_columns(pl.lit(None, t).alias(c) for c, t in ((WIDE_INDEX, pl.Int64), (WIDE_WIND, pl.String))
+                             if c not in rows.columns)
     schema = rows.schema
 
     def text(name: str) -> pl.Expr:

@@ -26,6 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer import segments as seg
+from analyzer.io.wide import WIDE_INDEX, WIDE_WIND, wide_column
 from analyzer.parts import R_RULES, RULES_COLUMN
 from analyzer.rejects import REJECT, add_bits, reason, reason_kind, when
 from analyzer.rules import Rules, RulesError, from_spec, load_rules, preset_names
@@ -33,7 +34,7 @@ from analyzer.schema import INPUT_POSITION
 from analyzer.text import format_text
 from analyzer.validate import R_DUPLICATE
 
-R_SHEET_TABLE = reason(pl.col("_table_column"), pl.col("_table_value"), pl.col("_table_reason"))
+R_SHEET_TABLE = reason(wide_column(pl.col("_table_column")), pl.col("_table_value"), pl.col("_table_reason"))
 # per row of a game that cannot be settled: the column, value and reason of its reject, and what is wrong with
 # the table (`_table_field`: game_id, players, player, seat, or rows for a game with a rejected row)
 TABLE_COLUMNS = ("_table_column", "_table_value", "_table_reason", "_table_field")
@@ -97,14 +98,24 @@ def _copies(rows: pl.DataFrame) -> pl.DataFrame:
                              pl.col("_file").first().over(key).alias("_copy_of_file"))
 
 
+def _row_label() -> pl.Expr:
+    """A row as a reason names it: its number, and on a wide sheet the seat's column of its bad cell (``3
+    (final_score_2)``: the row holds every seat of the game)."""
+    row = pl.col("_row").cast(pl.String)
+    seat_column = wide_column(pl.col("_bad_column"))
+    on_wide = (pl.col(WIDE_INDEX).is_not_null() | pl.col(WIDE_WIND).is_not_null()) & pl.col("_bad_column").is_not_null()
+    return pl.when(on_wide).then(pl.concat_str(row, pl.lit(" ("), seat_column, pl.lit(")"))).otherwise(row)
+
+
 def _names(expr: pl.Expr) -> pl.Expr:
     return expr.unique(maintain_order=True).str.join(", ")
 
 
 def _in_game_order(rows: pl.DataFrame) -> pl.DataFrame:
-    """``rows`` by game, then input order: not sorted again when they come so (an export, game by game)."""
+    """``rows`` by game, then input order: not sorted again when they come so (an export, game by game; the
+    seats of a wide sheet's row share its position and come in seat order)."""
     ordered = rows.select(((pl.col("game_id") >= pl.col("game_id").shift(1))
-                           & (pl.col(INPUT_POSITION) > pl.col(INPUT_POSITION).shift(1))).fill_null(True).all()).item()
+                           & (pl.col(INPUT_POSITION) >= pl.col(INPUT_POSITION).shift(1))).fill_null(True).all()).item()
     return rows if ordered else rows.sort("game_id", INPUT_POSITION)
 
 
@@ -171,7 +182,7 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
         _names(pl.col("player").filter(pl.col("player").is_duplicated())).alias("_twice"),
         _names(pl.col("_seat_given").filter(pl.col("_seat_given").is_duplicated()).cast(pl.String))
         .alias("_seat_twice"),
-        _names(pl.col("_row").filter(pl.col("_own_reason")).cast(pl.String)).alias("_rejected_rows"),
+        _names(_row_label().filter(pl.col("_own_reason"))).alias("_rejected_rows"),
     ).join(per_game, on="game_id", how="left")
     n, players = pl.col("_n"), pl.col("_players")
     seat_given = pl.col("_seats_given") > 0
@@ -209,6 +220,10 @@ def table_problems(rows: pl.DataFrame, hand_games: pl.Series) -> pl.DataFrame:
                          (pl.col("_some_rejected") & (n == players) & (pl.col("_twice") == "") & ~seat_bad
                           & ~pl.col("_in_hands")).alias("_only_rejected"))
     rows = rows.join(texts, on="game_id", how="left", maintain_order="left")
+    # the seats of a wide sheet's row share its number: each is named by its own player column instead
+    on_wide = pl.col(WIDE_INDEX).is_not_null() | pl.col(WIDE_WIND).is_not_null()
+    rows = rows.with_columns(pl.when(on_wide & (pl.col("_table_column") == "game_id")).then(pl.lit("player"))
+                             .otherwise(pl.col("_table_column")).alias("_table_column"))
     applies = counted & pl.col("_table_reason").is_not_null() & ~(pl.col("_only_rejected") & pl.col("_own_reason"))
     value = pl.when(pl.col("_table_column") == "seat").then(pl.col("seat").cast(pl.String)).when(
         pl.col("_table_column") == "player").then(pl.col("player")).otherwise(pl.col("game_id"))
