@@ -113,7 +113,10 @@ class ResultWriter:
     header); the files grow in a temporary directory inside OUTDIR and :meth:`commit` renames them into place
     together, so OUTDIR never holds a half-written table of this run: the tables they replace are kept until all
     are in, and put back if the commit fails or is interrupted. :meth:`abort` removes this run's files (and
-    OUTDIR, when the run made it); neither is cut short by Ctrl-C. OS errors are :class:`OutputError`.
+    OUTDIR, when the run made it). The run holds OUTDIR's lock (:func:`lock_outdir`) from its start until the
+    commit or the abort, which remove the run directory and the lock file; Ctrl-C is held back while the two
+    are taken and while they are given up, so it never leaves either behind. OS errors are
+    :class:`OutputError`.
     ``streamed=False`` promises one ``append`` per table: Parquet is then written by Polars in one go (faster
     than Arrow's incremental writer).
 
@@ -134,17 +137,23 @@ class ResultWriter:
         self.fmt = fmt
         self.streamed = streamed
         self._file_names = file_names or {}
-        self._made = [] if self.outdir.is_dir() else [self.outdir]  # what abort removes besides the run's files
-        with writing(self.outdir):
-            self.outdir.mkdir(parents=True, exist_ok=True)
-            if not (self.outdir / LOCK_NAME).exists():
-                self._made.insert(0, self.outdir / LOCK_NAME)
-            self._lock = lock_outdir(self.outdir)
+        self._made = not self.outdir.is_dir()  # abort removes OUTDIR too when this run made it
+        self._lock = None
+        self._done = False  # committed or dropped: abort has nothing left to do
+        # Ctrl-C held back until the lock and the run directory are both taken (kept) or both dropped: between
+        # the two, nothing else would remove them
+        with interrupts_held() as held, writing(self.outdir):
             try:
+                self.outdir.mkdir(parents=True, exist_ok=True)
+                self._lock = lock_outdir(self.outdir)
                 self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
             except BaseException:
                 self._remove_made()
                 raise
+            if held.interrupted:
+                shutil.rmtree(self._temp, ignore_errors=True)
+                self._remove_made()
+                raise KeyboardInterrupt
         self._cancelled = False
         # tables a run writes only when its input has them: one the run before wrote and this one has not is
         # removed at the commit (the manifest of the run before names it)
@@ -241,8 +250,13 @@ class ResultWriter:
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
                 self._put_back([*self._stale, *files, MANIFEST_NAME])
-        shutil.rmtree(self._temp, ignore_errors=True)
-        self._lock.close()
+            # the run directory and the lock go with the commit, before Ctrl-C may end the process
+            shutil.rmtree(self._temp, ignore_errors=True)
+            if held.interrupted:
+                self._remove_made()
+            else:
+                unlock_outdir(self._lock, self.outdir)
+            self._done = True
         return {name: self.outdir / file for name, file in zip(self._order, files)}
 
     def _swap(self, files: list[str]) -> None:
@@ -295,8 +309,11 @@ class ResultWriter:
             os.replace(kept / MANIFEST_NAME, self.outdir / MANIFEST_NAME)
 
     def abort(self) -> None:
-        """Drop this run's files, and OUTDIR's lock file and OUTDIR itself when this run made them."""
+        """Drop this run's files and OUTDIR's lock file, and OUTDIR itself when this run made it (nothing to do
+        after the commit)."""
         with interrupts_held():
+            if self._done:
+                return
             self._cancelled = True  # the writer thread skips what is still queued
             try:
                 self._close()
@@ -305,14 +322,18 @@ class ResultWriter:
             finally:
                 shutil.rmtree(self._temp, ignore_errors=True)
                 self._remove_made()
+                self._done = True
 
     def _remove_made(self) -> None:
-        for made in self._made:  # the lock file while it is still held, then OUTDIR if nothing else is there
+        """The lock file (removed while still held), then OUTDIR if this run made it and nothing else is there."""
+        if self._lock is not None:
+            unlock_outdir(self._lock, self.outdir)
+            self._lock = None
+        if self._made:
             try:
-                made.unlink() if made.name == LOCK_NAME else made.rmdir()
+                self.outdir.rmdir()
             except OSError:
                 pass
-        self._lock.close()
 
 
 LOCK_NAME = ".analyzer.lock"
@@ -322,17 +343,48 @@ MANIFEST_NAME = ".analyzer-run.json"
 
 
 def lock_outdir(outdir: Path):
-    """An exclusive lock on OUTDIR for one run (released when the returned file is closed): two runs into one
-    directory would mix their tables."""
+    """An exclusive lock on OUTDIR for one run: two runs into one directory would mix their tables. Release it
+    with :func:`unlock_outdir`, which removes the lock file.
+
+    The lock file lives only while a run holds it: its holder removes it before letting go. A run that opened
+    the file just before that and then got the lock holds a file no longer in OUTDIR (another inode, or none,
+    is at its name), so it lets go and takes the lock again on the file now there."""
     import fcntl
 
-    handle = open(outdir / LOCK_NAME, "a")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    path = outdir / LOCK_NAME
+    while True:
+        handle = open(path, "a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise InputError(f"another analyzer run is writing into {outdir}: wait for it, or choose another "
+                             "directory")
+        if _same_file(handle, path):
+            return handle
         handle.close()
-        raise InputError(f"another analyzer run is writing into {outdir}: wait for it, or choose another directory")
-    return handle
+
+
+def unlock_outdir(handle, outdir: Path) -> None:
+    """Let go of :func:`lock_outdir`'s lock, removing the lock file first (while it is still held, so no other
+    run holds it)."""
+    path = outdir / LOCK_NAME
+    try:
+        if _same_file(handle, path):
+            path.unlink()
+    except OSError:  # a directory that cannot be written: the file stays, harmless (the next run takes it)
+        pass
+    finally:
+        handle.close()
+
+
+def _same_file(handle, path: Path) -> bool:
+    """Whether ``path`` still names the open file ``handle``."""
+    try:
+        held, named = os.fstat(handle.fileno()), os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
 
 
 def _umask() -> int:

@@ -23,6 +23,7 @@ from typing import Protocol
 
 import polars as pl
 
+from analyzer.io.faults import interrupts_held
 from analyzer.io.write import ResultWriter, plain_types
 from analyzer.run.locations import location, polars_path
 
@@ -106,7 +107,8 @@ class DirectorySink:
         self._writer: ResultWriter | None = None
 
     def open(self, partitions: int) -> None:
-        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
+        with interrupts_held():  # a writer made is a writer kept, for abort to drop
+            self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
 
     def append(self, name: str, table: pl.DataFrame) -> None:
         self._writer.append(name, table)
