@@ -32,6 +32,9 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @min_games_option
 @input_kind_option
 @teams_option
+@click.option("--part-files", is_flag=True, default=False,
+              help="On a cluster (--workers, --scheduler): keep hands and games as the workers wrote them, "
+                   "OUTDIR/hands/part-K.parquet, instead of one file each.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
@@ -39,7 +42,8 @@ def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
     rank_by: tuple[str, ...],
-    min_games: int, input_kind: str, teams_path: str | None, report_path: str | None, debug: bool,
+    min_games: int, input_kind: str, teams_path: str | None, part_files: bool, report_path: str | None,
+    debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -57,7 +61,8 @@ def score_command(
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
                               report=report_path, input_kind=input_kind, teams=teams_path,
                               partition_rows=partition_rows, memory_limit=memory_limit,
-                              progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight)
+                              progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
+                              part_files=part_files)
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)

@@ -30,11 +30,11 @@ SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 CODE_LIST_COLUMNS = {"problems", "input_problems"}
 
 
-def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
+def flatten_for_csv(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
     text), lists of structs 'a:b' items joined by ', '."""
     columns = []
-    for name, dtype in df.schema.items():
+    for name, dtype in df.collect_schema().items():
         col = pl.col(name)
         if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
             columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
@@ -99,11 +99,12 @@ def _plain(dtype: pl.DataType) -> pl.DataType:
     return dtype
 
 
-def plain_types(df: pl.DataFrame) -> pl.DataFrame:
+def plain_types(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """Enum and categorical values (also inside lists and structs) as text, null-typed columns as text: the
     types every Parquet writer and reader handles alike, whether a table is written at once or in parts."""
-    targets = {name: _plain(dtype) for name, dtype in df.schema.items()}
-    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != df.schema[n])
+    schema = df.collect_schema()
+    targets = {name: _plain(dtype) for name, dtype in schema.items()}
+    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != schema[n])
 
 
 class ResultWriter:
@@ -179,6 +180,11 @@ class ResultWriter:
                 except BaseException as exc:  # handed to the caller's thread
                     self._error = exc
 
+    @property
+    def temp(self) -> Path:
+        """The run's temporary directory inside OUTDIR (removed with the commit or the abort)."""
+        return self._temp
+
     def _raise_error(self) -> None:
         if self._error is not None:
             raise self._error
@@ -192,6 +198,20 @@ class ResultWriter:
         if name not in self._order:
             self._order.append(name)
         self._queue.put((name, df))
+
+    def write_whole(self, name: str, frame: pl.LazyFrame) -> None:
+        """Table ``name`` written at once from ``frame``, streamed into its file (part files read together, say:
+        never all in memory)."""
+        self._raise_error()
+        if name in self._order:
+            raise ValueError(f"{name} is already a table of this run")
+        self._order.append(name)
+        path = self._path(name)
+        with writing(self.outdir / path.name):
+            if self.fmt == "csv":
+                flatten_for_csv(plain_types(frame)).sink_csv(path)
+            else:
+                plain_types(frame).sink_parquet(path, compression="zstd")
 
     def _write(self, name: str, df: pl.DataFrame) -> None:
         with writing(self.outdir / self._path(name).name):
@@ -286,15 +306,20 @@ class ResultWriter:
             raise
 
     def _previous_tables(self) -> list[str]:
-        """The files of the optional tables the manifest of the run before names that are still in OUTDIR."""
+        """What this run's tables replace besides their files: the part-file folders of a cluster run before
+        (``hands/part-K.parquet``: :class:`~analyzer.run.sink.PartFilesSink`), and the files of the optional
+        tables the manifest of the run before names that are still in OUTDIR."""
+        folders = [name for name in self._order if (self.outdir / name).is_dir()
+                   and any((self.outdir / name).glob("part-*.parquet"))]
         if not self._optional:
-            return []
+            return folders
         try:
             tables = json.loads((self.outdir / MANIFEST_NAME).read_text(encoding="utf-8")).get("tables", {})
         except (OSError, ValueError, AttributeError):
-            return []
-        return [name for table, name in tables.items() if table in self._optional and table not in self._order
-                and isinstance(name, str) and name == Path(name).name and (self.outdir / name).is_file()]
+            return folders
+        return folders + [name for table, name in tables.items() if table in self._optional and table not in
+                          self._order and isinstance(name, str) and name == Path(name).name
+                          and (self.outdir / name).is_file()]
 
     def _put_back(self, names: list[str]) -> None:
         """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own

@@ -17,6 +17,7 @@ run may put its temporary files beside the outputs (a place every worker reaches
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 from typing import Protocol
@@ -124,6 +125,44 @@ class DirectorySink:
             self._writer.abort()
 
 
+class ClusterDirectorySink(DirectorySink):
+    """The files of :class:`DirectorySink`, from a cluster: the workers write their partitions' tables as part
+    files into the run's temporary directory inside OUTDIR (a local path every worker reaches), which are then
+    streamed, in partition order, into one file per table before the commit. The buckets of a cluster run are
+    ranges of game ids (:mod:`analyzer.run.dask`), so one after the other they give the single-machine table.
+    ``--format csv`` is written the same way."""
+
+    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
+        super().__init__(outdir, fmt)
+        self.scratch = str(self.outdir)  # the map stage's bucket files go beside the outputs, as the parts do
+        self._parts: Path | None = None
+
+    def open(self, partitions: int) -> None:
+        super().open(partitions)
+        run = self._writer.temp
+        run.chmod(0o777 & ~_umask())  # a cluster's workers write into it; private would shut out other users
+        self._parts = run / "parts"
+
+    def part_writer(self) -> PartFiles:
+        return PartFiles(str(self._parts))
+
+    def append(self, name: str, table: pl.DataFrame) -> None:
+        self._join_parts()  # the partitions' tables come first, as in a local run
+        super().append(name, table)
+
+    def commit(self, details: dict) -> dict[str, Path]:
+        self._join_parts()
+        return super().commit(details)
+
+    def _join_parts(self) -> None:
+        if self._parts is None or not self._parts.is_dir():
+            return
+        for folder in sorted(self._parts.iterdir(), key=lambda f: RUN_TABLES.index(f.name)):
+            self._writer.write_whole(folder.name, pl.scan_parquet(sorted(folder.glob("part-*.parquet"))))
+        # the part files are read by the writes above, which are done: they go with the run directory
+        self._parts = None
+
+
 class PartFiles:
     """The part writer of :class:`PartFilesSink`: ``RUN/NAME/part-K.parquet``."""
 
@@ -143,13 +182,16 @@ class PartFilesSink:
 
     Everything goes into a run directory inside OUTDIR first; the commit moves the tables into place. On a
     local or shared filesystem these are renames; on an object store (no renames) copies and deletes, so there
-    a reader may briefly see a table of the old run beside one of the new."""
+    a reader may briefly see a table of the old run beside one of the new. ``part_files=False``: each table's
+    parts are streamed into one file (``hands.parquet``) before the commit, in partition order — the
+    single-machine order, as the buckets are ranges of game ids."""
 
     tables = frozenset(RUN_TABLES)
 
-    def __init__(self, outdir: str | Path) -> None:
+    def __init__(self, outdir: str | Path, part_files: bool = True) -> None:
         self.outdir = str(outdir)
         self.scratch = self.outdir
+        self.part_files = part_files
         self.run: str | None = None
 
     def open(self, partitions: int) -> None:
@@ -169,19 +211,28 @@ class PartFilesSink:
     def commit(self, details: dict) -> dict[str, str]:
         fs, root = location(self.run)
         _, out = location(self.outdir)
+        if not self.part_files:
+            for table in ("hands", "games"):
+                if fs.exists(f"{root}/{table}"):
+                    parts = sorted(fs.glob(f"{root}/{table}/part-*.parquet"))
+                    pl.scan_parquet([polars_path(fs, part) for part in parts]).sink_parquet(
+                        polars_path(fs, f"{root}/{table}.parquet"), compression="zstd")
+                    fs.rm(f"{root}/{table}", recursive=True)
         paths = {}
         for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
                      "sessions.parquet", "teams.parquet"):
             source, final = f"{root}/{name}", f"{out}/{name}"
             if not fs.exists(source):
                 continue
-            if fs.exists(final):  # an earlier run's table (or parts): moved aside, then dropped
-                old = f"{out}/.{name}.old-{uuid.uuid4().hex[:8]}"
-                fs.mv(final, old, recursive=True)
-                fs.mv(source, final, recursive=True)
+            # an earlier run's table in either layout (parts or one file): moved aside, then dropped
+            earlier = [place for place in {final, f"{out}/{name.split('.')[0]}", f"{out}/{name.split('.')[0]}.parquet"}
+                       if fs.exists(place)]
+            aside = [f"{out}/.{place.rsplit('/', 1)[-1]}.old-{uuid.uuid4().hex[:8]}" for place in earlier]
+            for place, old in zip(earlier, aside):
+                fs.mv(place, old, recursive=True)
+            fs.mv(source, final, recursive=True)
+            for old in aside:
                 fs.rm(old, recursive=True)
-            else:
-                fs.mv(source, final, recursive=True)
             paths[name.split(".")[0]] = self.outdir.rstrip("/") + "/" + name
         fs.rm(root, recursive=True)
         return paths
@@ -192,6 +243,12 @@ class PartFilesSink:
         fs, root = location(self.run)
         if fs.exists(root):
             fs.rm(root, recursive=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def read_part_files(outdir: str | Path) -> dict[str, pl.DataFrame]:
