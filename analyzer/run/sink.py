@@ -17,6 +17,7 @@ run may put its temporary files beside the outputs (a place every worker reaches
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Protocol
 import polars as pl
 
 from analyzer.io.faults import interrupts_held
-from analyzer.io.write import ResultWriter, plain_types
+from analyzer.io.write import MANIFEST_NAME, ResultWriter, plain_types
 from analyzer.run.locations import location, polars_path
 
 RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
@@ -218,7 +219,9 @@ class PartFilesSink:
                     pl.scan_parquet([polars_path(fs, part) for part in parts]).sink_parquet(
                         polars_path(fs, f"{root}/{table}.parquet"), compression="zstd")
                     fs.rm(f"{root}/{table}", recursive=True)
-        paths = {}
+        if fs.exists(f"{out}/{MANIFEST_NAME}"):  # out first: no manifest names a mixed set
+            fs.rm(f"{out}/{MANIFEST_NAME}")
+        paths, files = {}, {}
         for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
                      "sessions.parquet", "teams.parquet"):
             source, final = f"{root}/{name}", f"{out}/{name}"
@@ -234,7 +237,10 @@ class PartFilesSink:
             for old in aside:
                 fs.rm(old, recursive=True)
             paths[name.split(".")[0]] = self.outdir.rstrip("/") + "/" + name
+            files[name.split(".")[0]] = name
         fs.rm(root, recursive=True)
+        with fs.open(f"{out}/{MANIFEST_NAME}", "w") as handle:  # last, as a local run's
+            handle.write(json.dumps({"run": uuid.uuid4().hex, "tables": files, **details}, indent=2) + "\n")
         return paths
 
     def abort(self) -> None:
