@@ -127,3 +127,19 @@ def test_ctrl_c_at_random_moments_leaves_the_old_set_or_the_new_one(runs):
             failures.append(f"run {trial} ({kind}, {delay:.3f} s): exit {status}, {state}, left {left}, "
                             f"{errors.strip().splitlines()[-1:] if errors.strip() else ''}")
     assert not failures, "\n".join(failures)
+
+
+def test_ctrl_c_after_the_commit_says_the_outputs_were_written(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import analyzer.cli.score as score_command
+    from analyzer.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(score_command, "print_standings", interrupted)
+    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 130
+    assert f"interrupted: the outputs were written to {tmp_path / 'out'}" in result.output
+    assert (tmp_path / "out" / "hands.parquet").exists() and not (tmp_path / "out" / LOCK_NAME).exists()

@@ -66,6 +66,10 @@ def cannot_write(exc: OutputError) -> str:
     return f"cannot write {exc.filename}: {reason[:1].lower()}{reason[1:]} — {advice}"
 
 
+# ctx.meta key: the outputs a command has written (committed), for the message of a Ctrl-C after that
+WRITTEN = "analyzer.written"
+
+
 class InterruptibleGroup(click.Group):
     """Commands that end on Ctrl-C with their own exit status (130) and a one-line message."""
 
@@ -73,7 +77,9 @@ class InterruptibleGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            console.print("[bold red]interrupted[/]: outputs of this run were not written", highlight=False)
+            written = ctx.meta.get(WRITTEN)
+            what = f"the outputs were written to {cell(written)}" if written else "outputs of this run were not written"
+            console.print(f"[bold red]interrupted[/]: {what}", highlight=False)
             ctx.exit(EXIT_INTERRUPTED)
 
 

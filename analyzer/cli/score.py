@@ -12,7 +12,7 @@ from analyzer.io.write import FORMATS
 from analyzer.rules import load_rules
 
 from analyzer.cli.display import print_counts, print_standings, print_teams, progress_bar
-from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
+from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, WRITTEN, friendly_errors, refuse_inputs_as_outputs
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
     teams_option,
@@ -63,6 +63,7 @@ def score_command(
                               partition_rows=partition_rows, memory_limit=memory_limit,
                               progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
                               part_files=part_files)
+    click.get_current_context().meta[WRITTEN] = outdir  # Ctrl-C from here on: the run is in OUTDIR all the same
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)
