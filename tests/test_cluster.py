@@ -100,6 +100,18 @@ def test_buckets_are_ranges_of_game_ids_of_about_equal_rows():
     assert bucket_bounds(big_first, 4).to_list() == ["b", "b", "b"]  # a fills bucket 0; 1 and 2 stay empty
     split = pl.DataFrame({"_key": ["b", "a", "b"], "rows": [5, 10, 5]})  # a game in two files counts once
     assert bucket_bounds(split, 2).to_list() == ["b"]
+    huge = pl.DataFrame({"_key": ["a", "b"], "rows": [3_000_000_000, 3_000_000_000]}, schema_overrides={"rows": pl.UInt32})
+    assert bucket_bounds(huge.with_columns(pl.col("rows") // 2), 100).to_list()[-1] == "b"  # no overflow
+
+
+def test_a_file_of_many_games_is_counted_in_runs_of_games(tmp_path, monkeypatch):
+    import analyzer.run.dask as dask_run
+
+    pl.DataFrame({"game_id": [f"g{i:04d}" for i in range(1000) for _ in range(3)]}).write_parquet(tmp_path / "a.parquet")
+    assert dask_run._games_of(0, str(tmp_path / "a.parquet")).height == 1000
+    monkeypatch.setattr(dask_run, "SAMPLE_GAMES", 100)
+    runs = dask_run._games_of(0, str(tmp_path / "a.parquet"))
+    assert runs.height == 100 and runs["rows"].sum() == 3000 and runs["_key"][:2].to_list() == ["g0000", "g0010"]
 
 
 def test_games_split_across_files_and_rejected_rows(client, tmp_path):

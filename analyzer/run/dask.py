@@ -40,6 +40,7 @@ from analyzer.run.sink import PartWriter, Sink
 
 EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
 RETRIES = 2
+SAMPLE_GAMES = 10_000  # games (or runs of games) per input file the client sees when it cuts the buckets
 
 
 class ClusterUnavailable(RuntimeError):
@@ -121,15 +122,20 @@ def _game_key() -> pl.Expr:
 
 
 def _games_of(index: int, path: str) -> pl.DataFrame:
-    """Count task: the games of one input file (``_key``) with their rows (``rows``)."""
-    return scan_file(path, index).group_by(_game_key().alias("_key")).agg(pl.len().alias("rows")).collect()
+    """Count task: the games of one input file (``_key``, in order) with their rows (``rows``); a file of more
+    than :data:`SAMPLE_GAMES` games as runs of consecutive games, each named by its first (enough to cut
+    buckets of about equal rows, and what travels to the client stays small)."""
+    games = scan_file(path, index).group_by(_game_key().alias("_key")).agg(pl.len().cast(pl.Int64).alias("rows")).sort("_key")
+    step = max(1, -(-games.select(pl.len()).collect().item() // SAMPLE_GAMES))
+    return games.group_by(pl.int_range(pl.len()) // step, maintain_order=True).agg(
+        pl.col("_key").first(), pl.col("rows").sum()).select("_key", "rows").collect()
 
 
 def bucket_bounds(games: pl.DataFrame, buckets: int) -> pl.Series:
     """The first game id of buckets 1 … P-1, for buckets of whole games holding about as many rows each, in
     game id order: ``games`` has each game's ``_key`` and ``rows`` (a game in several files: several rows).
     A game of more rows than a bucket's share fills its bucket alone (the next ones may then be empty)."""
-    games = games.group_by("_key").agg(pl.col("rows").sum()).sort("_key")
+    games = games.group_by("_key").agg(pl.col("rows").cast(pl.Int64).sum()).sort("_key")
     total = games["rows"].sum()
     if not total or buckets < 2:
         return pl.Series("_key", [], pl.String)
