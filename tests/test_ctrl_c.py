@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.io.write import LOCK_NAME, MANIFEST_NAME
+from analyzer.io.lock import LOCK_NAME
+from analyzer.io.write import MANIFEST_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS = 300_000

@@ -11,7 +11,7 @@ import pytest
 import analyzer
 import analyzer.io.write as write
 from analyzer.io.load import InputError
-from analyzer.io.write import LOCK_NAME, lock_outdir, unlock_outdir
+from analyzer.io.lock import LOCK_NAME, lock_outdir, unlock_outdir
 
 SAMPLE = "sample_logs/csv"
 

@@ -19,6 +19,7 @@ from typing import Callable
 import polars as pl
 
 from analyzer.io.faults import interrupts_held, writing
+from analyzer.io.lock import LOCK_NAME, lock_outdir, unlock_outdir  # LOCK_NAME: known as write.LOCK_NAME too
 from analyzer.io.load import InputError
 from analyzer.io.parquet_stream import ParquetStream
 
@@ -75,7 +76,7 @@ def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
         os.close(handle)
         try:
             writer(temp_name)
-            os.chmod(temp_name, 0o666 & ~_umask())  # a temporary file is private; the output follows the umask
+            os.chmod(temp_name, 0o666 & ~current_umask())  # a temporary file is private; the output follows the umask
             os.replace(temp_name, path)
         except BaseException:
             Path(temp_name).unlink(missing_ok=True)
@@ -265,7 +266,7 @@ class ResultWriter:
         with writing(self.outdir / MANIFEST_NAME):  # written beside the tables first: a full disk stops it here
             (self._temp / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
         for name in [*files, MANIFEST_NAME]:
-            os.chmod(self._temp / name, 0o666 & ~_umask())  # a temporary directory is private
+            os.chmod(self._temp / name, 0o666 & ~current_umask())  # a temporary directory is private
         with interrupts_held() as held, writing(self.outdir):
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
@@ -361,58 +362,13 @@ class ResultWriter:
                 pass
 
 
-LOCK_NAME = ".analyzer.lock"
 # Written last, after every table of a run is in place (and removed first when the next run swaps its tables
 # in): a reader that finds it knows the tables beside it are one complete run, and which run.
 MANIFEST_NAME = ".analyzer-run.json"
 
 
-def lock_outdir(outdir: Path):
-    """An exclusive lock on OUTDIR for one run: two runs into one directory would mix their tables. Release it
-    with :func:`unlock_outdir`, which removes the lock file.
-
-    The lock file lives only while a run holds it: its holder removes it before letting go. A run that opened
-    the file just before that and then got the lock holds a file no longer in OUTDIR (another inode, or none,
-    is at its name), so it lets go and takes the lock again on the file now there."""
-    import fcntl
-
-    path = outdir / LOCK_NAME
-    while True:
-        handle = open(path, "a")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise InputError(f"another analyzer run is writing into {outdir}: wait for it, or choose another "
-                             "directory")
-        if _same_file(handle, path):
-            return handle
-        handle.close()
-
-
-def unlock_outdir(handle, outdir: Path) -> None:
-    """Let go of :func:`lock_outdir`'s lock, removing the lock file first (while it is still held, so no other
-    run holds it)."""
-    path = outdir / LOCK_NAME
-    try:
-        if _same_file(handle, path):
-            path.unlink()
-    except OSError:  # a directory that cannot be written: the file stays, harmless (the next run takes it)
-        pass
-    finally:
-        handle.close()
-
-
-def _same_file(handle, path: Path) -> bool:
-    """Whether ``path`` still names the open file ``handle``."""
-    try:
-        held, named = os.fstat(handle.fileno()), os.stat(path)
-    except FileNotFoundError:
-        return False
-    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
-
-
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's umask (read by setting it, then set back at once)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

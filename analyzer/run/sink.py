@@ -18,7 +18,6 @@ run may put its temporary files beside the outputs (a place every worker reaches
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from pathlib import Path
 from typing import Protocol
@@ -26,7 +25,7 @@ from typing import Protocol
 import polars as pl
 
 from analyzer.io.faults import interrupts_held
-from analyzer.io.write import MANIFEST_NAME, ResultWriter, plain_types
+from analyzer.io.write import MANIFEST_NAME, ResultWriter, current_umask, plain_types
 from analyzer.run.locations import location, polars_path
 
 RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
@@ -141,7 +140,7 @@ class ClusterDirectorySink(DirectorySink):
     def open(self, partitions: int) -> None:
         super().open(partitions)
         run = self._writer.temp
-        run.chmod(0o777 & ~_umask())  # a cluster's workers write into it; private would shut out other users
+        run.chmod(0o777 & ~current_umask())  # a cluster's workers write into it; private would shut out other users
         self._parts = run / "parts"
 
     def part_writer(self) -> PartFiles:
@@ -249,12 +248,6 @@ class PartFilesSink:
         fs, root = location(self.run)
         if fs.exists(root):
             fs.rm(root, recursive=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def read_part_files(outdir: str | Path) -> dict[str, pl.DataFrame]:
