@@ -144,3 +144,22 @@ def test_ctrl_c_after_the_commit_says_the_outputs_were_written(tmp_path, monkeyp
     assert result.exit_code == 130
     assert f"interrupted: the outputs were written to {tmp_path / 'out'}" in result.output
     assert (tmp_path / "out" / "hands.parquet").exists() and not (tmp_path / "out" / LOCK_NAME).exists()
+
+
+def test_ctrl_c_as_a_single_output_file_is_begun_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """``import … -o hands.parquet`` and the other single files: Ctrl-C just as the temporary file is made."""
+    import polars as pl
+
+    import analyzer.io.write as write
+
+    real_mkstemp = write.tempfile.mkstemp
+
+    def mkstemp_then_ctrl_c(*args, **kwargs):
+        made = real_mkstemp(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # held back until the file's name is known
+        return made
+
+    monkeypatch.setattr(write.tempfile, "mkstemp", mkstemp_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        write.write_table(pl.DataFrame({"a": [1]}), tmp_path / "hands.parquet")
+    assert list(tmp_path.iterdir()) == []

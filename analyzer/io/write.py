@@ -72,8 +72,12 @@ def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
     path = Path(path)
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(handle)
+        with interrupts_held() as held:  # a temporary file made is a temporary file known, for the cleanup
+            handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(handle)
+            if held.interrupted:
+                Path(temp_name).unlink(missing_ok=True)
+                raise KeyboardInterrupt
         try:
             writer(temp_name)
             os.chmod(temp_name, 0o666 & ~current_umask())  # a temporary file is private; the output follows the umask
