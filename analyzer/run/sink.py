@@ -4,8 +4,11 @@
 :class:`MemorySink`    every table kept as a DataFrame (``analyzer.score``)
 :class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv}``, appended per partition, renamed into place together at
                        the commit (``analyzer.score_to``, ``analyzer score``)
+:class:`ClusterDirectorySink` the same files from a cluster (the default of ``score_to`` on one): the
+                       workers' part files streamed into one file per table, then the same commit
 :class:`PartFilesSink` ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved into
-                       place at the commit with ``players.parquet`` and ``rejects.parquet``
+                       place at the commit with ``players.parquet`` and ``rejects.parquet`` (``--part-files``;
+                       an OUTDIR given as a URL, then as single files)
 :class:`NullSink`      nothing kept (``analyzer check`` without the scored tables)
 =================== ==========================================================================================
 
@@ -164,7 +167,7 @@ class ClusterDirectorySink(DirectorySink):
 
 
 class PartFiles:
-    """The part writer of :class:`PartFilesSink`: ``RUN/NAME/part-K.parquet``."""
+    """The part writer of :class:`PartFilesSink` and :class:`ClusterDirectorySink`: ``RUN/NAME/part-K.parquet``."""
 
     def __init__(self, run: str) -> None:
         self.run = run
