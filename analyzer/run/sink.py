@@ -1,16 +1,14 @@
 """Where a run's tables go: a *sink*. The job hands it tables; the executor decides when.
 
-=================== ==========================================================================================
-:class:`MemorySink`    every table kept as a DataFrame (``analyzer.score``)
-:class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv}``, appended per partition, renamed into place together at
-                       the commit (``analyzer.score_to``, ``analyzer score``)
-:class:`ClusterDirectorySink` the same files from a cluster (the default of ``score_to`` on one): the
-                       workers' part files streamed into one file per table, then the same commit
-:class:`PartFilesSink` ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved into
-                       place at the commit with ``players.parquet`` and ``rejects.parquet`` (``--part-files``;
-                       an OUTDIR given as a URL, then as single files)
-:class:`NullSink`      nothing kept (``analyzer check`` without the scored tables)
-=================== ==========================================================================================
+* :class:`MemorySink`: every table kept as a DataFrame (``analyzer.score``);
+* :class:`DirectorySink`: ``OUTDIR/NAME.{parquet,csv}``, appended per partition, renamed into place together
+  at the commit (``analyzer.score_to``, ``analyzer score``);
+* :class:`ClusterDirectorySink`: the same files from a cluster (``score_to``'s default there): the workers'
+  part files streamed into one file per table, then the same commit;
+* :class:`PartFilesSink`: ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved
+  into place at the commit with ``players.parquet`` and ``rejects.parquet`` (``--part-files``; an OUTDIR
+  given as a URL, as single files then);
+* :class:`NullSink`: nothing kept (``analyzer check`` without the scored tables).
 
 A sink's ``tables`` says which tables it takes: a job computes the players' statistics only for a sink that
 takes ``players``. A sink whose :meth:`part_writer` returns a writer has partitions written where they are
