@@ -27,6 +27,7 @@ from analyzer.players import DEFAULT_RANK_BY
 from analyzer.report import write_report
 from analyzer.rules import Rules
 from analyzer.run import (
+    ClusterDirectorySink,
     DirectorySink,
     MemorySink,
     NullSink,
@@ -130,23 +131,22 @@ def score_to(
     workers: int | None = None,
     in_flight: int | None = None,
     strict: bool = False,
+    part_files: bool = False,
 ) -> RunSummary:
     """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
 
     Each partition's hands, games and rejects are appended as soon as it is scored, so memory depends on the
     partition size, not on the input size. The four tables appear together when the run succeeds; a failed
-    run leaves OUTDIR as it was. On a cluster the hands and games are part files (``OUTDIR/hands/part-K.parquet``)
-    written by the workers. ``report``: also write the HTML report there.
-    ``progress(rows_done, rows_total, partitions_done)`` is called after each partition. ``strict``: as for
-    :func:`score`.
+    run leaves OUTDIR as it was. On a cluster the workers write their partitions' hands and games, and the
+    same single files result (see docs/cluster.md); ``part_files=True`` keeps them as part files instead
+    (``OUTDIR/hands/part-K.parquet``). ``report``: also write the HTML report there. ``progress(rows_done,
+    rows_total, partitions_done)`` is called after each partition. ``strict``: as for :func:`score`.
     """
     check_input_columns(data, input_kind, strict)
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         if fmt == "xlsx":
             require_xlsxwriter()  # before any input is read
-        if chosen.remote and fmt != "parquet":
-            raise InputError(f"a cluster run writes Parquet part files: leave out --format {fmt}")
-        sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
+        sink = _directory_sink(chosen, outdir, fmt, part_files)
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
         # with a report, the check's findings too (the report of a tournament lists them)
         result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
@@ -155,6 +155,21 @@ def score_to(
     if report is not None:
         summary.paths["report"] = write_report(written_tables(summary, fmt), report, findings=result.findings)
     return summary
+
+
+def _directory_sink(executor, outdir: str | Path, fmt: str, part_files: bool):
+    """Where a :func:`score_to` run writes: the same files whatever the executor, or part files on request."""
+    if not executor.remote:
+        if part_files:
+            raise InputError("part files are written by a cluster's workers: add --workers or --scheduler, or "
+                             "leave out --part-files")
+        return DirectorySink(outdir, fmt)
+    if part_files or "://" in str(outdir):  # an object store, say: fsspec moves instead of renames
+        if fmt != "parquet":
+            raise InputError("part files, and an OUTDIR given as a URL, are written as Parquet: leave out "
+                             f"--format {fmt}")
+        return PartFilesSink(outdir, part_files=part_files)
+    return ClusterDirectorySink(outdir, fmt)
 
 
 def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:

@@ -70,6 +70,9 @@ def cannot_write(exc: OutputError) -> str:
 # click (8.2 on) shows a group's help for a bare `analyzer` by raising this usage error: kept as it is
 _HELP_AS_ERROR = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
+# ctx.meta key: the outputs a command has written (committed), for the message of a Ctrl-C after that
+WRITTEN = "analyzer.written"
+
 
 class InterruptibleGroup(click.Group):
     """Commands that end on Ctrl-C with their own exit status (130) and a one-line message, and whose usage
@@ -88,7 +91,9 @@ class InterruptibleGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            console.print("[bold red]interrupted[/]: outputs of this run were not written", highlight=False)
+            written = ctx.meta.get(WRITTEN)
+            what = f"the outputs were written to {cell(written)}" if written else "outputs of this run were not written"
+            console.print(f"[bold red]interrupted[/]: {what}", highlight=False)
             ctx.exit(EXIT_INTERRUPTED)
         except _HELP_AS_ERROR:  # `analyzer rules` alone: its help
             raise

@@ -12,7 +12,7 @@ from analyzer.io.formats import RUN_FORMATS, table_file
 from analyzer.rules import load_rules
 
 from analyzer.cli.display import column_warnings, print_counts, print_notes, print_standings, print_teams, progress_bar
-from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs
+from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, WRITTEN, friendly_errors, refuse_inputs_as_outputs
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
     strict_option, teams_option,
@@ -35,6 +35,9 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @input_kind_option
 @strict_option
 @teams_option
+@click.option("--part-files", is_flag=True, default=False,
+              help="On a cluster (--workers, --scheduler): keep hands and games as the workers wrote them, "
+                   "OUTDIR/hands/part-K.parquet, instead of one file each.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
@@ -42,7 +45,8 @@ def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
     rank_by: tuple[str, ...],
-    min_games: int, input_kind: str, strict: bool, teams_path: str | None, report_path: str | None, debug: bool,
+    min_games: int, input_kind: str, strict: bool, teams_path: str | None, part_files: bool, report_path: str | None,
+    debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -62,7 +66,8 @@ def score_command(
                               report=report_path, input_kind=input_kind, teams=teams_path,
                               partition_rows=partition_rows, memory_limit=memory_limit,
                               progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
-                              strict=strict)
+                              strict=strict, part_files=part_files)
+    click.get_current_context().meta[WRITTEN] = outdir  # Ctrl-C from here on: the run is in OUTDIR all the same
     print_standings(result, top)
     print_teams(result, top)
     print_counts(result)

@@ -19,6 +19,7 @@ from polars.io.plugins import register_io_source
 
 PENDING = 2  # frames waiting to be encoded: bounds the memory the stream holds
 _END = None
+POLL_SECONDS = 0.1  # how often a writer waiting on a full queue looks whether the encoder still runs
 
 
 class ParquetStream:
@@ -41,21 +42,29 @@ class ParquetStream:
     def _encode(self, source: pl.LazyFrame, compression: str) -> None:
         try:
             source.sink_parquet(self.path, compression=compression, statistics=True, maintain_order=True)
-        except BaseException as exc:  # handed to the writing thread at close
+        except BaseException as exc:  # handed to the writing thread at the next write or at close
             self._error = exc
-            while self._frames.get() is not _END:  # the writer is not left blocked on a full queue
-                pass
 
     def write(self, frame: pl.DataFrame) -> None:
-        if self._error is not None:
-            raise self._error
         if frame.schema != self.schema:
             frame = frame.cast(self.schema)
-        self._frames.put(frame)
-
-    def close(self) -> None:
-        if self._thread.is_alive():
-            self._frames.put(_END)
-            self._thread.join()
+        self._put(frame)
         if self._error is not None:
             raise self._error
+
+    def close(self) -> None:
+        self._put(_END)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def _put(self, item) -> None:
+        """``item`` queued for the source while the encoder runs. An encoder that failed reads no more — and
+        Ctrl-C cancels Polars' queries on every thread, which may leave the source reading a queue its sink
+        dropped — so the writer never waits on a queue nobody empties: it gives up once the encoder ends."""
+        while self._thread.is_alive():
+            try:
+                self._frames.put(item, timeout=POLL_SECONDS)
+                return
+            except queue.Full:
+                continue

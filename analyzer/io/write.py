@@ -21,6 +21,7 @@ import polars as pl
 from analyzer.io.faults import interrupts_held, writing
 from analyzer.io.formats import NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, table_file
 from analyzer.io.json_tables import json_file
+from analyzer.io.lock import LOCK_NAME, lock_outdir, unlock_outdir  # LOCK_NAME: known as write.LOCK_NAME too
 from analyzer.io.load import InputError
 from analyzer.io.parquet_stream import ParquetStream
 from analyzer.io.workbook import left_out_note, require_xlsxwriter, write_workbook
@@ -49,11 +50,15 @@ def write_atomic(path: str | Path, writer: Callable[[str], None]) -> Path:
     path = Path(path)
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(handle)
+        with interrupts_held() as held:  # a temporary file made is a temporary file known, for the cleanup
+            handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(handle)
+            if held.interrupted:
+                Path(temp_name).unlink(missing_ok=True)
+                raise KeyboardInterrupt
         try:
             writer(temp_name)
-            os.chmod(temp_name, 0o666 & ~_umask())  # a temporary file is private; the output follows the umask
+            os.chmod(temp_name, 0o666 & ~current_umask())  # a temporary file is private; the output follows the umask
             os.replace(temp_name, path)
         except BaseException:
             Path(temp_name).unlink(missing_ok=True)
@@ -91,11 +96,12 @@ def _plain(dtype: pl.DataType) -> pl.DataType:
     return dtype
 
 
-def plain_types(df: pl.DataFrame) -> pl.DataFrame:
+def plain_types(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """Enum and categorical values (also inside lists and structs) as text, null-typed columns as text: the
     types every Parquet writer and reader handles alike, whether a table is written at once or in parts."""
-    targets = {name: _plain(dtype) for name, dtype in df.schema.items()}
-    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != df.schema[n])
+    schema = df.collect_schema()
+    targets = {name: _plain(dtype) for name, dtype in schema.items()}
+    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != schema[n])
 
 
 class ResultWriter:
@@ -105,7 +111,10 @@ class ResultWriter:
     header); the files grow in a temporary directory inside OUTDIR and :meth:`commit` renames them into place
     together, so OUTDIR never holds a half-written table of this run: the tables they replace are kept until all
     are in, and put back if the commit fails or is interrupted. :meth:`abort` removes this run's files (and
-    OUTDIR, when the run made it); neither is cut short by Ctrl-C. OS errors are :class:`OutputError`.
+    OUTDIR, when the run made it). The run holds OUTDIR's lock (:func:`lock_outdir`) from its start until the
+    commit or the abort, which remove the run directory and the lock file; Ctrl-C is held back while the two
+    are taken and while they are given up, so it never leaves either behind. OS errors are
+    :class:`OutputError`.
     ``streamed=False`` promises one ``append`` per table: Parquet is then written by Polars in one go (faster
     than Arrow's incremental writer).
 
@@ -130,17 +139,23 @@ class ResultWriter:
         self.fmt = fmt
         self.streamed = streamed
         self._file_names = file_names or {}
-        self._made = [] if self.outdir.is_dir() else [self.outdir]  # what abort removes besides the run's files
-        with writing(self.outdir):
-            self.outdir.mkdir(parents=True, exist_ok=True)
-            if not (self.outdir / LOCK_NAME).exists():
-                self._made.insert(0, self.outdir / LOCK_NAME)
-            self._lock = lock_outdir(self.outdir)
+        self._made = not self.outdir.is_dir()  # abort removes OUTDIR too when this run made it
+        self._lock = None
+        self._done = False  # committed or dropped: abort has nothing left to do
+        # Ctrl-C held back until the lock and the run directory are both taken (kept) or both dropped: between
+        # the two, nothing else would remove them
+        with interrupts_held() as held, writing(self.outdir):
             try:
+                self.outdir.mkdir(parents=True, exist_ok=True)
+                self._lock = lock_outdir(self.outdir)
                 self._temp = Path(tempfile.mkdtemp(prefix=".analyzer-run-", dir=self.outdir))
             except BaseException:
                 self._remove_made()
                 raise
+            if held.interrupted:
+                shutil.rmtree(self._temp, ignore_errors=True)
+                self._remove_made()
+                raise KeyboardInterrupt
         self._cancelled = False
         # tables a run writes only when its input has them: one the run before wrote and this one has not is
         # removed at the commit (the manifest of the run before names it)
@@ -166,6 +181,11 @@ class ResultWriter:
                 except BaseException as exc:  # handed to the caller's thread
                     self._error = exc
 
+    @property
+    def temp(self) -> Path:
+        """The run's temporary directory inside OUTDIR (removed with the commit or the abort)."""
+        return self._temp
+
     def _raise_error(self) -> None:
         if self._error is not None:
             raise self._error
@@ -181,6 +201,20 @@ class ResultWriter:
         if name not in self._order:
             self._order.append(name)
         self._queue.put((name, df))
+
+    def write_whole(self, name: str, frame: pl.LazyFrame) -> None:
+        """Table ``name`` written at once from ``frame``, streamed into its file (part files read together, say:
+        never all in memory)."""
+        self._raise_error()
+        if name in self._order:
+            raise ValueError(f"{name} is already a table of this run")
+        self._order.append(name)
+        path = self._path(name)
+        with writing(self.outdir / path.name):
+            if self.fmt == "csv":
+                flatten_for_csv(plain_types(frame)).sink_csv(path)
+            else:
+                plain_types(frame).sink_parquet(path, compression="zstd")
 
     def _write(self, name: str, df: pl.DataFrame) -> None:
         with writing(self.outdir / self._path(name).name):
@@ -243,14 +277,20 @@ class ResultWriter:
         with writing(self.outdir / MANIFEST_NAME):  # written beside the tables first: a full disk stops it here
             (self._temp / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
         for name in [*files, MANIFEST_NAME]:
-            os.chmod(self._temp / name, 0o666 & ~_umask())  # a temporary directory is private
+            os.chmod(self._temp / name, 0o666 & ~current_umask())  # a temporary directory is private
         with interrupts_held() as held, writing(self.outdir):
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
                 self._put_back([*self._stale, *files, MANIFEST_NAME])
-        shutil.rmtree(self._temp, ignore_errors=True)
-        self._lock.close()
+            # the run directory and the lock go with the commit, before Ctrl-C may end the process
+            shutil.rmtree(self._temp, ignore_errors=True)
+            if held.interrupted:
+                self._remove_made()
+            else:
+                unlock_outdir(self._lock, self.outdir)
+            self._done = True
         return {name: self.outdir / file for name, file in per_table.items()}
+
 
     def _make_workbook(self) -> None:
         """The workbook of the tables streamed so far, in the run directory; from then on every table's file is
@@ -294,15 +334,20 @@ class ResultWriter:
             raise
 
     def _previous_tables(self) -> list[str]:
-        """The files of the optional tables the manifest of the run before names that are still in OUTDIR."""
+        """What this run's tables replace besides their files: the part-file folders of a cluster run before
+        (``hands/part-K.parquet``: :class:`~analyzer.run.sink.PartFilesSink`), and the files of the optional
+        tables the manifest of the run before names that are still in OUTDIR."""
+        folders = [name for name in self._order if (self.outdir / name).is_dir()
+                   and any((self.outdir / name).glob("part-*.parquet"))]
         if not self._optional:
-            return []
+            return folders
         try:
             tables = json.loads((self.outdir / MANIFEST_NAME).read_text(encoding="utf-8")).get("tables", {})
         except (OSError, ValueError, AttributeError):
-            return []
-        return [name for table, name in tables.items() if table in self._optional and table not in self._order
-                and isinstance(name, str) and name == Path(name).name and (self.outdir / name).is_file()]
+            return folders
+        return folders + [name for table, name in tables.items() if table in self._optional and table not in
+                          self._order and isinstance(name, str) and name == Path(name).name
+                          and (self.outdir / name).is_file()]
 
     def _put_back(self, names: list[str]) -> None:
         """Undo :meth:`_swap` for the ``names`` it renamed in: the kept files back in OUTDIR, the run's own
@@ -317,8 +362,11 @@ class ResultWriter:
             os.replace(kept / MANIFEST_NAME, self.outdir / MANIFEST_NAME)
 
     def abort(self) -> None:
-        """Drop this run's files, and OUTDIR's lock file and OUTDIR itself when this run made them."""
+        """Drop this run's files and OUTDIR's lock file, and OUTDIR itself when this run made it (nothing to do
+        after the commit)."""
         with interrupts_held():
+            if self._done:
+                return
             self._cancelled = True  # the writer thread skips what is still queued
             try:
                 self._close()
@@ -327,37 +375,27 @@ class ResultWriter:
             finally:
                 shutil.rmtree(self._temp, ignore_errors=True)
                 self._remove_made()
+                self._done = True
 
     def _remove_made(self) -> None:
-        for made in self._made:  # the lock file while it is still held, then OUTDIR if nothing else is there
+        """The lock file (removed while still held), then OUTDIR if this run made it and nothing else is there."""
+        if self._lock is not None:
+            unlock_outdir(self._lock, self.outdir)
+            self._lock = None
+        if self._made:
             try:
-                made.unlink() if made.name == LOCK_NAME else made.rmdir()
+                self.outdir.rmdir()
             except OSError:
                 pass
-        self._lock.close()
 
 
-LOCK_NAME = ".analyzer.lock"
 # Written last, after every table of a run is in place (and removed first when the next run swaps its tables
 # in): a reader that finds it knows the tables beside it are one complete run, and which run.
 MANIFEST_NAME = ".analyzer-run.json"
 
 
-def lock_outdir(outdir: Path):
-    """An exclusive lock on OUTDIR for one run (released when the returned file is closed): two runs into one
-    directory would mix their tables."""
-    import fcntl
-
-    handle = open(outdir / LOCK_NAME, "a")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise InputError(f"another analyzer run is writing into {outdir}: wait for it, or choose another directory")
-    return handle
-
-
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's umask (read by setting it, then set back at once)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

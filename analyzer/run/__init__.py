@@ -13,10 +13,10 @@ from analyzer.run.dask import ClusterUnavailable, DaskExecutor
 from analyzer.run.job import Job, PartOutput, RunInfo
 from analyzer.run.local import LocalExecutor, Progress
 from analyzer.run.plan import DEFAULT_PARTITION_ROWS, Plan, parse_size, partition_rows_for, plan, plan_input
-from analyzer.run.sink import DirectorySink, MemorySink, NullSink, PartFilesSink, Sink, read_part_files
+from analyzer.run.sink import ClusterDirectorySink, DirectorySink, MemorySink, NullSink, PartFilesSink, Sink, read_part_files
 
 __all__ = [
-    "ClusterUnavailable", "DaskExecutor", "DEFAULT_PARTITION_ROWS", "DirectorySink", "Job", "LocalExecutor", "MemorySink", "NullSink", "PartFilesSink",
+    "ClusterDirectorySink", "ClusterUnavailable", "DaskExecutor", "DEFAULT_PARTITION_ROWS", "DirectorySink", "Job", "LocalExecutor", "MemorySink", "NullSink", "PartFilesSink",
     "PartOutput", "Plan", "Progress", "RunInfo", "Sink", "executor_for", "parse_size", "partition_rows_for",
     "plan", "plan_input", "read_part_files", "run",
 ]

@@ -3,9 +3,12 @@
 The plan of a cluster run (:class:`BucketPlan`) is made by the cluster itself:
 
 1. **map**: each task reads a slice of the input files (whole files, or row ranges of big Parquet files) and
-   splits its rows into ``P`` buckets by a hash of ``game_id``, one Parquet file per bucket under a scratch
+   splits its rows into ``P`` buckets by ranges of ``game_id``, one Parquet file per bucket under a scratch
    directory (``SCRATCH/buckets/_bucket=K/task-NNNNN.parquet``). Rows of one game land in one bucket whatever
-   file they came from, so each bucket is a partition of whole games.
+   file they came from, so each bucket is a partition of whole games; the ranges (:func:`bucket_bounds`, from
+   each file's games and their rows, counted by tasks first) hold about as many rows each, and bucket K's
+   games all come before bucket K+1's, so the buckets' tables, one after the other, are in game id order —
+   the single-machine order.
 2. **run**: each bucket is one task running the job's ``run_part`` — the code of a local run. A sink with a
    part writer (:class:`~analyzer.run.sink.PartFilesSink`) has the task write its tables; otherwise they travel
    back to the client, which appends them in bucket order.
@@ -37,6 +40,7 @@ from analyzer.run.sink import PartWriter, Sink
 
 EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
 RETRIES = 2
+SAMPLE_GAMES = 10_000  # games (or runs of games) per input file the client sees when it cuts the buckets
 
 
 class ClusterUnavailable(RuntimeError):
@@ -112,11 +116,42 @@ def _slices(files: list[str], totals: list[int],
     return tasks
 
 
-def _bucket_rows(task: int, pieces, schema: dict, buckets: int, run: str) -> int:
-    """Map task: the rows of ``pieces`` into bucket files by a hash of ``game_id``; returns the rows read."""
+def _game_key() -> pl.Expr:
+    """A row's game as the single-machine plan knows it (:mod:`analyzer.run.plan`): the id without spaces."""
+    return pl.col("game_id").cast(pl.String).str.strip_chars().fill_null("")
+
+
+def _games_of(index: int, path: str) -> pl.DataFrame:
+    """Count task: the games of one input file (``_key``, in order) with their rows (``rows``); a file of more
+    than :data:`SAMPLE_GAMES` games as runs of consecutive games, each named by its first (enough to cut
+    buckets of about equal rows, and what travels to the client stays small)."""
+    games = scan_file(path, index).group_by(_game_key().alias("_key")).agg(pl.len().cast(pl.Int64).alias("rows")).sort("_key")
+    step = max(1, -(-games.select(pl.len()).collect().item() // SAMPLE_GAMES))
+    return games.group_by(pl.int_range(pl.len()) // step, maintain_order=True).agg(
+        pl.col("_key").first(), pl.col("rows").sum()).select("_key", "rows").collect()
+
+
+def bucket_bounds(games: pl.DataFrame, buckets: int) -> pl.Series:
+    """The first game id of buckets 1 … P-1, for buckets of whole games holding about as many rows each, in
+    game id order: ``games`` has each game's ``_key`` and ``rows`` (a game in several files: several rows).
+    A game of more rows than a bucket's share fills its bucket alone (the next ones may then be empty)."""
+    games = games.group_by("_key").agg(pl.col("rows").cast(pl.Int64).sum()).sort("_key")
+    total = games["rows"].sum()
+    if not total or buckets < 2:
+        return pl.Series("_key", [], pl.String)
+    first = games.with_columns(  # the bucket each game starts: by the rows before it
+        ((pl.col("rows").cum_sum() - pl.col("rows")) * buckets // total).alias("_bucket")
+    ).filter(pl.col("_bucket") != pl.col("_bucket").shift(1).fill_null(0))
+    return first.select(pl.col("_key").repeat_by(pl.col("_bucket") - pl.col("_bucket").shift(1).fill_null(0))
+                        .explode())["_key"]
+
+
+def _bucket_rows(task: int, pieces, schema: dict, bounds: pl.Series, run: str) -> int:
+    """Map task: the rows of ``pieces`` into bucket files by the range of their ``game_id`` (``bounds``: the
+    first id of each bucket after the first); returns the rows read."""
     frames = [scan_file(path, index, rows=rows) for index, path, rows in pieces]
     rows = unified(frames, schema).with_columns(
-        (pl.col("game_id").str.strip_chars().fill_null("").hash(seed=0) % buckets).alias("_bucket")
+        pl.lit(bounds, pl.String).search_sorted(_game_key(), side="right").alias("_bucket")
     ).collect()
     fs, root = location(run)
     for (bucket,), part in rows.partition_by("_bucket", as_dict=True, include_key=False).items():
@@ -202,10 +237,13 @@ class DaskExecutor:
             for path, scan in zip(files, scans):  # a missing column is one error, not a rejected file
                 check_required(scan, path, input_kind)
             schema = input_schema(scans)
-            totals = [scan.select(pl.len()).collect().item() for scan in scans]  # a CSV is parsed for it: once
+            counted = client.gather([client.submit(_games_of, i, path, pure=False, retries=RETRIES)
+                                     for i, path in enumerate(files)])  # a CSV is parsed for it: once
+            totals = [games["rows"].sum() for games in counted]
             tasks = _slices(files, totals, partition_rows)
             buckets = self.partitions or max(2 * self.workers, math.ceil(sum(totals) / partition_rows))
-            futures = [client.submit(_bucket_rows, i, pieces, schema, buckets, run, pure=False, retries=RETRIES)
+            bounds = bucket_bounds(pl.concat(counted), buckets)
+            futures = [client.submit(_bucket_rows, i, pieces, schema, bounds, run, pure=False, retries=RETRIES)
                        for i, pieces in enumerate(tasks)]
             rows = sum(client.gather(futures))
         except BaseException:

@@ -1,6 +1,5 @@
 """Where a run's tables go: a *sink*. The job hands it tables; the executor decides when.
 
-=================== ==========================================================================================
 :class:`MemorySink`    every table kept as a DataFrame (``analyzer.score``)
 :class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv,json,ndjson}`` or ``OUTDIR/results.xlsx``, appended per
                        partition, renamed into place together at the commit (``analyzer.score_to``,
@@ -9,6 +8,16 @@
                        place at the commit with ``players.parquet`` and ``rejects.parquet``
 :class:`NullSink`      nothing kept (``analyzer check`` without the scored tables)
 =================== ==========================================================================================
+=======
+* :class:`MemorySink`: every table kept as a DataFrame (``analyzer.score``);
+* :class:`DirectorySink`: ``OUTDIR/NAME.{parquet,csv,json,ndjson}`` or ``OUTDIR/results.xlsx``, appended per partition, renamed into place together
+  at the commit (``analyzer.score_to``, ``analyzer score``);
+* :class:`ClusterDirectorySink`: the same files from a cluster (``score_to``'s default there): the workers'
+  part files streamed into one file per table, then the same commit;
+* :class:`PartFilesSink`: ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved
+  into place at the commit with ``players.parquet`` and ``rejects.parquet`` (``--part-files``; an OUTDIR
+  given as a URL, as single files then);
+* :class:`NullSink`: nothing kept (``analyzer check`` without the scored tables).
 
 A sink's ``tables`` says which tables it takes: a job computes the players' statistics only for a sink that
 takes ``players``. A sink whose :meth:`part_writer` returns a writer has partitions written where they are
@@ -18,13 +27,15 @@ run may put its temporary files beside the outputs (a place every worker reaches
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Protocol
 
 import polars as pl
 
-from analyzer.io.write import ResultWriter, plain_types
+from analyzer.io.faults import interrupts_held
+from analyzer.io.write import MANIFEST_NAME, ResultWriter, current_umask, plain_types
 from analyzer.run.locations import location, polars_path
 
 RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
@@ -107,7 +118,8 @@ class DirectorySink:
         self._writer: ResultWriter | None = None
 
     def open(self, partitions: int) -> None:
-        self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
+        with interrupts_held():  # a writer made is a writer kept, for abort to drop
+            self._writer = ResultWriter(self.outdir, self.fmt, streamed=partitions > 1, optional=OPTIONAL_TABLES)
 
     def append(self, name: str, table: pl.DataFrame) -> None:
         self._writer.append(name, table)
@@ -128,8 +140,46 @@ class DirectorySink:
             self._writer.abort()
 
 
+class ClusterDirectorySink(DirectorySink):
+    """The files of :class:`DirectorySink`, from a cluster: the workers write their partitions' tables as part
+    files into the run's temporary directory inside OUTDIR (a local path every worker reaches), which are then
+    streamed, in partition order, into one file per table before the commit. The buckets of a cluster run are
+    ranges of game ids (:mod:`analyzer.run.dask`), so one after the other they give the single-machine table.
+    ``--format csv`` is written the same way."""
+
+    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
+        super().__init__(outdir, fmt)
+        self.scratch = str(self.outdir)  # the map stage's bucket files go beside the outputs, as the parts do
+        self._parts: Path | None = None
+
+    def open(self, partitions: int) -> None:
+        super().open(partitions)
+        run = self._writer.temp
+        run.chmod(0o777 & ~current_umask())  # a cluster's workers write into it; private would shut out other users
+        self._parts = run / "parts"
+
+    def part_writer(self) -> PartFiles:
+        return PartFiles(str(self._parts))
+
+    def append(self, name: str, table: pl.DataFrame) -> None:
+        self._join_parts()  # the partitions' tables come first, as in a local run
+        super().append(name, table)
+
+    def commit(self, details: dict) -> dict[str, Path]:
+        self._join_parts()
+        return super().commit(details)
+
+    def _join_parts(self) -> None:
+        if self._parts is None or not self._parts.is_dir():
+            return
+        for folder in sorted(self._parts.iterdir(), key=lambda f: RUN_TABLES.index(f.name)):
+            self._writer.write_whole(folder.name, pl.scan_parquet(sorted(folder.glob("part-*.parquet"))))
+        # the part files are read by the writes above, which are done: they go with the run directory
+        self._parts = None
+
+
 class PartFiles:
-    """The part writer of :class:`PartFilesSink`: ``RUN/NAME/part-K.parquet``."""
+    """The part writer of :class:`PartFilesSink` and :class:`ClusterDirectorySink`: ``RUN/NAME/part-K.parquet``."""
 
     def __init__(self, run: str) -> None:
         self.run = run
@@ -147,13 +197,16 @@ class PartFilesSink:
 
     Everything goes into a run directory inside OUTDIR first; the commit moves the tables into place. On a
     local or shared filesystem these are renames; on an object store (no renames) copies and deletes, so there
-    a reader may briefly see a table of the old run beside one of the new."""
+    a reader may briefly see a table of the old run beside one of the new. ``part_files=False``: each table's
+    parts are streamed into one file (``hands.parquet``) before the commit, in partition order — the
+    single-machine order, as the buckets are ranges of game ids."""
 
     tables = frozenset(RUN_TABLES)
 
-    def __init__(self, outdir: str | Path) -> None:
+    def __init__(self, outdir: str | Path, part_files: bool = True) -> None:
         self.outdir = str(outdir)
         self.scratch = self.outdir
+        self.part_files = part_files
         self.run: str | None = None
 
     def open(self, partitions: int) -> None:
@@ -173,21 +226,35 @@ class PartFilesSink:
     def commit(self, details: dict) -> dict[str, str]:
         fs, root = location(self.run)
         _, out = location(self.outdir)
-        paths = {}
+        if not self.part_files:
+            for table in ("hands", "games"):
+                if fs.exists(f"{root}/{table}"):
+                    parts = sorted(fs.glob(f"{root}/{table}/part-*.parquet"))
+                    pl.scan_parquet([polars_path(fs, part) for part in parts]).sink_parquet(
+                        polars_path(fs, f"{root}/{table}.parquet"), compression="zstd")
+                    fs.rm(f"{root}/{table}", recursive=True)
+        if fs.exists(f"{out}/{MANIFEST_NAME}"):  # out first: no manifest names a mixed set
+            fs.rm(f"{out}/{MANIFEST_NAME}")
+        paths, files = {}, {}
         for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
                      "sessions.parquet", "teams.parquet"):
             source, final = f"{root}/{name}", f"{out}/{name}"
             if not fs.exists(source):
                 continue
-            if fs.exists(final):  # an earlier run's table (or parts): moved aside, then dropped
-                old = f"{out}/.{name}.old-{uuid.uuid4().hex[:8]}"
-                fs.mv(final, old, recursive=True)
-                fs.mv(source, final, recursive=True)
+            # an earlier run's table in either layout (parts or one file): moved aside, then dropped
+            earlier = [place for place in {final, f"{out}/{name.split('.')[0]}", f"{out}/{name.split('.')[0]}.parquet"}
+                       if fs.exists(place)]
+            aside = [f"{out}/.{place.rsplit('/', 1)[-1]}.old-{uuid.uuid4().hex[:8]}" for place in earlier]
+            for place, old in zip(earlier, aside):
+                fs.mv(place, old, recursive=True)
+            fs.mv(source, final, recursive=True)
+            for old in aside:
                 fs.rm(old, recursive=True)
-            else:
-                fs.mv(source, final, recursive=True)
             paths[name.split(".")[0]] = self.outdir.rstrip("/") + "/" + name
+            files[name.split(".")[0]] = name
         fs.rm(root, recursive=True)
+        with fs.open(f"{out}/{MANIFEST_NAME}", "w") as handle:  # last, as a local run's
+            handle.write(json.dumps({"run": uuid.uuid4().hex, "tables": files, **details}, indent=2) + "\n")
         return paths
 
     def abort(self) -> None:
