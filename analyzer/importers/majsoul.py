@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from analyzer.importers.majsoul_rooms import apply_room_rules, is_room_name, room_from_name
 from analyzer.importers.model import Game
 
 # YYMMDD, then a UUID (8-4-4-4-12 hex digits); a replay link's "_a<account>" is the viewer, not the game
@@ -54,7 +55,16 @@ def record_id(ref) -> str | None:
 
 def is_majsoul(ref, disp: str) -> bool:
     """A Mahjong Soul game: its ``ref`` is a record id, or its ``rule.disp`` names a Mahjong Soul room."""
-    return record_id(ref) is not None or any(word in disp for word in ROOM_WORDS)
+    return record_id(ref) is not None or any(word in disp for word in ROOM_WORDS) or is_room_name(disp)
+
+
+def apply_tensoul_room(log: dict, game: Game) -> None:
+    """The rules of a tensoul log's game from its room's name (:mod:`.majsoul_rooms`), once its hands and
+    result are read: a ranked room's whatever letters the name has, a friendly room's red fives as the log's
+    ``rule`` says them."""
+    rule = log.get("rule") or {}
+    aka = game.aka if "aka" in rule or any(k.startswith("aka5") for k in rule) else None
+    apply_room_rules(game, room_from_name(str(rule.get("disp", ""))), None, aka)
 
 
 def read_majsoul_fields(log: dict, game: Game) -> None:
