@@ -159,7 +159,7 @@ def _read_head(game: Game, head: dict) -> None:
         room = Room("unknown", None, n, length, said)
     game.game_length = length or room.length
     apply_room_rules(game, room, mode.get("detail_rule"))
-    game.room = Room(room.kind, room.name, n, game.game_length).display or None
+    game.room = (Room(room.kind, room.name, n, game.game_length).display + ("赤" if game.aka else "")) or None
     game.game_length = game.game_length or length_from_play(game)
     if n == 3 and game.tsumo_loss is None:
         read_north_bisection(game)
