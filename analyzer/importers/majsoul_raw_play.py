@@ -160,7 +160,7 @@ class _Play:
             s, t = self._seat(data), raw_tile(data.get("tile"))
             self._take(s, t, "discards")
             declared = bool(data.get("is_liqi") or data.get("is_wliqi"))
-            self.events.append(("discard", s, t, declared))
+            self.events.append(("discard", s, t, declared, bool(data.get("moqie"))))
             self.riichi = s if declared else None
             self.actor, self.discarded = s, True
             self._new_doras(data)

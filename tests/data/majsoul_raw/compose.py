@@ -76,18 +76,14 @@ def actions(tensoul: dict) -> list[tuple[str, dict]]:
         out.append(("RecordNewRound", {"chang": k.kyoku // 4, "ju": k.kyoku % 4, "ben": k.honba,
                                        "liqibang": k.kyotaku, "scores": k.scores[:n], **tiles,
                                        "doras": [tile_str(t) for t in k.dora], "left_tile_count": 69}))
-        drawn = [None] * 4
-        drawn[k.dealer] = dealer_first[2]
         riichi_on_last = False
         for ev in events:
             if ev[0] == "draw":
-                drawn[ev[1]] = ev[2]
                 out.append(("RecordDealTile", {"seat": ev[1], "tile": tile_str(ev[2])}))
             elif ev[0] == "discard":
-                _, s, t, declared = ev
-                out.append(("RecordDiscardTile", {"seat": s, "tile": tile_str(t), "moqie": t == drawn[s],
+                _, s, t, declared, tsumogiri = ev
+                out.append(("RecordDiscardTile", {"seat": s, "tile": tile_str(t), "moqie": tsumogiri,
                                                   "is_liqi": declared, "is_wliqi": False}))
-                drawn[s] = None
                 riichi_on_last = declared
             elif ev[0] == "call" and ev[2] in ("chi", "pon", "minkan"):
                 _, s, mk, call_tiles, called, frm = ev
