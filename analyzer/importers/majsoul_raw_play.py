@@ -36,14 +36,13 @@ _SUITS = {"m": 0, "p": 9, "s": 18, "z": 27}
 TILES = {f"{n}{s}": base + n - 1 for s, base in _SUITS.items() for n in range(1, 10 if s != "z" else 8)}
 TILES |= {"0m": RED + 4, "0p": RED + 13, "0s": RED + 22}
 CALLS = {0: "chi", 1: "pon", 2: "minkan"}
-WORDS = ("NewRound", "DealTile", "DiscardTile", "ChiPengGang", "AnGangAddGang", "BaBei", "Hule", "NoTile", "LiuJu")
 
 
 def action_name(name) -> str:
     """``.lq.RecordDealTile`` / ``RecordDealTile`` / ``DealTile`` -> ``DealTile``."""
     text = str(name).removeprefix(".lq.")
     for prefix in ("Record", "Action"):
-        if text.startswith(prefix) and text[len(prefix):] in WORDS:
+        if text.startswith(prefix) and text[len(prefix):][:1].isupper():
             return text[len(prefix):]
     return text
 

@@ -44,11 +44,11 @@ def _parse_text(text: str, path: str, log_format: str) -> Game:
         try:
             return parse_json(text, path)
         except LogError:
-            if _looks_like_mjai(text):
-                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
             if looks_like_majsoul_raw(text):
                 raise LogError("a Mahjong Soul raw record, not a Tenhou log: import it with "
                                "`analyzer import majsoul`") from None
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
             raise
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
