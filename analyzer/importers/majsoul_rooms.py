@@ -102,7 +102,7 @@ def room_from_name(text: str) -> Room:
     for number, names in ROOMS.items():
         if any(n in text for n in names):
             kind = "ranked" if number in RANKED_ROOMS else "casual"
-            return Room(kind, names[0], players, length, text)
+            return Room(kind, names[0], players or 4, length, text)  # a name says 三 (3) for three players
     if any(n in text for n in FRIENDLY_NAMES):
         return Room("friendly", "友人戦", players, length, text)
     if any(n in text for n in TOURNAMENT_NAMES):
