@@ -36,6 +36,8 @@ _SUITS = {"m": 0, "p": 9, "s": 18, "z": 27}
 TILES = {f"{n}{s}": base + n - 1 for s, base in _SUITS.items() for n in range(1, 10 if s != "z" else 8)}
 TILES |= {"0m": RED + 4, "0p": RED + 13, "0s": RED + 22}
 CALLS = {0: "chi", 1: "pon", 2: "minkan"}
+WINDS, DRAGONS = range(27, 31), range(31, 34)
+DAISANGEN, DAISUUSHII = 37, 50  # the yakuman a seat that fed the last set pays for (sekinin barai)
 
 
 def action_name(name) -> str:
@@ -118,6 +120,8 @@ class _Play:
         self.rinshan = False
         self.actor: int | None = None  # who discarded, added to a kan or set a north aside last (a ron's loser)
         self.discarded = False  # the last action was a discard: a call may take it
+        self.honour_sets = [[0, 0] for _ in range(4)]  # per seat: wind and dragon sets called or closed
+        self.liable: dict[int, dict[int, int]] = {}  # winner -> {yakuman fan id: the seat that fed its last set}
 
     def _seat(self, data: dict) -> int:
         seat = _int(data, "seat")
@@ -202,7 +206,19 @@ class _Play:
                 self._take(s, t, f"{mk}s with")
         self.events.append(("call", s, mk, tiles, called, self.actor))
         self.rinshan = mk == "minkan"
+        if mk != "chi":
+            self._count_set(s, called, self.actor)
 
+    def _count_set(self, seat: int, tile: int, feeder: int | None) -> None:
+        """tensoul's ``countpao``: the fourth wind set or third dragon set fed by a discard makes its feeder
+        liable for daisuushii or daisangen."""
+        k = kind(tile)
+        which, full, fan = (0, 4, DAISUUSHII) if k in WINDS else (1, 3, DAISANGEN) if k in DRAGONS else (None, 0, 0)
+        if which is None:
+            return
+        self.honour_sets[seat][which] += 1
+        if self.honour_sets[seat][which] == full and feeder is not None:
+            self.liable.setdefault(seat, {})[fan] = feeder
     def _kan(self, data: dict) -> None:
         s, given = self._seat(data), raw_tile(data.get("tiles"))
         if data.get("type") == 3:
@@ -212,6 +228,7 @@ class _Play:
             for t in tiles:
                 self._take(s, t, "ankans")
             self.events.append(("call", s, "ankan", tiles, given if given in tiles else tiles[-1], s))
+            self._count_set(s, given, None)
         elif data.get("type") == 2:
             added = given if given in self.hands[s] else next((t for t in self.hands[s] if kind(t) == kind(given)), given)
             self._take(s, added, "adds to a kan")
@@ -283,6 +300,7 @@ class _Play:
             if yiman:
                 o.yakuman += val if val in (1, 2) else 2 if name in DOUBLE_YAKUMAN else 1
                 o.yaku.append(name)
+                o.pao = self.liable.get(w, {}).get(fid, o.pao)
             else:
                 o.add_recorded_yaku(name, val)
         o.fu = fu or None

@@ -121,3 +121,39 @@ def test_broken_rounds(actions, reason):
     with pytest.raises(LogError) as err:
         read_rounds(actions)
     assert str(err.value).startswith(reason)
+
+
+def test_the_seat_that_fed_the_third_dragon_set_is_liable():
+    """Seat 1 pons haku from seat 0, hatsu from seat 2 and chun from seat 3, then wins daisangen by tsumo:
+    seat 3 is liable (pao), as tensoul's ``countpao`` reads the calls."""
+    actions = [
+        _new_round(tiles0="5z 1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p".split(),
+                   tiles1="5z 5z 6z 6z 7z 7z 1s 1s 1s 2s 3s 4s 9s".split(),
+                   tiles2="6z 1p 2p 3p 4p 5p 6p 7p 8p 9p 2m 3m 4m".split(),
+                   tiles3="7z 1m 1m 2s 3s 4s 5s 6s 7s 8s 9s 9p 9p".split()),
+        ("DiscardTile", {"seat": 0, "tile": "5z"}),
+        ("ChiPengGang", {"seat": 1, "type": 1, "tiles": ["5z", "5z", "5z"], "froms": [1, 1, 0]}),
+        ("DiscardTile", {"seat": 1, "tile": "9s"}),
+        ("DealTile", {"seat": 2, "tile": "5s"}),
+        ("DiscardTile", {"seat": 2, "tile": "6z"}),
+        ("ChiPengGang", {"seat": 1, "type": 1, "tiles": ["6z", "6z", "6z"], "froms": [1, 1, 2]}),
+        ("DiscardTile", {"seat": 1, "tile": "4s"}),
+        ("DealTile", {"seat": 2, "tile": "2p"}),
+        ("DiscardTile", {"seat": 2, "tile": "2p", "moqie": True}),
+        ("DealTile", {"seat": 3, "tile": "6p"}),
+        ("DiscardTile", {"seat": 3, "tile": "7z"}),
+        ("ChiPengGang", {"seat": 1, "type": 1, "tiles": ["7z", "7z", "7z"], "froms": [1, 1, 3]}),
+        ("DiscardTile", {"seat": 1, "tile": "3s"}),
+        ("DealTile", {"seat": 2, "tile": "3p"}),
+        ("DiscardTile", {"seat": 2, "tile": "3p", "moqie": True}),
+        ("DealTile", {"seat": 3, "tile": "5p"}),
+        ("DiscardTile", {"seat": 3, "tile": "5p", "moqie": True}),
+        ("DealTile", {"seat": 0, "tile": "1p"}),
+        ("DiscardTile", {"seat": 0, "tile": "1p", "moqie": True}),
+        ("DealTile", {"seat": 1, "tile": "1s"}),
+        ("Hule", {"hules": [{"seat": 1, "zimo": True, "hu_tile": "1s", "count": 1, "fu": 40, "yiman": True,
+                             "point_zimo_qin": 16000, "point_zimo_xian": 8000, "fans": [{"id": 37, "val": 1}]}]}),
+    ]
+    [k] = read_rounds(actions)
+    o = k.outcomes[0]
+    assert (o.result, o.winner, o.pao, o.yakuman, o.points) == ("tsumo", 1, 3, 1, 32000)
