@@ -82,13 +82,6 @@ def parse_majsoul(text: str, file: str) -> Game:
     return game
 
 
-def _wrapped(obj) -> tuple[str, dict] | None:
-    """(name, data) of a ``{"name": …, "data": …}`` action, else None."""
-    if isinstance(obj, dict) and isinstance(obj.get("name"), str) and isinstance(obj.get("data"), dict):
-        return action_name(obj["name"]), obj["data"]
-    return None
-
-
 def _actions(obj) -> tuple[dict | None, list[tuple[str, dict]]]:
     """The head (None without one) and the round actions of any shape read (see the module docstring)."""
     head = None
@@ -108,8 +101,14 @@ def _actions(obj) -> tuple[dict | None, list[tuple[str, dict]]]:
         return head, []
     if obj and all(isinstance(r, list) for r in obj):  # a list of rounds
         obj = [a for r in obj for a in r]
-    actions = [_wrapped(a) for a in obj]
-    if not actions or any(a is None for a in actions) or actions[0][0] != "NewRound":
+    actions = []
+    for a in obj:  # {"name": …, "data": {…}} each
+        data = a.get("data") if a.__class__ is dict else None
+        name = a.get("name") if data.__class__ is dict else None
+        if name.__class__ is not str:
+            return head, []
+        actions.append((action_name(name), data))
+    if not actions or actions[0][0] != "NewRound":
         return head, []
     return head, actions
 

@@ -27,6 +27,8 @@ without the ``.lq.`` and ``Record`` prefixes (riichienv writes ``NewRound``).
 
 from __future__ import annotations
 
+import functools
+
 from analyzer.importers.majsoul import DOUBLE_YAKUMAN
 from analyzer.importers.majsoul_rooms import FAN_NAMES, FAN_UNKNOWN
 from analyzer.importers.model import Kyoku, LogError, Outcome
@@ -40,6 +42,7 @@ WINDS, DRAGONS = range(27, 31), range(31, 34)
 DAISANGEN, DAISUUSHII = 37, 50  # the yakuman a seat that fed the last set pays for (sekinin barai)
 
 
+@functools.lru_cache(maxsize=256)
 def action_name(name) -> str:
     """``.lq.RecordDealTile`` / ``RecordDealTile`` / ``DealTile`` -> ``DealTile``."""
     text = str(name).removeprefix(".lq.")
@@ -124,9 +127,9 @@ class _Play:
         self.liable: dict[int, dict[int, int]] = {}  # winner -> {yakuman fan id: the seat that fed its last set}
 
     def _seat(self, data: dict) -> int:
-        seat = _int(data, "seat")
-        if not 0 <= seat < self.players:
-            raise LogError(f"seat {seat} does not play")
+        seat = data.get("seat", 0)  # a decoder may leave out a field at its default (seat 0)
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            raise LogError(f"seat {seat!r} does not play")
         return seat
 
     def _place_stick(self) -> None:
@@ -148,25 +151,33 @@ class _Play:
             raise LogError(f"seat {seat} {what} a tile it does not hold") from None
 
     def step(self, name: str, data: dict) -> None:
+        # draws and discards are nearly every action: their path is kept short
         if name == "Hule":
             self._hule(data)
             return
-        self._place_stick()
+        if self.riichi is not None:
+            self._place_stick()
         callable_discard, self.discarded = self.discarded, False
         if name == "DealTile":
-            s, t = self._seat(data), raw_tile(data.get("tile"))
-            self._new_doras(data)
+            s, t = self._seat(data), TILES.get(data.get("tile"), -1)
+            if t < 0:
+                raw_tile(data.get("tile"))  # raises, naming the tile
+            if "doras" in data:
+                self._new_doras(data)
             self.hands[s].append(t)
             self.events.append(("draw", s, t, self.rinshan))
             self.rinshan = False
         elif name == "DiscardTile":
-            s, t = self._seat(data), raw_tile(data.get("tile"))
+            s, t = self._seat(data), TILES.get(data.get("tile"), -1)
+            if t < 0:
+                raw_tile(data.get("tile"))  # raises, naming the tile
             self._take(s, t, "discards")
             declared = bool(data.get("is_liqi") or data.get("is_wliqi"))
             self.events.append(("discard", s, t, declared, bool(data.get("moqie"))))
             self.riichi = s if declared else None
             self.actor, self.discarded = s, True
-            self._new_doras(data)
+            if "doras" in data:
+                self._new_doras(data)
         elif name == "ChiPengGang":
             if not callable_discard:
                 raise LogError("a call where no discard was just made")
