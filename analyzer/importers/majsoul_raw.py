@@ -160,7 +160,7 @@ def _read_head(game: Game, head: dict) -> None:
     apply_room_rules(game, room, mode.get("detail_rule"))
     game.room = (Room(room.kind, room.name, n, game.game_length).display + ("赤" if game.aka else "")) or None
     game.game_length = game.game_length or length_from_play(game)
-    if n == 3 and game.tsumo_loss is None:
+    if n == 3:  # a tsumo that paid more than its shares: north-bisection, its points what was paid
         read_north_bisection(game)
 
 
