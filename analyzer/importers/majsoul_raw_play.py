@@ -171,7 +171,11 @@ class _Play:
             s, t = self._seat(data), TILES.get(data.get("tile"), -1)
             if t < 0:
                 raw_tile(data.get("tile"))  # raises, naming the tile
-            self._take(s, t, "discards")
+            hand = self.hands[s]
+            if t in hand:
+                hand.remove(t)
+            else:
+                self._take(s, t, "discards")
             declared = bool(data.get("is_liqi") or data.get("is_wliqi"))
             self.events.append(("discard", s, t, declared, bool(data.get("moqie"))))
             self.riichi = s if declared else None
