@@ -237,3 +237,17 @@ def test_the_command_line(tmp_path):
     hands = pl.read_parquet(out)
     assert analyzer.check(hands).ok
     assert hands["recorded_rank_points_1"].drop_nulls().to_list() == [35, 60]
+
+
+def test_check_compares_the_server_result_block(tmp_path):
+    """A result block that says seat 2 ended with 12,300 (the hands leave it 11,300) and -27.7 is named, seat by
+    seat, on the game's last hand."""
+    record = json.loads(EAST.read_text(encoding="utf-8"))
+    for player in record["head"]["result"]["players"]:
+        if player["seat"] == 2:
+            player |= {"part_point_1": 12300, "total_point": -27700}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    findings = analyzer.check(_read(path)).findings
+    assert findings.select("round", "field", "seat", "recorded", "computed").rows() == [
+        ("E4", "final_score", 2, "12300", "11300"), ("E4", "game_points", 2, "-27.7", "-28.7")]
