@@ -88,7 +88,8 @@ game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), n
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent; Mahjong Soul:
                          the friendly room's or tournament's number when the log gives one
 room                     Mahjong Soul: the room as the log names it (``rule.disp``: ``金の間南喰赤``,
-                         ``友人戦東喰赤``, ``3玉の間南喰赤``); null for Tenhou games (see ``lobby``)
+                         ``友人戦東喰赤``, ``3玉の間南喰赤``; a raw record's as tensoul would name it); null for
+                         Tenhou games (see ``lobby``) and a room not known
 dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the game (mjlog ``UN dan``, JSON
                          ``dan`` names): 0 新人 (new), 1-9 9級..1級 (kyu), 10-19 初段..十段 (1st-10th dan), 20
                          天鳳 (Tenhou-i); null when the log has none

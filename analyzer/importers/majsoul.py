@@ -6,7 +6,8 @@ unStatiK/tensoul-py-ng (the one MahjongPantheon reads; it adds ``playerMapping``
 
 * ``ref``: Mahjong Soul's record id, ``YYMMDD-`` and a UUID (``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``;
   a replay link adds ``_a<digits>``, the viewer's account, which is not part of the id). The game's id.
-* ``rule.disp``: the room, ``[3|三]`` for three players (tensoul writes ``3``, its Python ports ``三``), the
+* ``rule.disp``: the room (read by :mod:`.majsoul_rooms` in any spelling: a ranked room always plays open
+  tanyao and red fives, whatever letters the name has), ``[3|三]`` for three players (tensoul writes ``3``, its Python ports ``三``), the
   ranked room (``銅の間`` Bronze, ``銀の間`` Silver, ``金の間`` Gold, ``玉の間`` Jade, ``王座の間`` Throne,
   ``交流の間`` casual, ``乱闘の間``), or ``友人戦`` (friendly) / ``大会戦`` (tournament); then ``東喰`` or ``南喰``
   (east-only or hanchan; three-player games before tensoul's fix of 2024-11 have neither) and ``赤``. tensoul's

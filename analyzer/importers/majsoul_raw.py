@@ -158,7 +158,8 @@ def _read_head(game: Game, head: dict) -> None:
         room = Room("unknown", None, n, length, said)
     game.game_length = length or room.length
     apply_room_rules(game, room, mode.get("detail_rule"))
-    game.room = (Room(room.kind, room.name, n, game.game_length).display + ("赤" if game.aka else "")) or None
+    named = Room(room.kind, room.name, n, game.game_length)
+    game.room = named.display + ("赤" if game.aka else "") if room.name else None  # as tensoul would name it
     game.game_length = game.game_length or length_from_play(game)
     if n == 3:  # a tsumo that paid more than its shares: north-bisection, its points what was paid
         read_north_bisection(game)
