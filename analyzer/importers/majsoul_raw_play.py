@@ -53,10 +53,10 @@ def action_name(name) -> str:
 
 
 def raw_tile(text) -> int:
-    try:
-        return TILES[text]
-    except (KeyError, TypeError):
-        raise LogError(f"bad tile {text!r}") from None
+    t = TILES.get(text) if text.__class__ is str else None
+    if t is None:
+        raise LogError(f"bad tile {str(text)[:40]!r}")
+    return t
 
 
 def _int(data: dict, key: str, default: int | None = None) -> int:
@@ -159,7 +159,8 @@ class _Play:
             self._place_stick()
         callable_discard, self.discarded = self.discarded, False
         if name == "DealTile":
-            s, t = self._seat(data), TILES.get(data.get("tile"), -1)
+            s, tile = self._seat(data), data.get("tile")
+            t = TILES.get(tile, -1) if tile.__class__ is str else -1
             if t < 0:
                 raw_tile(data.get("tile"))  # raises, naming the tile
             if "doras" in data:
@@ -168,7 +169,8 @@ class _Play:
             self.events.append(("draw", s, t, self.rinshan))
             self.rinshan = False
         elif name == "DiscardTile":
-            s, t = self._seat(data), TILES.get(data.get("tile"), -1)
+            s, tile = self._seat(data), data.get("tile")
+            t = TILES.get(tile, -1) if tile.__class__ is str else -1
             if t < 0:
                 raw_tile(data.get("tile"))  # raises, naming the tile
             hand = self.hands[s]

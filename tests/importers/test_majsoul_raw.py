@@ -13,6 +13,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import analyzer
 from analyzer.cli import main
@@ -251,3 +253,33 @@ def test_check_compares_the_server_result_block(tmp_path):
     findings = analyzer.check(_read(path)).findings
     assert findings.select("round", "field", "seat", "recorded", "computed").rows() == [
         ("E4", "final_score", 2, "12300", "11300"), ("E4", "game_points", 2, "-27.7", "-28.7")]
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 200), st.sampled_from(["1m", "0p", "5z", "9z", "x", ""]),
+                    st.lists(st.integers(-1, 5), max_size=3))
+
+
+@settings(max_examples=30, deadline=None)
+@given(cut=st.integers(0, 500), field=st.sampled_from(["seat", "tile", "tiles", "type", "froms", "hules", "scores",
+                                                        "is_liqi", "delta_scores", "doras", "name"]),
+       value=_VALUES, drop=st.booleans())
+def test_a_damaged_record_imports_or_is_one_problem_never_a_crash(tmp_path_factory, cut, field, value, drop):
+    """Any one action of a record dropped or one of its fields changed: the file imports (then ``check`` runs) or
+    is one problem with a reason; nothing raises."""
+    record = json.loads(EAST.read_text(encoding="utf-8"))
+    actions = record["data"]["data"]["actions"]
+    at = cut % len(actions)
+    if drop:
+        del actions[at]
+    elif field == "name":
+        actions[at]["result"]["name"] = str(value)
+    else:
+        actions[at]["result"]["data"][field] = value
+    path = tmp_path_factory.mktemp("damaged") / "record.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    hands, problems = read_majsoul([path])
+    if hands.height:
+        assert all(p.imported for p in problems)
+        analyzer.check(hands)
+    else:
+        assert len(problems) == 1 and problems[0].reason
