@@ -65,7 +65,11 @@ def parse_majsoul(text: str, file: str) -> Game:
             raise LogError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
         raise LogError(REFUSED_BINARY) from None
     if isinstance(obj, dict) and isinstance(obj.get("log"), list):
-        return parse_json(text, file)  # tensoul's tenhou.net/6 JSON
+        game = parse_json(text, file)  # tensoul's tenhou.net/6 JSON
+        if game.platform != "majsoul":
+            raise LogError("a Tenhou log, not a Mahjong Soul game (no record id, no Mahjong Soul room): import it "
+                           "with `analyzer import tenhou`")
+        return game
     head, actions = _actions(obj)
     if not actions:
         raise LogError("not a Mahjong Soul record (expected {\"head\", \"data\"}, a list of round actions or "

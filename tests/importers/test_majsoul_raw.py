@@ -283,3 +283,13 @@ def test_a_damaged_record_imports_or_is_one_problem_never_a_crash(tmp_path_facto
         analyzer.check(hands)
     else:
         assert len(problems) == 1 and problems[0].reason
+
+
+def test_a_tenhou_log_is_sent_to_import_tenhou(tmp_path):
+    game = json.loads((TENSOUL / "majsoul_east.json").read_text(encoding="utf-8"))
+    game |= {"ref": "2019050417gm-0029-0000-4f2a8622", "rule": {"disp": "鳳東喰赤", "aka": 1}}
+    path = tmp_path / "tenhou.json"
+    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    _, problems = read_majsoul([path])
+    assert [p.reason for p in problems] == ["a Tenhou log, not a Mahjong Soul game (no record id, no Mahjong Soul "
+                                            "room): import it with `analyzer import tenhou`"]
