@@ -10,7 +10,7 @@ from analyzer.allocator import tune_for_batch
 tune_for_batch()  # before anything below loads Polars
 
 from analyzer.api import check, score, score_to
-from analyzer.importers import read_mjai, read_tenhou
+from analyzer.importers import read_majsoul, read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.jobs import CheckResult, RunSummary, ScoreResult
@@ -32,6 +32,7 @@ __all__ = [
     "load_rules",
     "preset",
     "preset_names",
+    "read_majsoul",
     "read_mjai",
     "read_tenhou",
     "score",

@@ -1,4 +1,4 @@
-"""``analyzer import tenhou|mjai``: turn recorded game logs into hand records."""
+"""``analyzer import tenhou|mjai|majsoul``: turn recorded game logs into hand records."""
 
 from __future__ import annotations
 
@@ -48,6 +48,22 @@ def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, max_lo
     Exit status 1 when some file did not import.
     """
     _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size)
+
+
+@import_group.command("majsoul")
+@import_options
+def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+    """Read Mahjong Soul game records (files, directories, globs, .gz) into hand records, with the same columns
+    as `import tenhou`: the raw records its downloaders give (decoded JSON: {"head", "data"}, or a list of round
+    actions) and tensoul's tenhou.net/6 JSON.
+
+    Four- and three-player games; the rules from the room (ranked rooms from a table; a friendly room or a
+    tournament from its rules in the record, else from its play, with a note); players as nickname#account_id,
+    their rank before the game (platform_rank_*), played_at from the record's start time and the rank points
+    the server gave (recorded_rank_points_*). A binary (protobuf) record is refused, saying which form to give.
+    Exit status 1 when some file did not import.
+    """
+    _import_logs(paths, output, workers, debug, "majsoul", "Mahjong Soul", max_log_size)
 
 
 def _import_logs(

@@ -70,6 +70,8 @@ recorded_final_0..3      game's last row only: final raw score as recorded (mjlo
 recorded_game_points_0..3 game's last row only: final game points (uma and oka included) as recorded
 recorded_chips_0..3      game's last row only, a chip (祝儀) lobby's game: the chips each seat ended with, as
                          recorded (mjlog ``owari`` after the points); paid apart from the points, never mixed in
+recorded_rank_points_0..3 game's last row only, a Mahjong Soul raw record: the rank points each seat's level
+                         gained or lost in the game, as the server gave them (``grading_score``); not checked
 settlement               game's last row only, when its recorded game points fit no rule we know (a private
                          lobby's own uma, a bust bonus): how it is scored, in words (:mod:`.settlement`); the
                          spec's ``uma`` then gives the recorded points, and ``check`` lists this as a note
@@ -86,13 +88,15 @@ game_length              hanchan | tonpuu (mjlog GO bit 0x08; JSON room name), n
 lobby                    Tenhou lobby number (mjlog GO lobby, JSON ``lobby``), null when absent; Mahjong Soul:
                          the friendly room's or tournament's number when the log gives one
 room                     Mahjong Soul: the room as the log names it (``rule.disp``: ``金の間南喰赤``,
-                         ``友人戦東喰赤``, ``3玉の間南喰赤``); null for Tenhou games (see ``lobby``)
+                         ``友人戦東喰赤``, ``3玉の間南喰赤``; a raw record's as tensoul would name it); null for
+                         Tenhou games (see ``lobby``) and a room not known
 dan_0..dan_3             Tenhou rank index 0-20 of each seat at the time of the game (mjlog ``UN dan``, JSON
                          ``dan`` names): 0 新人 (new), 1-9 9級..1級 (kyu), 10-19 初段..十段 (1st-10th dan), 20
                          天鳳 (Tenhou-i); null when the log has none
 rate_0..rate_3           Tenhou rating R of each seat at the time of the game (mjlog ``UN rate``, JSON ``rate``)
 played_at                Datetime (Asia/Tokyo): the hour the game started, from the Tenhou log id's leading
-                         ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); null when the id is not Tenhou's
+                         ``YYYYMMDDHH`` (Japan time, as Tenhou's ids are); a Mahjong Soul raw record: the
+                         second it started (its head's ``start_time``); null when neither says it
 platform_rank_0..3       a platform's own rank of each seat as its log writes it, where it is not Tenhou's dan
                          (Mahjong Soul: ``雀士★2``, ``魂天Lv3``; their ``dan_*`` and ``rate_*`` stay null)
 riichi_turn_0..3         per seat (0-3 as in ``delta_0..3``): the seat's discard number of its riichi
@@ -150,6 +154,7 @@ COLUMNS: dict[str, pl.DataType] = {
     **{f"recorded_final_{s}": pl.Int64 for s in range(4)},
     **{f"recorded_game_points_{s}": pl.Float64 for s in range(4)},
     **{f"recorded_chips_{s}": pl.Int64 for s in range(4)},
+    **{f"recorded_rank_points_{s}": pl.Int64 for s in range(4)},
     "settlement": pl.String,
     "rules_note": pl.String,
     "rules": pl.String,

@@ -32,7 +32,8 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
 MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
-FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
+MAJSOUL_SUFFIXES = (".json", ".jsonl")
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "majsoul": MAJSOUL_SUFFIXES}
 
 
 def _kind(mode: int) -> str:

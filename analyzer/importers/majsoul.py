@@ -6,7 +6,8 @@ unStatiK/tensoul-py-ng (the one MahjongPantheon reads; it adds ``playerMapping``
 
 * ``ref``: Mahjong Soul's record id, ``YYMMDD-`` and a UUID (``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``;
   a replay link adds ``_a<digits>``, the viewer's account, which is not part of the id). The game's id.
-* ``rule.disp``: the room, ``[3|三]`` for three players (tensoul writes ``3``, its Python ports ``三``), the
+* ``rule.disp``: the room (read by :mod:`.majsoul_rooms` in any spelling: a ranked room always plays open
+  tanyao and red fives, whatever letters the name has), ``[3|三]`` for three players (tensoul writes ``3``, its Python ports ``三``), the
   ranked room (``銅の間`` Bronze, ``銀の間`` Silver, ``金の間`` Gold, ``玉の間`` Jade, ``王座の間`` Throne,
   ``交流の間`` casual, ``乱闘の間``), or ``友人戦`` (friendly) / ``大会戦`` (tournament); then ``東喰`` or ``南喰``
   (east-only or hanchan; three-player games before tensoul's fix of 2024-11 have neither) and ``赤``. tensoul's
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from analyzer.importers.majsoul_rooms import apply_room_rules, is_room_name, room_from_name
 from analyzer.importers.model import Game
 
 # YYMMDD, then a UUID (8-4-4-4-12 hex digits); a replay link's "_a<account>" is the viewer, not the game
@@ -54,7 +56,16 @@ def record_id(ref) -> str | None:
 
 def is_majsoul(ref, disp: str) -> bool:
     """A Mahjong Soul game: its ``ref`` is a record id, or its ``rule.disp`` names a Mahjong Soul room."""
-    return record_id(ref) is not None or any(word in disp for word in ROOM_WORDS)
+    return record_id(ref) is not None or any(word in disp for word in ROOM_WORDS) or is_room_name(disp)
+
+
+def apply_tensoul_room(log: dict, game: Game) -> None:
+    """The rules of a tensoul log's game from its room's name (:mod:`.majsoul_rooms`), once its hands and
+    result are read: a ranked room's whatever letters the name has, a friendly room's red fives as the log's
+    ``rule`` says them."""
+    rule = log.get("rule") or {}
+    aka = game.aka if "aka" in rule or any(k.startswith("aka5") for k in rule) else None
+    apply_room_rules(game, room_from_name(str(rule.get("disp", ""))), None, aka)
 
 
 def read_majsoul_fields(log: dict, game: Game) -> None:

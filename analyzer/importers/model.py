@@ -8,7 +8,8 @@ format (:mod:`.replay`). Tiles are ints (:mod:`.tile_text`).
 Events (tuples, in play order):
 
 * ``("draw", seat, tile, rinshan)``
-* ``("discard", seat, tile, riichi_declared)``
+* ``("discard", seat, tile, riichi_declared, tsumogiri)``: tsumogiri when the tile discarded is the one the seat
+  just drew (mjlog: the same tile id; tenhou.net/6: code 60; mjai: ``tsumogiri``)
 * ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
   ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
 * ``("kita", seat, tile)``: three players, a north tile set aside (nukidora)
@@ -19,6 +20,7 @@ Events (tuples, in play order):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import NamedTuple
 
 WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
@@ -154,3 +156,6 @@ class Game:
     custom_rules: str | None = None  # mjlog GO csrule: a lobby's custom rules as written (see .lobby)
     final_chips: list[int] | None = None  # a chip (祝儀) lobby: the chips each seat ended with (mjlog owari)
     ratio: str | None = None  # mjlog owari's ratio= (the chip or gold rate of special lobbies), as written
+    started_at: datetime | None = None  # when the game started, where the log says it (Mahjong Soul's head)
+    rank_points: list | None = None  # per seat, the platform's rank-point change (Mahjong Soul grading_score)
+    rule_options: dict = field(default_factory=dict)  # options its room gives (see .majsoul_rooms), for the spec

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
 from analyzer.importers.identity import content_digest
+from analyzer.importers.majsoul_raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul
 from analyzer.importers.mjai import parse_mjai
 from analyzer.importers.mjlog import parse_mjlog
 from analyzer.importers.model import Game, LogError
@@ -16,14 +17,15 @@ from analyzer.importers.tenhou_json import parse_json
 def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
     """One log file into the shared game model (raises ``LogError`` with the problem's reason).
 
-    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content) or ``mjai`` (JSON lines).
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content), ``mjai`` (JSON lines) or
+    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`).
     Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
     path = Path(path)
     data = read_log_bytes(path, max_bytes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise LogError("not UTF-8 text") from None
+        raise LogError(REFUSED_BINARY if log_format == "majsoul" else "not UTF-8 text") from None
     game = _parse_text(text, str(path), log_format)
     check_magnitudes(game)
     game.digest = game.digest or content_digest(data)  # an mjlog's is its root element's (mjlog.split_prolog)
@@ -33,6 +35,8 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
 def _parse_text(text: str, path: str, log_format: str) -> Game:
     if log_format == "mjai":
         return parse_mjai(text, path)
+    if log_format == "majsoul":
+        return parse_majsoul(text, path)
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, path)
@@ -40,6 +44,9 @@ def _parse_text(text: str, path: str, log_format: str) -> Game:
         try:
             return parse_json(text, path)
         except LogError:
+            if looks_like_majsoul_raw(text):
+                raise LogError("a Mahjong Soul raw record, not a Tenhou log: import it with "
+                               "`analyzer import majsoul`") from None
             if _looks_like_mjai(text):
                 raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
             raise

@@ -64,6 +64,9 @@ def game_rows(game: Game) -> list[dict]:
             rows[-1][f"recorded_final_{s}"] = game.final_scores[s]
             rows[-1][f"recorded_game_points_{s}"] = game.final_points[s] if game.final_points else None
             rows[-1][f"recorded_chips_{s}"] = game.final_chips[s] if game.final_chips else None
+            rows[-1][f"recorded_rank_points_{s}"] = game.rank_points[s] if game.rank_points else None
+    if rows:
+        rows[0]["played_at"] = game.started_at  # read by the driver with the game id (.tenhou)
     return rows
 
 

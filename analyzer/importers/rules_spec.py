@@ -73,4 +73,6 @@ def rules_spec(game: Game, settled: Settlement | None = None) -> str:
         spec += f";start_points={start}" + (f";return_points={start}" if _majsoul(game) else "")
     if _majsoul(game) and game.tsumo_loss == "split":
         spec += ";tsumo_loss=split"
+    spec += "".join(f";{name}={str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in game.rule_options.items())  # what the room gives (.majsoul_rooms)
     return spec + lobby_rules(game).spec() + (settled or settlement(game)).spec

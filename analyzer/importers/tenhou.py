@@ -39,7 +39,7 @@ from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
 
-__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_majsoul", "read_logs", "parse_file", "COLUMNS"]
 
 
 def read_tenhou(
@@ -72,11 +72,21 @@ def read_mjai(
     return read_logs(paths, workers, "mjai", progress, max_log_size)
 
 
+def read_majsoul(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read Mahjong Soul game records (the raw records its downloaders give, or tensoul's tenhou.net/6 JSON; see
+    :mod:`analyzer.importers.majsoul_raw`) like :func:`read_tenhou`: the same columns, and from a raw record
+    ``played_at`` from its start time and the server's rank-point changes (``recorded_rank_points_*``)."""
+    return read_logs(paths, workers, "majsoul", progress, max_log_size)
+
+
 def read_logs(
     paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
     progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
-    """Read logs of ``log_format`` (``tenhou`` or ``mjai``) into hand records and problems."""
+    """Read logs of ``log_format`` (``tenhou``, ``mjai`` or ``majsoul``) into hand records and problems."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
     files, problems = expand_paths(paths, FORMATS[log_format])
@@ -104,7 +114,8 @@ def _read_batch(
     columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
     for f in files:
         gid, digest, rows, notes, error = _read_file(f, log_format, max_bytes)
-        outcomes.append((gid, digest, len(rows), notes, error))
+        started = rows[0].get("played_at") if rows else None  # a log that says when its game started
+        outcomes.append((gid, digest, len(rows), notes, error, started))
         for name, values in columns.items():
             values.extend([row.get(name) for row in rows])
     return outcomes, _table(columns)
@@ -132,7 +143,7 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     done = games = 0
     for outcomes, table in batches:
         keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
-        for gid, digest, n_rows, notes, error in outcomes:
+        for gid, digest, n_rows, notes, error, started in outcomes:
             f = files[done]
             done += 1
             if error is not None:
@@ -147,7 +158,7 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             first_file[("id", gid)] = first_file[("content", digest)] = f
             games += 1
             ids.extend([gid] * n_rows)
-            times.extend([played_at(gid)] * n_rows)
+            times.extend([started or played_at(gid)] * n_rows)
             problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
                             for note in notes)
         frame = pl.from_arrow(table)

@@ -39,7 +39,7 @@ import json
 import re
 
 from analyzer.importers.majsoul import (
-    DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
+    DOUBLE_YAKUMAN, apply_tensoul_room, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
 )
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
@@ -122,6 +122,7 @@ def parse_json(text: str, file: str) -> Game:
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
     if game.platform == "majsoul":
+        apply_tensoul_room(first, game)
         game.game_length = game.game_length or length_from_play(game)
         read_north_bisection(game)
     return game

@@ -203,7 +203,9 @@ def test_north_bisection_is_read_from_the_payments(tmp_path):
     path = _edit(tmp_path, SANMA, log=game["log"], sc=game["sc"],
                  rule={"disp": "3友人戦東喰赤", "aka51": 0, "aka52": 1, "aka53": 1})
     hands, problems = read_tenhou([path])
-    assert problems == []
+    # a friendly room's rules are read from its play, said once (red fives as the log's rule says them)
+    assert [p.reason for p in problems] == ["a friendly room's rules are not in the record: read from its play "
+                                            "(red fives as the log says, start points 35000)"]
     assert hands["rules"][0] == "majsoul_sanma;game_length=east;tsumo_loss=split"
     assert hands["recorded_points"][-1] == 2100  # what was paid, not the value string's 500 + 1000
     assert analyzer.check(hands).ok

@@ -188,6 +188,11 @@ class Table:
         self.log.append([*entry, res])
         for s in range(4):
             self.scores[s] += deltas[s] - 1000 * riichi.count(s)
+        if result[0] == "ron" and turns[-1].riichi:
+            # a ron on the riichi-declaring tile: the server never places that stick (the declarer keeps it, the
+            # winner does not get it); the deltas above are tensoul's, which count it
+            self.scores[result[2]] += 1000
+            self.scores[result[1]] -= 1000
         self.sticks = 0 if result[0] in ("ron", "tsumo") else self.sticks + len(riichi)
         assert sum(self.scores) + 1000 * self.sticks == n * self.start
 
@@ -241,7 +246,9 @@ AKA4 = {"aka53": 1, "aka52": 1, "aka51": 1}
 UMA4 = [15, 5, -5, -15]
 
 
-def east_game() -> dict:
+def east_game(riichi_ron: bool = False) -> dict:
+    """The Gold Room east-only game; ``riichi_ron``: in E4-0 seat 0 declares riichi on the 2s that seat 1 rons
+    (the copy of ``majsoul_east_riichi_ron.json``: tensoul gives seat 1 the stick the server never placed)."""
     t = Table(4, 25000)
     # E1-0: the dealer (seat 0) holds 111z 234m 567p 234s and 9p, waiting on 9p alone; seat 2 lets 9p go on its
     # second turn. Double east (seat and round wind, each 1 han), 20 + 10 closed ron + 8 closed honour triplet
@@ -270,10 +277,11 @@ def east_game() -> dict:
     # riichi alone, 20 + 10 + 2 (kanchan) = 32 -> 40 fu: 1300, its stick back. The deal passes with seat 3 at
     # 31,200 and seat 1 at 31,000: the game ends.
     t.kyoku(3, 0, "6z", {1: "123m456p789p13s55m"},
-            rotation(3, 4, 14, {6: Turn(1, riichi=True), 13: Turn(0, draw=tile("2s"))}),
+            rotation(3, 4, 14, {6: Turn(1, riichi=True), 13: Turn(0, draw=tile("2s"), riichi=riichi_ron)}),
             ("ron", 1, 0, 1300, "40符1飜1300点", ["立直(1飜)", "裏ドラ(0飜)"]), ura="5z", keep_out="2s", seed=6)
     assert t.scores == [26500, 31000, 11300, 31200], t.scores
-    game = t.game("230826-5e1b3c7a-2f4d-4b8e-9a61-0c3d7e9f2a14", "金の間東喰赤", ["Aoi", "Ren", "Yui", "Sora"],
+    ref = "230826-5e1b3c7a-2f4d-4b8e-9a61-0c3d7e9f2a" + ("15" if riichi_ron else "14")
+    game = t.game(ref, "金の間東喰赤", ["Aoi", "Ren", "Yui", "Sora"],
                   ["雀士★2", "雀傑★1", "雀士★3", "雀傑★2"], [640, 1250, 900, 1400], UMA4, AKA4, "2023/8/26 21:14:05")
     assert game["sc"] == [26500, -3.5, 31000, 11.0, 11300, -28.7, 31200, 21.2]  # 1.5 - 5, 6 + 5, -13.7 - 15, 6.2 + 15
     return game
@@ -369,3 +377,4 @@ if __name__ == "__main__":
     write("majsoul_east.json", east_game())
     write("majsoul_south.json", south_game())
     write("majsoul_sanma.json", sanma_game())
+    # not here: the raw records' folder (tests/data/majsoul_raw, written by its compose.py) holds this copy
