@@ -342,8 +342,7 @@ def _agari(a: dict, tiles) -> Outcome:
     )
     if "yakuman" in a:
         for yid in _ints(a["yakuman"]):
-            o.yaku.append(TENHOU_YAKU_IDS[yid])
-        o.yakuman = len(o.yaku)
+            o.add_yakuman(TENHOU_YAKU_IDS[yid])
         o.han = None
     else:
         pairs = _ints(a.get("yaku"))
@@ -366,4 +365,5 @@ def _ryuukyoku(a: dict) -> Outcome:
     else:
         raise LogError(f"unknown RYUUKYOKU type {typ!r}")
     tenpai = [s for s in range(4) if f"hai{s}" in a]
-    return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None)
+    return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None,
+                   abort=typ if result == "abort" else None)

@@ -49,6 +49,11 @@ from analyzer.importers.yaku_names import yaku_name
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打", "四開槓", "三家和", "Kyuushu Kyuuhai",
            "Nine Terminal Abortion", "Suufon Renda", "Four Wind Abortion", "Suucha Riichi", "Four Riichi Abortion",
            "Suukaikan", "Four Kan Abortion", "Sanchahou", "Three Ron Abortion"}  # fmt: skip
+_ABORT_KINDS = {"九種九牌": "yao9", "Kyuushu Kyuuhai": "yao9", "Nine Terminal Abortion": "yao9",
+                "四家立直": "reach4", "Suucha Riichi": "reach4", "Four Riichi Abortion": "reach4",
+                "三家和了": "ron3", "三家和": "ron3", "Sanchahou": "ron3", "Three Ron Abortion": "ron3",
+                "四槓散了": "kan4", "四開槓": "kan4", "Suukaikan": "kan4", "Four Kan Abortion": "kan4",
+                "四風連打": "kaze4", "Suufon Renda": "kaze4", "Four Wind Abortion": "kaze4"}  # fmt: skip
 _DRAWS = {"流局", "全員聴牌", "全員不聴", "Ryuukyoku", "Exhaustive Draw"}
 _NAGASHI = {"流し満貫", "Nagashi Mangan", "Mangan at Draw"}
 _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
@@ -215,6 +220,7 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
             if len(info) < 4:
                 o.has_value = False
             else:
+                o.recorded_text = [str(x) for x in info[3:]]
                 _parse_value(str(info[3]), o, o.result == "tsumo", who == k.dealer, k.players)
                 han = 0
                 for y in info[4:]:
@@ -225,8 +231,7 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
                     if name is None:
                         name = f"unknown:{m['name']}"
                     if m["ykm"]:
-                        o.yakuman += 2 if double_forms and name in DOUBLE_YAKUMAN else 1
-                        o.yaku.append(name)
+                        o.add_yakuman(name, 2 if double_forms and name in DOUBLE_YAKUMAN else 1)
                         continue
                     h = int(m["han"])
                     han += h
@@ -243,14 +248,14 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
     deltas = _deltas(res[1], k.players) if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
     _resolve_last_riichi(k, accept=True)
     if kind in _DRAWS:
-        o = Outcome(result="draw", deltas=deltas)
+        o = Outcome(result="draw", deltas=deltas, recorded_text=[kind])
         if kind in ("全員聴牌", "全員不聴"):  # else the noten money (or the hands) say who was tenpai
             o.all_tenpai = kind == "全員聴牌"
         return [o]
     if kind in _NAGASHI:
-        return [Outcome(result="nagashi", deltas=deltas)]
+        return [Outcome(result="nagashi", deltas=deltas, recorded_text=[kind])]
     if kind in _ABORTS:
-        return [Outcome(result="abort", deltas=deltas)]
+        return [Outcome(result="abort", deltas=deltas, abort=_ABORT_KINDS.get(kind), recorded_text=[kind])]
     raise LogError(f"unknown result {kind!r}")
 
 
