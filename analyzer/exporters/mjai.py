@@ -59,6 +59,9 @@ def _ts(tiles) -> list[str]:
 
 
 def _without(tiles: list[int], tile: int) -> list[str]:
+    """A call's other tiles in the log's order (the model keeps the called tile last)."""
+    if tiles[-1] == tile:
+        return _ts(tiles[:-1])
     rest = list(tiles)
     rest.remove(tile)
     return _ts(rest)
@@ -66,7 +69,8 @@ def _without(tiles: list[int], tile: int) -> list[str]:
 
 def game_fields(game: Game) -> dict:
     """What of a game beyond its play a record keeps: id, rules spec, room, platform, lobby, ranks and the final
-    result (written in ``start_game``'s :data:`EXTENSION`, read back by ``import mjai``). Empty values left out."""
+    result (written in ``start_game``'s :data:`EXTENSION`, read back by ``import mjai``). Empty values left out,
+    but ``game_points``: null says the log had none (tenhou.net/6's ``sc`` would otherwise give zeros)."""
     fields = {
         "game_id": game_id(game.ref, game.file, game.digest or ""),
         "rules": rules_spec(game) if game.kyokus else None,
@@ -75,7 +79,7 @@ def game_fields(game: Game) -> dict:
         "dan": game.dan, "rate": game.rate, "ranks": game.ranks, "game_points": game.final_points,
         "chips": game.final_chips, "ratio": game.ratio,
     }  # fmt: skip
-    return {k: v for k, v in fields.items() if v is not None}
+    return {k: v for k, v in fields.items() if v is not None or k == "game_points"}
 
 
 def game_to_mjai(game: Game) -> list[dict]:

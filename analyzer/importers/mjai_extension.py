@@ -45,7 +45,23 @@ def read_extension(fields, game: Game) -> None:
     for key in ("dan", "rate", "ranks"):
         if get(key) is not None:
             setattr(game, key, list(_check(get(key), (list,), key, (str, int, float))))
+    if "game_points" in fields and fields["game_points"] is None:
+        game.final_points = None
     if get("game_points") is not None:
         game.final_points = [float(v) for v in _four(_check(get("game_points"), (list,), "game_points", (int, float)))]
     if get("chips") is not None:
         game.final_chips = _four(_check(get("chips"), (list,), "chips", (int,)))
+
+
+def read_limit_fu(fields, game: Game) -> None:
+    """The fu of limit hands a tenhou.net/6 export keeps in ``limit_fu`` (``[hand, win, fu]``, from 0)."""
+    if not isinstance(fields, dict) or fields.get("limit_fu") is None:
+        return
+    for item in _check(fields["limit_fu"], (list,), "limit_fu"):
+        if not (isinstance(item, list) and len(item) == 3 and all(isinstance(v, int) for v in item)):
+            raise LogError(f"start_game {EXTENSION}.limit_fu: bad entry {item!r}")
+        hand, win, fu = item
+        try:
+            game.kyokus[hand].outcomes[win].fu = fu
+        except IndexError:
+            raise LogError(f"{EXTENSION}.limit_fu: no win {win} in hand {hand}") from None

@@ -11,7 +11,10 @@ Events (tuples, in play order):
 * ``("discard", seat, tile, riichi_declared, tsumogiri)``: tsumogiri when the tile discarded is the one the seat
   just drew (mjlog: the same tile id; tenhou.net/6: code 60; mjai: ``tsumogiri``)
 * ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
-  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
+  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller. The
+  tiles are in the order the log writes them, the called (or added) tile last: tenhou.net/6 JSON's order
+  (which the mjlog reader gives from the tile ids), mjai's ``consumed`` then ``pai``; an ankan's in the log's
+  order (tenhou.net/6: ``151515a51``, the tile after the letter last)
 * ``("kita", seat, tile)``: three players, a north tile set aside (nukidora)
 * ``("reach", seat)``: the riichi stick was accepted (Tenhou REACH step 2)
 * ``("dora", indicator)``: a new kan dora indicator

@@ -41,6 +41,7 @@ import re
 from analyzer.importers.majsoul import (
     DOUBLE_YAKUMAN, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
 )
+from analyzer.importers.mjai_extension import EXTENSION, read_extension, read_limit_fu
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
@@ -121,11 +122,14 @@ def parse_json(text: str, file: str) -> Game:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
+    read_limit_fu(first.get(EXTENSION), game)
     sc = objs[-1].get("sc")
     if isinstance(sc, list) and (len(sc) == 8 or (players == 3 and len(sc) == 6)):
         sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
+    if first.get(EXTENSION) is not None:  # what analyzer's export keeps beyond Tenhou's keys
+        read_extension(first[EXTENSION], game)
     if game.platform == "majsoul":
         game.game_length = game.game_length or length_from_play(game)
         read_north_bisection(game)
