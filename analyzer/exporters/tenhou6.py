@@ -3,7 +3,8 @@
 describes the layout; this is its inverse.
 
 ``log`` holds per hand ``[[kyoku, honba, sticks], scores, dora indicators, ura indicators]``, per seat its
-starting hand (sorted as Tenhou sorts it: by tile, a red five after the other fives), its draws (tile codes
+starting hand (in the model's order: as the log lists it; the mjlog reader sorts it as Tenhou does, by tile,
+a red five after the other fives), its draws (tile codes
 11-47, red fives 51-53; chi/pon/open kan strings ``c121314``, ``p151515``, ``151515m15``) and its discards (``60``
 the tile just drawn, ``r`` before a riichi discard, ``0`` in place of the discard after an open kan, closed and
 added kan strings ``151515a51``, ``k45454545``, ``f44`` a north set aside), then the result: ``["和了", deltas,
@@ -40,10 +41,6 @@ def tenhou_code(tile: int) -> int:
     if tile >= RED:
         return 51 + (tile - RED) // 9
     return 41 + tile - 27 if tile >= 27 else (tile // 9 + 1) * 10 + tile % 9 + 1
-
-
-def _sort_key(tile: int) -> tuple[int, int]:
-    return kind(tile), 1 if tile >= RED else 0
 
 
 def _codes(tiles) -> str:
@@ -136,8 +133,7 @@ def _kyoku(k: Kyoku, players: int) -> list:
     raw: list = [[k.kyoku, k.honba, k.kyotaku], list(k.scores), [tenhou_code(t) for t in dora],
                  [tenhou_code(t) for t in ura]]
     for s in range(4):
-        hand = sorted(k.haipai[s], key=_sort_key)
-        raw += [[tenhou_code(t) for t in hand], takes[s], discards[s]]
+        raw += [[tenhou_code(t) for t in k.haipai[s]], takes[s], discards[s]]
     raw.append(_result(k, players))
     return raw
 

@@ -227,7 +227,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 honba=seed[1],
                 kyotaku=seed[2],
                 scores=[x * 100 for x in ten],
-                haipai=[tiles(h) for h in hands],
+                haipai=[tiles(sorted(h, key=_red_last)) for h in hands],  # as tenhou.net/6 lists them
                 dora=[tile(seed[5])],
                 events=events,
                 players=game.players,
