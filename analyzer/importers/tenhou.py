@@ -23,8 +23,6 @@ files are found, read in parallel, and the games put together with their ids, a 
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -38,6 +36,7 @@ from analyzer.importers.identity import game_id, id_kind, played_at
 from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
+from analyzer.run.file_batches import default_workers, map_in_order
 
 __all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
 
@@ -75,19 +74,23 @@ def read_mjai(
 def read_logs(
     paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
     progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+    scheduler: str | None = None, client=None,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
-    """Read logs of ``log_format`` (``tenhou`` or ``mjai``) into hand records and problems."""
+    """Read logs of ``log_format`` (``tenhou``, ``mjai``, or ``auto``: each file's format told from its
+    content, :mod:`.detect`) into hand records and problems. The batches of files are read by ``workers``
+    local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
     files, problems = expand_paths(paths, FORMATS[log_format])
     read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:
-        workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
-    batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
-    if workers > 1 and len(batches) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return _assemble(files, pool.map(read, batches), problems, progress)
-    return _assemble(files, map(read, batches), problems, progress)
+        workers = default_workers(len(files), PARALLEL_FROM_FILES)
+    batches = file_batches(files)
+    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress)
+
+
+def file_batches(files: list[Path]) -> list[list[Path]]:
+    return [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
 
 
 PARALLEL_FROM_FILES = 200
