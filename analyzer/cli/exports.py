@@ -65,10 +65,15 @@ def export_tenhou6_command(paths: tuple[str, ...], output: str, workers: int | N
 
 def _export(function, paths, output: str, workers: int | None, scheduler: str | None, max_log_size: int,
             debug: bool) -> None:
+    from analyzer.exporters.games import ConverterMissing
+
     with friendly_errors(debug):
-        with progress_bar("Exporting", unit="files", counted="games", rate_unit="games") as progress:
-            summary = function(list(paths), output, workers=workers, scheduler=scheduler, progress=progress,
-                               max_log_size=max_log_size)
+        try:
+            with progress_bar("Exporting", unit="files", counted="games", rate_unit="games") as progress:
+                summary = function(list(paths), output, workers=workers, scheduler=scheduler, progress=progress,
+                                   max_log_size=max_log_size)
+        except ConverterMissing as exc:
+            raise Failure(str(exc)) from exc
     for problem in summary.problems:
         colour = "yellow" if problem.imported else "red"
         console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)

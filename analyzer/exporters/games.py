@@ -24,13 +24,17 @@ CONVERTERS = {
 }
 
 
+class ConverterMissing(RuntimeError):
+    """The converter of a format is not part of this installation."""
+
+
 def converter(name: str) -> Callable[[Game], object]:
-    """The converter function of a format; a clear error when this installation lacks it."""
+    """The converter function of a format; :class:`ConverterMissing` when this installation lacks it."""
     module, function, _ = CONVERTERS[name]
     try:
         return getattr(importlib.import_module(module), function)
     except (ImportError, AttributeError) as exc:
-        raise LogError(f"the {name} converter ({module}.{function}) is not part of this installation") from exc
+        raise ConverterMissing(f"the {name} converter ({module}.{function}) is not part of this installation") from exc
 
 
 def mjai_text(game: Game) -> str:

@@ -1,8 +1,8 @@
 """Telling a log's format from its content, not its name: a folder of mixed logs is read in one run.
 
 * mjlog XML: the text starts with ``<`` (after a byte-order mark, blanks or an XML declaration);
-* tenhou.net/6 JSON (Tenhou's viewer, tensoul's Mahjong Soul conversions): a JSON object or array, or JSON
-  lines, whose first value holds ``log`` (or, as an array, objects that do);
+* tenhou.net/6 JSON (Tenhou's viewer, tensoul's Mahjong Soul conversions): a JSON object, or JSON lines of
+  objects, the first holding ``log``;
 * mjai JSON lines (Mortal, mjai-reviewer, gimite's mjai): the first line is an object with a ``type``;
 * Mahjong Soul raw game records: told by :func:`analyzer.importers.majsoul_raw.looks_like_majsoul_raw` when
   that reader is installed (:data:`EXTRA_DETECTORS`).
@@ -34,40 +34,30 @@ def detect_format(text: str) -> str | None:
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("<"):
         return MJLOG
-    if not head.startswith(("{", "[")):
+    if not head.startswith("{"):
         return None
-    first = _first_value(head)
-    if isinstance(first, dict):
-        if "log" in first:
-            return TENHOU_JSON
-        if isinstance(first.get("type"), str):
-            return MJAI
-        return None
-    if isinstance(first, list) and first and all(isinstance(x, dict) and "log" in x for x in first[:1]):
+    first = _first_object(head)
+    if first is None:  # the first object does not end in the sniffed text: a whole game in one object
+        return TENHOU_JSON if '"log"' in head[:SNIFF_CHARS] or '"title"' in head[:SNIFF_CHARS] else None
+    if "log" in first:
         return TENHOU_JSON
-    if first is _CUT:  # the first value is longer than the sniffed text: a whole game in one object
-        start = head[:SNIFF_CHARS]
-        if start.startswith("[") or '"log"' in start or '"title"' in start or '"name"' in start:
-            return TENHOU_JSON
-    return None
+    return MJAI if isinstance(first.get("type"), str) else None
 
 
-_CUT = object()
-
-
-def _first_value(head: str):
-    """The first JSON value of the text (its first line, else its start), ``_CUT`` when it does not end in the
-    sniffed characters, None when it is not JSON."""
-    line = head.split("\n", 1)[0].strip()
-    if len(line) <= SNIFF_CHARS:
-        try:
-            return json.loads(line)
-        except ValueError:
-            pass
+def _first_object(head: str) -> dict | None:
+    """The first JSON object of the text (its first line, else its first value), None when it does not
+    decode from the first :data:`SNIFF_CHARS` characters."""
+    line = head.split("\n", 1)[0]
     try:
-        return json.JSONDecoder().raw_decode(head[:SNIFF_CHARS])[0]
+        first = json.loads(line) if len(line) <= SNIFF_CHARS else None
     except ValueError:
-        return _CUT if len(head) > SNIFF_CHARS or "\n" in head else None
+        first = None
+    if first is None:
+        try:
+            first = json.JSONDecoder().raw_decode(head[:SNIFF_CHARS])[0]
+        except ValueError:
+            return None
+    return first if isinstance(first, dict) else {}
 
 
 _loaded: list[tuple[str, Callable[[str], bool]]] | None = None

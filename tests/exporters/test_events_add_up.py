@@ -30,8 +30,6 @@ def _tenhou_json_counts(text: str) -> list[tuple[int, int]]:
     """Draws are the tile numbers of the draw arrays (a call's text takes a slot but draws nothing); discards
     the tile numbers of the discard arrays but 0 (the slot of an open kan) and the riichi discards ``r..``."""
     games = [json.loads(line) for line in text.splitlines() if line.strip()]
-    if len(games) == 1 and isinstance(games[0], list):
-        games = games[0]
     counts = []
     for game in games:
         for k in game["log"]:
