@@ -28,8 +28,7 @@ from analyzer.importers.identity import game_id, id_kind
 from analyzer.importers.model import Game, ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.tenhou import BATCH_FILES, PARALLEL_FROM_FILES
-from analyzer.run.dask import ClusterUnavailable
-from analyzer.run.file_batches import default_workers, map_in_order
+from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
 Progress = Callable[[int, int, int], None]
 
@@ -135,9 +134,7 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
                 max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
     """Run ``batch(files, max_bytes)`` (per file its outcome, and the batch's rows or texts) over the files of
     ``paths`` and write its results to ``output`` (a :class:`TableOutput` or a :class:`DirectoryOutput`)."""
-    if workers is not None and (scheduler is not None or client is not None):
-        raise ClusterUnavailable("--workers (processes on this machine) and --scheduler (a Dask cluster): "
-                                 "give one of them")
+    check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS["auto"])
     summary = ExportSummary(str(getattr(output, "path", "")), unit=output.unit, problems=problems)
     if workers is None:

@@ -36,7 +36,7 @@ from analyzer.importers.identity import game_id, id_kind, played_at
 from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
-from analyzer.run.file_batches import default_workers, map_in_order
+from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
 __all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_logs", "parse_file", "COLUMNS"]
 
@@ -81,6 +81,7 @@ def read_logs(
     local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS[log_format])
     read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:

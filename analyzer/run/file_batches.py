@@ -20,6 +20,15 @@ Result = TypeVar("Result")
 IN_FLIGHT_PER_WORKER = 4  # batches queued per worker: enough to keep every worker busy while results are written
 
 
+def check_where(workers: int | None, scheduler: str | None, client) -> None:
+    """``workers`` are processes on this machine, ``scheduler``/``client`` a Dask cluster: one or the other."""
+    if workers is not None and (scheduler is not None or client is not None):
+        from analyzer.run.dask import ClusterUnavailable
+
+        raise ClusterUnavailable("--workers (processes on this machine) and --scheduler (a Dask cluster): "
+                                 "give one of them")
+
+
 def default_workers(files: int, parallel_from: int) -> int:
     """One process per core (at most 8) once there are enough files to pay for starting them."""
     return min(os.cpu_count() or 1, 8) if files >= parallel_from else 1
