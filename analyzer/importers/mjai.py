@@ -12,7 +12,7 @@ Read here:
   ``scores``, ``dora_marker``, ``tehais``. Tenhou archives converted by gimite's mjai carry no ``scores`` and
   no ``kyotaku``: they are then carried from the previous hand (25,000 each at the start) and counted from
   the accepted riichi sticks.
-* play: ``tsumo``, ``dahai``, ``chi``/``pon``/``daiminkan`` (actor, target, pai, consumed), ``kakan``
+* play: ``tsumo``, ``dahai`` (``tsumogiri``; without it, whether the tile is the one just drawn), ``chi``/``pon``/``daiminkan`` (actor, target, pai, consumed), ``kakan``
   (pai = the added tile, consumed = the pon), ``ankan`` (consumed), ``dora``, ``reach`` (the next ``dahai``
   of the actor is the riichi discard), ``reach_accepted`` (the stick is paid). A riichi discard that ends
   the hand in a ``ryukyoku`` (four riichi) counts as accepted even without ``reach_accepted``, as in Tenhou;
@@ -78,6 +78,7 @@ class _Parser:
         self.sticks = 0
         self.pending_riichi: set[int] = set()
         self.rinshan = [False] * 4
+        self.last_draw: list[int | None] = [None] * 4
 
     def _tile(self, code) -> int:
         t = tile(code)
@@ -183,16 +184,22 @@ class _Parser:
         self.closed = False
         self.pending_riichi = set()
         self.rinshan = [False] * 4
+        self.last_draw: list[int | None] = [None] * 4
 
     def _play(self, typ: str, ev: dict) -> None:
         k = self.k
         if typ == "tsumo":
             s = seat_of(ev, "actor")
-            k.events.append(("draw", s, self._tile(ev.get("pai")), self.rinshan[s]))
+            self.last_draw[s] = self._tile(ev.get("pai"))
+            k.events.append(("draw", s, self.last_draw[s], self.rinshan[s]))
             self.rinshan[s] = False
         elif typ == "dahai":
             s = seat_of(ev, "actor")
-            k.events.append(("discard", s, self._tile(ev.get("pai")), s in self.pending_riichi))
+            t = self._tile(ev.get("pai"))
+            giri = ev.get("tsumogiri")  # older logs (gimite's) leave it out: the tile just drawn is the best guess
+            giri = giri if isinstance(giri, bool) else t == self.last_draw[s]
+            k.events.append(("discard", s, t, s in self.pending_riichi, giri))
+            self.last_draw[s] = None
             self.pending_riichi.discard(s)
         elif typ in ("chi", "pon", "daiminkan"):
             s, target = seat_of(ev, "actor"), seat_of(ev, "target")

@@ -131,6 +131,7 @@ def parse_mjlog(text: str, file: str) -> Game:
     started = False
     plays = _PLAYS_RED if aka else _PLAYS_PLAIN
     special = False  # a seat is due a rinshan draw or a riichi discard: the next play tags need a look
+    giri = None  # the discard tag that throws the tile just drawn (the same tile id): a tsumogiri
     for text in tags:
         ev = plays.get(text)
         if ev is None:
@@ -141,12 +142,19 @@ def parse_mjlog(text: str, file: str) -> Game:
                 play = _SPACED_PLAY.fullmatch(text)  # <T12 />, or a tile id out of range
                 if play is None or int(play.group(2)) > 135:
                     raise LogError(f"bad tile id {text[1:-2].strip()} in <{text}")
-                ev = plays[play.group(1) + play.group(2) + "/>"]
+                text = play.group(1) + play.group(2) + "/>"
+                ev = plays[text]
             elif ev is None and text[-1:] != ">":
                 raise LogError(f"not well-formed mjlog XML: a tag that cannot be read (<{text[:40]})")
         if ev is not None:  # a draw or a discard: most of a log, a precomputed event
             if kyoku is None:
                 raise LogError(f"<{text[:-2].strip()}> before any <INIT>")
+            if ev[0] == "draw":
+                giri = _GIRI[text]
+            else:
+                if text == giri:
+                    ev = ("discard", ev[1], ev[2], False, True)
+                giri = None
             if special:
                 s = ev[1]
                 if ev[0] == "draw":
@@ -155,7 +163,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                         rinshan[s] = False
                 elif s in pending_riichi:
                     pending_riichi.discard(s)
-                    ev = ("discard", s, ev[2], True)
+                    ev = ("discard", s, ev[2], True, ev[4])
                 special = bool(pending_riichi) or True in rinshan
             events.append(ev)
             continue
@@ -220,6 +228,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 raise LogError("<N> before any <INIT>")
             who = _seat(a.get("who"))
             mk, tids, called, frm = _meld(_int(a.get("m"), "meld code"), who)
+            giri = None
             if mk == "kita":
                 if game.players != 3 or tile(called) != NORTH:
                     raise LogError("a north set aside (nukidora) outside a three-player game, or not a north")
@@ -270,10 +279,12 @@ _TILE_PLAIN = [tid >> 2 for tid in range(136)]
 _TILE_RED = [RED + (tid >> 2) if tid in (16, 52, 88) else tid >> 2 for tid in range(136)]
 # every draw and discard tag there can be (8 letters x 136 tile ids), with its event: one lookup per tag
 _PLAYS_PLAIN, _PLAYS_RED = (
-    {f"{letter}{tid}/>": ("draw" if letter in _DRAW else "discard", seat, tiles[tid], False)
+    {f"{letter}{tid}/>": ("draw", seat, tiles[tid], False) if letter in _DRAW
+     else ("discard", seat, tiles[tid], False, False)
      for letter, seat in _SEAT.items() for tid in range(136)}
     for tiles in (_TILE_PLAIN, _TILE_RED)
 )
+_GIRI = {f"{draw}{tid}/>": f"{'DEFG'[seat]}{tid}/>" for draw, seat in _DRAW.items() for tid in range(136)}
 
 
 def _int(text: str | None, what: str) -> int:

@@ -8,7 +8,8 @@ format (:mod:`.replay`). Tiles are ints (:mod:`.tile_text`).
 Events (tuples, in play order):
 
 * ``("draw", seat, tile, rinshan)``
-* ``("discard", seat, tile, riichi_declared)``
+* ``("discard", seat, tile, riichi_declared, tsumogiri)``: tsumogiri when the tile discarded is the one the seat
+  just drew (mjlog: the same tile id; tenhou.net/6: code 60; mjai: ``tsumogiri``)
 * ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
   ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
 * ``("kita", seat, tile)``: three players, a north tile set aside (nukidora)

@@ -82,7 +82,7 @@ def replay(k: Kyoku) -> Replay:
             concealed[ev[1]].append(ev[2])
             last_discard = None
         elif typ == "discard":
-            _, s, t, riichi = ev
+            _, s, t, riichi, _ = ev
             try:
                 concealed[s].remove(t)
             except ValueError:

@@ -184,7 +184,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
             hands[s].remove(tile)
         except ValueError:
             fail(f"seat {s} discards a tile it does not hold")
-        events.append(("discard", s, tile, riichi))
+        events.append(("discard", s, tile, riichi, d == TSUMOGIRI))
         caller = None
         if calls_left and (s, at) not in skip:
             for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):

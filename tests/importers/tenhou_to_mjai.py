@@ -93,7 +93,7 @@ def to_mjai(game: Game, style: str = "mortal") -> str:
                     lines.append({"type": "dora", "dora_marker": mjai_tile(extra_dora.pop(0))})
                 kan_pending = False
             elif typ == "discard":
-                _, s, t, riichi = ev
+                _, s, t, riichi, _ = ev
                 if riichi:
                     lines.append({"type": "reach", "actor": s})
                 lines.append({"type": "dahai", "actor": s, "pai": mjai_tile(t), "tsumogiri": last_draw.get(s) == t})
