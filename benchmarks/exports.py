@@ -1,7 +1,7 @@
 """Export benchmark: the shared Tenhou logs replicated to N distinct games, exported and imported in one run.
 
     .venv/bin/python -m benchmarks.exports [--games 10000] [--logs ../shared/data/logs] [--workers 0]
-                                           [--out benchmarks/results]
+                                           [--repeat 2] [--out benchmarks/results]
 
 The logs are replicated as the import benchmark does (:func:`benchmarks.tenhou.replicate`: each copy a distinct
 game, its log id and content marked). Then each of these runs in a fresh Python process of its own, one after
@@ -13,7 +13,8 @@ the other, on the same files (so that each one's peak memory is its own):
   installation has no mjai converter);
 
 each with ``--workers`` processes (0 = one per core): seconds, games/s, the ratio to import's time, and the
-peak RSS of the parent process and of the largest worker. Printed, and written as JSON to
+peak RSS of the parent process and of the largest worker. The runs alternate for ``--repeat`` rounds and each
+keeps its fastest round, so that a load on a shared machine weighs on all of them alike. Printed, and written as JSON to
 ``benchmarks/results/``. Targets (docs/performance.md): each export at least 1,000 games/s on two cores, at
 most 1.2x import's time, peak RSS at most 1 GB.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=10_000, help="games to reach by replicating the logs")
     ap.add_argument("--logs", type=Path, default=SHARED_LOGS, help="directory of Tenhou logs to replicate")
     ap.add_argument("--workers", type=int, default=0, help="worker processes (0 = one per core)")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="rounds of all runs, alternating; each run's fastest round is kept (a shared machine)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="directory for the JSON figures")
     args = ap.parse_args(argv)
     if not args.logs.is_dir():
@@ -87,10 +91,13 @@ def main(argv: list[str] | None = None) -> dict:
         root, out = Path(tmp) / "logs", Path(tmp) / "out"
         root.mkdir()
         fig["files"], fig["copies"] = replicate(args.logs, args.games, root)
-        for kind in RUNS:
-            out.mkdir()
-            fig[kind] = _run_apart(kind, root, out, workers)
-            shutil.rmtree(out)
+        for _ in range(max(1, args.repeat)):
+            for kind in RUNS:
+                out.mkdir()
+                run = _run_apart(kind, root, out, workers)
+                shutil.rmtree(out)
+                if kind not in fig or run.get("seconds", math.inf) < fig[kind].get("seconds", math.inf):
+                    fig[kind] = run
     base = fig["import"]
     print(f"input          {base.get('games', 0):,} games from {fig['files']:,} files "
           f"({fig['copies']} copies of {args.logs}), {workers} worker(s)")

@@ -6,15 +6,16 @@ kan dora as the log records them, and last the hand's outcome rows: ``ron`` (one
 the discarder, as the hand records' rows), ``tsumo``, ``exhaustive_draw`` (nagashi mangan included) or
 ``abort``. The columns are described in ``docs/outputs.md`` (:data:`SCHEMA`).
 
-Per game the rows are Python lists (one loop over the events, as the importers' replay); per batch of files
-they become one Arrow table with the exact types of :data:`SCHEMA` (dictionary codes for the Enum columns),
-which the runner appends to the Parquet file as it is.
+Per game one loop over the events (as the importers' replay) appends one packed int per row; per batch of
+files numpy unpacks them into one Arrow table with the exact types of :data:`SCHEMA` (dictionary codes for the
+Enum columns), which the runner appends to the Parquet file as it is.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
@@ -57,36 +58,109 @@ _EVENT_INDEX = {e: i for i, e in enumerate(EVENTS)}
 _ROUND_INDEX = {r: i for i, r in enumerate(ROUNDS)}
 _OUTCOME_EVENT = {"ron": "ron", "tsumo": "tsumo", "draw": "exhaustive_draw", "nagashi": "exhaustive_draw",
                   "abort": "abort"}
-_PER_ROW = ("seq", "turn", "seat", "player", "event", "tile", "from_seat", "tsumogiri", "wall_left",
-            "delta_0", "delta_1", "delta_2", "delta_3")
-_PER_HAND = ("log_row", "round", "honba", "kyotaku")
+
+# A row's small values packed into one int (one list append per event in the hot loop, unpacked with numpy per
+# batch): (name, shift, bits); a field holds value + 1, 0 for null (wall_left and event, never null, hold the
+# value).
+_FIELDS = {"wall_left": (0, 7), "tile": (7, 6), "event": (13, 5), "seat": (18, 3), "from_seat": (21, 3),
+           "tsumogiri": (24, 2), "turn": (26, 7)}
+_TILE_BITS = {t: (i + 1) << 7 for t, i in _TILE_INDEX.items()}
+_SEAT_BITS = [(s + 1) << 18 for s in range(4)]
+_FROM_BITS = [(s + 1) << 21 for s in range(4)]
+_GIRI_BITS = {None: 0, False: 1 << 24, True: 2 << 24}
+_TURN_SHIFT = 26
+
+
+def _event_bits(name: str) -> int:
+    return _EVENT_INDEX[name] << 13
 
 
 class _Columns:
-    """The columns of a batch as Python lists (Enum columns as dictionary codes, ``tiles`` flat + offsets)."""
+    """The rows of a batch: each row's small values packed (:data:`_FIELDS`), the sparse values (``tiles``,
+    deltas) with their row numbers, the per-hand and per-game values with their row counts."""
 
     def __init__(self) -> None:
-        self.lists: dict[str, list] = {name: [] for name in (*_PER_ROW, *_PER_HAND, "game_id", "log_file")}
+        self.codes: list[int] = []
+        self.tiles_rows: list[int] = []
+        self.tiles_lengths: list[int] = []
         self.tiles_flat: list[int] = []
-        self.tiles_offsets: list[int] = [0]
-        self.tiles_valid: list[bool] = []
+        self.delta_rows: list[int] = []
+        self.deltas: list[int | None] = []  # four per delta row
+        self.hands: dict[str, list] = {"log_row": [], "round": [], "honba": [], "kyotaku": [], "rows": []}
+        self.games: dict[str, list] = {"game_id": [], "log_file": [], "rows": []}
+        self.names: list[str | None] = []  # four per game
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def truncate(self, mark: tuple) -> None:
+        """Back to the state of :meth:`mark` (a game that failed half-way leaves no row)."""
+        rows, tiles_rows, flat, delta_rows, hands, games = mark
+        del self.codes[rows:], self.tiles_rows[tiles_rows:], self.tiles_lengths[tiles_rows:]
+        del self.tiles_flat[flat:], self.delta_rows[delta_rows:], self.deltas[4 * delta_rows:]
+        for values in self.hands.values():
+            del values[hands:]
+        for values in self.games.values():
+            del values[games:]
+        del self.names[4 * games:]
+
+    def mark(self) -> tuple:
+        return (len(self.codes), len(self.tiles_rows), len(self.tiles_flat), len(self.delta_rows),
+                len(self.hands["rows"]), len(self.games["rows"]))
 
     def table(self) -> pa.Table:
-        arrays = []
-        for name, arrow_field in zip(ARROW_SCHEMA.names, ARROW_SCHEMA):
-            kind = arrow_field.type
-            if name == "tiles":
-                values = pa.DictionaryArray.from_arrays(pa.array(self.tiles_flat, kind.value_type.index_type),
-                                                        _DICTIONARIES["tiles"], ordered=True)
-                offsets = pa.array(self.tiles_offsets, pa.int64())
-                mask = pa.array([not v for v in self.tiles_valid], pa.bool_())
-                arrays.append(pa.LargeListArray.from_arrays(offsets, values, type=kind, mask=mask))
+        n = len(self.codes)
+        codes = np.array(self.codes, dtype=np.int64) if n else np.zeros(0, np.int64)
+        arrays: dict[str, pa.Array] = {}
+        for name, (shift, bits) in _FIELDS.items():
+            field = (codes >> shift) & ((1 << bits) - 1)
+            kind = ARROW_SCHEMA.field(name).type
+            if name == "wall_left":
+                arrays[name] = pa.array(field.astype(np.int8), kind)
+            elif name == "event":
+                arrays[name] = pa.DictionaryArray.from_arrays(pa.array(field.astype(np.uint8), kind.index_type),
+                                                              _DICTIONARIES[name], ordered=True)
+            elif name == "tsumogiri":
+                arrays[name] = pa.array(field == 2, pa.bool_(), mask=field == 0)
             elif pa.types.is_dictionary(kind):
-                arrays.append(pa.DictionaryArray.from_arrays(pa.array(self.lists[name], kind.index_type),
-                                                             _DICTIONARIES[name], ordered=True))
+                indices = pa.array((field - 1).clip(0).astype(np.uint8), kind.index_type, mask=field == 0)
+                arrays[name] = pa.DictionaryArray.from_arrays(indices, _DICTIONARIES[name], ordered=True)
             else:
-                arrays.append(pa.array(self.lists[name], kind))
-        return pa.Table.from_arrays(arrays, schema=ARROW_SCHEMA)
+                arrays[name] = pa.array((field - 1).astype(np.int8), kind, mask=field == 0)
+        hand_rows = np.array(self.hands["rows"], dtype=np.int64)
+        starts = np.cumsum(hand_rows) - hand_rows
+        arrays["seq"] = pa.array((np.arange(n) - np.repeat(starts, hand_rows) + 1).astype(np.int16), pa.int16())
+        hand_of_row = np.repeat(np.arange(len(hand_rows)), hand_rows)
+        for name in ("log_row", "honba", "kyotaku"):
+            arrays[name] = pa.array(np.array(self.hands[name], dtype=np.int64)[hand_of_row].astype(np.int16))
+        arrays["round"] = pa.DictionaryArray.from_arrays(
+            pa.array(np.array(self.hands["round"], dtype=np.uint8)[hand_of_row], pa.uint8()), _DICTIONARIES["round"],
+            ordered=True)
+        game_rows = np.array(self.games["rows"], dtype=np.int64)
+        game_of_row = pa.array(np.repeat(np.arange(len(game_rows)), game_rows))
+        for name in ("game_id", "log_file"):
+            arrays[name] = pa.array(self.games[name], pa.large_string()).take(game_of_row)
+        seat = (codes >> 18) & 7
+        player_index = np.repeat(np.arange(len(game_rows)) * 4, game_rows) + (seat - 1).clip(0)
+        arrays["player"] = pa.array(self.names, pa.large_string()).take(pa.array(player_index, mask=seat == 0))
+        lengths = np.zeros(n, np.int64)
+        lengths[self.tiles_rows] = self.tiles_lengths
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        no_tiles = np.ones(n, bool)
+        no_tiles[self.tiles_rows] = False
+        values = pa.DictionaryArray.from_arrays(pa.array(self.tiles_flat, pa.uint8()), _DICTIONARIES["tiles"],
+                                                ordered=True)
+        arrays["tiles"] = pa.LargeListArray.from_arrays(pa.array(offsets), values,
+                                                        type=ARROW_SCHEMA.field("tiles").type, mask=pa.array(no_tiles))
+        deltas = np.zeros((n, 4), np.int64)
+        no_delta = np.ones((n, 4), bool)
+        if self.delta_rows:
+            given = np.array([0 if d is None else d for d in self.deltas], np.int64).reshape(-1, 4)
+            deltas[self.delta_rows] = given
+            no_delta[self.delta_rows] = np.array([d is None for d in self.deltas]).reshape(-1, 4)
+        for s in range(4):
+            arrays[f"delta_{s}"] = pa.array(deltas[:, s].astype(np.int32), pa.int32(), mask=no_delta[:, s])
+        return pa.Table.from_arrays([arrays[name] for name in ARROW_SCHEMA.names], schema=ARROW_SCHEMA)
 
 
 _DICTIONARIES = {"round": pa.array(ROUNDS, pa.large_string()), "event": pa.array(EVENTS, pa.large_string()),
@@ -101,44 +175,25 @@ def game_events(game: Game, gid: str, out: _Columns) -> int:
             names[s] = f"{ANONYMOUS}@{gid}#{s}"
     if game.players == 3:
         names[3] = None
-    cols = out.lists
-    seq, turn_col, seat_col, player, event, tile_col = (cols[n] for n in _PER_ROW[:6])
-    from_col, tsumogiri_col, wall_col, d0, d1, d2, d3 = (cols[n] for n in _PER_ROW[6:])
-    tiles_flat, tiles_offsets, tiles_valid = out.tiles_flat, out.tiles_offsets, out.tiles_valid
-    ev_draw, ev_discard, ev_declared, ev_accepted, ev_dora, ev_kita = (
-        _EVENT_INDEX[e] for e in ("draw", "discard", "riichi_declared", "riichi_accepted", "dora", "kita"))
-    tile_index = _TILE_INDEX
-    total = 0
-
-    def row(s, ev, t, tiles, frm, tsumogiri, wall, turn, deltas=None):
-        seq.append(len(seq) - start + 1)
-        turn_col.append(turn)
-        seat_col.append(s)
-        player.append(None if s is None else names[s])
-        event.append(ev)
-        tile_col.append(None if t is None else tile_index[t])
-        if tiles is None:
-            tiles_valid.append(False)
-        else:
-            tiles_flat.extend([tile_index[x] for x in tiles])
-            tiles_valid.append(True)
-        tiles_offsets.append(len(tiles_flat))
-        from_col.append(frm)
-        tsumogiri_col.append(tsumogiri)
-        wall_col.append(wall)
-        for column, value in zip((d0, d1, d2, d3), deltas or (None, None, None, None)):
-            column.append(value)
-
+    codes = out.codes
+    append = codes.append
+    tile_bits, seat_bits, giri_bits = _TILE_BITS, _SEAT_BITS, _GIRI_BITS
+    ev_draw, ev_discard, ev_declared, ev_accepted, ev_dora, ev_kita, ev_haipai = (
+        _event_bits(e) for e in ("draw", "discard", "riichi_declared", "riichi_accepted", "dora", "kita", "haipai"))
+    hands = out.hands
+    first = len(codes)
     for n, k in enumerate(game.kyokus):
-        start = len(seq)
+        start = len(codes)
         wall = wall_draws(k.players)
         discards = [0, 0, 0, 0]
         accepted: list[int] = []
         for s in range(k.players):
-            row(s, _EVENT_INDEX["haipai"], None, sorted(k.haipai[s], key=_TILE_INDEX.__getitem__), None, None,
-                wall, 0)
+            out.tiles_rows.append(len(codes))
+            out.tiles_lengths.append(len(k.haipai[s]))
+            out.tiles_flat.extend(sorted(_TILE_INDEX[t] for t in k.haipai[s]))
+            append(ev_haipai | seat_bits[s] | wall | 1 << _TURN_SHIFT)
         for indicator in k.dora:
-            row(None, ev_dora, indicator, None, None, None, wall, None)
+            append(ev_dora | tile_bits[indicator] | wall)
         last_draw = last_discard = last_play = None
         last_turn = 0
         for ev in k.events:
@@ -147,58 +202,63 @@ def game_events(game: Game, gid: str, out: _Columns) -> int:
                 s = ev[1]
                 wall -= 1
                 last_turn = discards[s] + 1
-                row(s, ev_draw, ev[2], None, None, None, wall, last_turn)
+                append(ev_draw | seat_bits[s] | tile_bits[ev[2]] | wall | (last_turn + 1) << _TURN_SHIFT)
                 last_draw = last_play = ev
             elif typ == "discard":
                 s = ev[1]
                 if ev[3]:
-                    row(s, ev_declared, None, None, None, None, wall, discards[s] + 1)
-                discards[s] += 1
-                last_turn = discards[s]
-                row(s, ev_discard, ev[2], None, None, ev[4] if len(ev) > 4 else None, wall, last_turn)
+                    append(ev_declared | seat_bits[s] | wall | (discards[s] + 2) << _TURN_SHIFT)
+                last_turn = discards[s] = discards[s] + 1
+                append(ev_discard | seat_bits[s] | tile_bits[ev[2]] | wall | (last_turn + 1) << _TURN_SHIFT
+                       | giri_bits[ev[4] if len(ev) > 4 else None])
                 last_discard = last_play = ev
             elif typ == "call":
                 _, s, meld, tiles, called, frm = ev[:6]
-                row(s, _EVENT_INDEX[meld], called, sorted(tiles, key=_TILE_INDEX.__getitem__),
-                    None if meld in ("kakan", "ankan") else frm, None, wall, discards[s] + 1)
+                out.tiles_rows.append(len(codes))
+                out.tiles_lengths.append(len(tiles))
+                out.tiles_flat.extend(sorted(_TILE_INDEX[t] for t in tiles))
+                append(_event_bits(meld) | seat_bits[s] | tile_bits[called] | wall
+                       | (0 if meld in ("kakan", "ankan") else _FROM_BITS[frm]) | (discards[s] + 2) << _TURN_SHIFT)
                 last_play = ev
             elif typ == "kita":
                 s = ev[1]
-                row(s, ev_kita, ev[2], None, None, None, wall, discards[s] + 1)
+                append(ev_kita | seat_bits[s] | tile_bits[ev[2]] | wall | (discards[s] + 2) << _TURN_SHIFT)
                 last_play = ev
             elif typ == "reach":
                 s = ev[1]
                 accepted.append(s)
-                row(s, ev_accepted, None, None, None, None, wall, discards[s])
+                append(ev_accepted | seat_bits[s] | wall | (discards[s] + 1) << _TURN_SHIFT)
             elif typ == "dora":
-                row(None, ev_dora, ev[1], None, None, None, wall, None)
+                append(ev_dora | tile_bits[ev[1]] | wall)
         outcomes = list(k.outcomes)
         if outcomes and outcomes[0].result == "ron":
             loser = outcomes[0].loser
             outcomes.sort(key=lambda o: (o.winner - loser) % 4)
         for i, o in enumerate(outcomes):
-            deltas = [o.deltas[s] - (1000 * accepted.count(s) if i == 0 else 0) if s < k.players else None
-                      for s in range(4)]
-            turn, t, frm, s = last_turn, None, None, None
+            out.delta_rows.append(len(codes))
+            out.deltas.extend(o.deltas[s] - (1000 * accepted.count(s) if i == 0 else 0) if s < k.players else None
+                              for s in range(4))
+            code = _event_bits(_OUTCOME_EVENT[o.result]) | wall
+            turn = last_turn
             if o.result == "ron":
-                s, frm = o.winner, o.loser
+                code |= seat_bits[o.winner] | _FROM_BITS[o.loser]
                 if last_play is not None and last_play[0] in ("call", "kita"):  # a kan or north robbed
-                    t = last_play[4] if last_play[0] == "call" else last_play[2]
+                    code |= tile_bits[last_play[4] if last_play[0] == "call" else last_play[2]]
                     turn = discards[last_play[1]] + 1
                 elif last_discard is not None:
-                    t = last_discard[2]
+                    code |= tile_bits[last_discard[2]]
             elif o.result == "tsumo":
-                s = o.winner
-                t = last_draw[2] if last_draw is not None else None
-                turn = discards[s] + 1
-            row(s, _EVENT_INDEX[_OUTCOME_EVENT[o.result]], t, None, frm, None, wall, turn, deltas)
-        rows = len(seq) - start
-        total += rows
+                code |= seat_bits[o.winner] | (tile_bits[last_draw[2]] if last_draw is not None else 0)
+                turn = discards[o.winner] + 1
+            append(code | (turn + 1) << _TURN_SHIFT)
         for name, value in (("log_row", n + 1), ("round", _ROUND_INDEX[k.round]), ("honba", k.honba),
-                            ("kyotaku", k.kyotaku)):
-            cols[name].extend([value] * rows)
-    cols["game_id"].extend([gid] * total)
-    cols["log_file"].extend([game.file] * total)
+                            ("kyotaku", k.kyotaku), ("rows", len(codes) - start)):
+            hands[name].append(value)
+    total = len(codes) - first
+    out.games["game_id"].append(gid)
+    out.games["log_file"].append(game.file)
+    out.games["rows"].append(total)
+    out.names.extend(names)
     return total
 
 
@@ -212,14 +272,11 @@ def events_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES):
         if game is None:
             outcomes.append((gid, digest, 0, [], error))
             continue
-        mark = {name: len(values) for name, values in out.lists.items()}
-        flat, offsets = len(out.tiles_flat), len(out.tiles_offsets)
+        mark = out.mark()
         try:
             rows = game_events(game, gid, out)
         except (KeyError, IndexError, TypeError, ValueError) as exc:  # a model no importer should give
-            for name, values in out.lists.items():
-                del values[mark[name]:]
-            del out.tiles_flat[flat:], out.tiles_offsets[offsets:], out.tiles_valid[offsets - 1:]
+            out.truncate(mark)
             outcomes.append((gid, digest, 0, [], f"cannot export ({type(exc).__name__}: {str(exc)[:200]})"))
             continue
         outcomes.append((gid, digest, rows, [tuple(note) for note in game.notes], None))
