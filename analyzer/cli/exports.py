@@ -6,6 +6,9 @@ import sys
 
 import click
 
+from analyzer.exporters import export_events, export_mjai, export_tenhou6
+from analyzer.exporters.games import ConverterMissing
+
 from analyzer.cli.display import cell, console, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
 from analyzer.cli.options import export_options, output_suffix
@@ -34,8 +37,6 @@ def export_events_command(paths: tuple[str, ...], output: str, workers: int | No
     game_id and log_row join to the hand records of `analyzer import`. A malformed file is reported and the
     others still export; exit status 1 when some file did not export.
     """
-    from analyzer.exporters import export_events
-
     _export(export_events, paths, output, workers, scheduler, max_log_size, debug)
 
 
@@ -46,8 +47,6 @@ def export_mjai_command(paths: tuple[str, ...], output: str, workers: int | None
                         max_log_size: int, debug: bool) -> None:
     """Read logs (any format) into mjai JSON lines, one GAME_ID.mjai.jsonl per game in OUTPUT, as Mortal and
     mjai-reviewer read them; `analyzer import` reads them back. Exit status 1 when some file did not export."""
-    from analyzer.exporters import export_mjai
-
     _export(export_mjai, paths, output, workers, scheduler, max_log_size, debug)
 
 
@@ -58,15 +57,11 @@ def export_tenhou6_command(paths: tuple[str, ...], output: str, workers: int | N
                            max_log_size: int, debug: bool) -> None:
     """Read logs (any format) into tenhou.net/6 JSON, one GAME_ID.json per game in OUTPUT, as Tenhou's viewer
     opens them. Exit status 1 when some file did not export."""
-    from analyzer.exporters import export_tenhou6
-
     _export(export_tenhou6, paths, output, workers, scheduler, max_log_size, debug)
 
 
 def _export(function, paths, output: str, workers: int | None, scheduler: str | None, max_log_size: int,
             debug: bool) -> None:
-    from analyzer.exporters.games import ConverterMissing
-
     with friendly_errors(debug):
         try:
             with progress_bar("Exporting", unit="files", counted="games", rate_unit="games") as progress:

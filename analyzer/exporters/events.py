@@ -22,7 +22,7 @@ import pyarrow as pa
 from analyzer.exporters.run import read_game
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.importers.model import Game, wall_draws
-from analyzer.importers.rows import ANONYMOUS, _names
+from analyzer.importers.rows import ANONYMOUS, seat_names
 from analyzer.importers.tile_text import RED, tile_str
 
 EVENTS = ("haipai", "draw", "discard", "chi", "pon", "minkan", "kakan", "ankan", "kita", "riichi_declared",
@@ -169,7 +169,7 @@ _DICTIONARIES = {"round": pa.array(ROUNDS, pa.large_string()), "event": pa.array
 
 def game_events(game: Game, gid: str, out: _Columns) -> int:
     """Append the rows of every hand of ``game`` to ``out``; the number of rows."""
-    names: list[str | None] = list(_names(game.names))
+    names: list[str | None] = list(seat_names(game.names))
     for s, name in enumerate(names):
         if name.startswith(ANONYMOUS):  # as the hand records name them: a different person in every game
             names[s] = f"{ANONYMOUS}@{gid}#{s}"

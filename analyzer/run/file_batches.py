@@ -14,6 +14,8 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator, TypeVar
 
+from analyzer.run.dask import RETRIES, ClusterUnavailable, DaskExecutor
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -23,8 +25,6 @@ IN_FLIGHT_PER_WORKER = 4  # batches queued per worker: enough to keep every work
 def check_where(workers: int | None, scheduler: str | None, client) -> None:
     """``workers`` are processes on this machine, ``scheduler``/``client`` a Dask cluster: one or the other."""
     if workers is not None and (scheduler is not None or client is not None):
-        from analyzer.run.dask import ClusterUnavailable
-
         raise ClusterUnavailable("--workers (processes on this machine) and --scheduler (a Dask cluster): "
                                  "give one of them")
 
@@ -50,8 +50,6 @@ def map_in_order(function: Callable[[Item], Result], items: Iterable[Item], work
 
 
 def _on_dask(function, items, scheduler: str | None, client) -> Iterator:
-    from analyzer.run.dask import RETRIES, DaskExecutor
-
     with DaskExecutor(scheduler=scheduler, client=client) as executor:
         dask = executor.client
 
