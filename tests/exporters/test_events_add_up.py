@@ -133,3 +133,27 @@ def test_events_add_up_on_shared_logs(tmp_path: Path) -> None:
     assert hands.height > 100  # and the checks are not vacuous:
     assert hands["events_riichi"].list.len().sum() > 100 and hands["calls_0"].sum() > 100
     assert hands.filter(pl.col("result") == "draw").height > 10 and hands["tsumogiri"].sum() > 1000
+
+
+def test_events_invariants_on_shared_logs(tmp_path: Path) -> None:
+    """Within every hand: seq counts 1, 2, …; the wall only shrinks, one tile per draw; each seat's discards are
+    on its turns 1, 2, … in order; a starting hand is 13 tiles; a call names the seat it took from only for
+    chi, pon and open kan; deltas only on outcome rows."""
+    paths = [SHARED_LOGS] if SHARED_LOGS.is_dir() else TEST_LOGS
+    export_events(paths, tmp_path / "events.parquet", workers=1)
+    ev = pl.read_parquet(tmp_path / "events.parquet")
+    hand = ["game_id", "log_row"]
+    per_hand = ev.group_by(hand, maintain_order=True).agg(
+        seq_ok=(pl.col("seq") == pl.int_range(1, pl.len() + 1)).all(),
+        wall_ok=(pl.col("wall_left").diff().fill_null(0) == -(pl.col("event") == "draw").cast(pl.Int8)).all(),
+        haipai_ok=(pl.col("tiles").list.len().filter(pl.col("event") == "haipai") == 13).all(),
+    )
+    assert per_hand["seq_ok"].all() and per_hand["wall_ok"].all() and per_hand["haipai_ok"].all()
+    discards = ev.filter(pl.col("event") == "discard").group_by([*hand, "seat"], maintain_order=True).agg(
+        ok=(pl.col("turn") == pl.int_range(1, pl.len() + 1)).all())
+    assert discards["ok"].all()
+    calls = ev.filter(pl.col("event").is_in(["chi", "pon", "minkan", "kakan", "ankan"]))
+    assert (calls["from_seat"].is_null() == calls["event"].is_in(["kakan", "ankan"])).all()
+    assert (calls["from_seat"] != calls["seat"]).fill_null(True).all()
+    outcome = pl.col("event").is_in(["ron", "tsumo", "exhaustive_draw", "abort"])
+    assert (ev.select(pl.col("delta_0").is_not_null() == outcome)).to_series().all()
