@@ -53,6 +53,7 @@ SCHEMA = pl.Schema({
 })
 ARROW_SCHEMA: pa.Schema = pl.DataFrame(schema=SCHEMA).to_arrow().schema
 
+INT16_MAX = 32767
 _TILE_INDEX = {t: i for i, t in enumerate(TILE_CODES)}
 _EVENT_INDEX = {e: i for i, e in enumerate(EVENTS)}
 _ROUND_INDEX = {r: i for i, r in enumerate(ROUNDS)}
@@ -182,6 +183,8 @@ def game_events(game: Game, gid: str, out: _Columns) -> int:
         _event_bits(e) for e in ("draw", "discard", "riichi_declared", "riichi_accepted", "dora", "kita", "haipai"))
     hands = out.hands
     first = len(codes)
+    if len(game.kyokus) > INT16_MAX or any(not 0 <= x <= INT16_MAX for k in game.kyokus for x in (k.honba, k.kyotaku)):
+        raise ValueError(f"a counter beyond the events table's Int16 (at most {INT16_MAX:,})")
     for n, k in enumerate(game.kyokus):
         start = len(codes)
         wall = wall_draws(k.players)

@@ -135,3 +135,14 @@ def test_cli_import_without_format_word(tmp_path: Path) -> None:
     assert result.exit_code == 1  # the broken file
     hands = pl.read_parquet(tmp_path / "hands.parquet")
     assert hands["game_id"].n_unique() == len(list((DATA / "mjlog").glob("*.mjlog"))) + 2 + 1
+
+
+def test_a_counter_beyond_the_table_types_is_a_named_problem(tmp_path: Path) -> None:
+    text = (DATA / "mjlog" / "triple_yakuman.mjlog").read_text(encoding="utf-8")
+    seed = text.index('<INIT seed="') + len('<INIT seed="')
+    fields = text[seed:text.index('"', seed)].split(",")
+    fields[1] = "40000"  # honba
+    (tmp_path / "big.mjlog").write_text(text[:seed] + ",".join(fields) + text[text.index('"', seed):])
+    summary = export_events([tmp_path / "big.mjlog"], tmp_path / "events.parquet", workers=1)
+    assert summary.games == 0 and summary.failed == 1
+    assert "beyond the events table's Int16" in summary.problems[0].reason
