@@ -24,10 +24,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
-from analyzer.importers.identity import game_id, id_kind
-from analyzer.importers.model import Game, ImportProblem, LogError
-from analyzer.importers.parse import parse_file
-from analyzer.importers.tenhou import BATCH_FILES, PARALLEL_FROM_FILES
+from analyzer.importers.model import Game, ImportProblem
+from analyzer.importers.tenhou import BATCH_FILES, PARALLEL_FROM_FILES, copy_of
+from analyzer.importers.tenhou import read_game as read_log_game
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
 Progress = Callable[[int, int, int], None]
@@ -118,19 +117,9 @@ def _safe_name(gid: str) -> str:
 
 
 def read_game(path: Path, max_bytes: int) -> tuple[Game | None, str, str, str | None]:
-    """(game, game id, digest, None), or (None, "", "", reason) for a file that does not read: the reasons
-    are those of ``import`` (:func:`analyzer.importers.tenhou._read_file`)."""
-    try:
-        game = parse_file(path, "auto", max_bytes)
-        return game, game_id(game.ref, path, game.digest), game.digest, None
-    except LogError as exc:
-        return None, "", "", str(exc)
-    except ValueError as exc:
-        if "integer string conversion" in str(exc):
-            return None, "", "", "a number of thousands of digits in the log is not a real value"
-        return None, "", "", f"malformed log (ValueError: {str(exc)[:200]})"
-    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
-        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+    """(game, game id, digest, None), or (None, "", "", reason) for a file that does not read, as ``import``
+    reads it (each file's format told from its content)."""
+    return read_log_game(path, "auto", max_bytes)
 
 
 def export_logs(paths: list[str | Path], batch: Callable, output, workers: int | None = None,
@@ -157,7 +146,7 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
                     problems.append(ImportProblem(str(f), error, game_id=gid or None))
                     keep.extend([False] * n_rows)
                     continue
-                copy = _copy_of(gid, digest, first_file)
+                copy = copy_of(gid, digest, first_file, "exported")
                 keep.extend([copy is None] * n_rows)
                 if copy is not None:
                     earlier, reason, same_content = copy
@@ -184,13 +173,3 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
     else:
         output.abort()
     return summary
-
-
-def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]):
-    by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
-    if by_content is not None:
-        return by_content, f"the same game as {by_content} (the same content), skipped: exported once", True
-    if by_id is not None:
-        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not exported "
-                       "(the game is exported from the earlier file)"), False
-    return None

@@ -142,7 +142,7 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             if error is not None:
                 problems.append(ImportProblem(str(f), error))
                 continue
-            copy = _copy_of(gid, digest, first_file)
+            copy = copy_of(gid, digest, first_file)
             keep.extend([copy is None] * n_rows)
             if copy is not None:
                 earlier, reason, same_content = copy
@@ -173,16 +173,18 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     return hands.select(list(COLUMNS)), problems
 
 
-def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str, bool] | None:
+def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],
+            verb: str = "imported") -> tuple[Path, str, bool] | None:
     """(the earlier file, the reason, whether the content is the same) when a game was met before in this
-    import. The same content is a copy (nothing lost); the same Tenhou log id with other content (an edited or
-    partial log) is a conflict the user should look at: the file is not imported."""
+    run (``verb``: what the run does with a game). The same content is a copy (nothing lost); the same Tenhou
+    log id with other content (an edited or partial log) is a conflict the user should look at: the file is
+    not read."""
     by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
     if by_content is not None:
-        return by_content, f"the same game as {by_content} (the same content), skipped: imported once", True
+        return by_content, f"the same game as {by_content} (the same content), skipped: {verb} once", True
     if by_id is not None:
-        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not imported "
-                       "(the game is imported from the earlier file)"), False
+        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not {verb} "
+                       f"(the game is {verb} from the earlier file)"), False
     return None
 
 
@@ -191,14 +193,34 @@ def _read_file(
 ) -> tuple[str, str, list[dict], list[str], str | None]:
     """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
     that does not."""
+    game, gid, digest, error = read_game(f, log_format, max_bytes)
+    if game is None:
+        return "", "", [], [], error
     try:
-        game = parse_file(f, log_format, max_bytes)
-        return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
+        return gid, digest, game_rows(game), list(game.notes), None
     except LogError as exc:
         return "", "", [], [], str(exc)
     except ValueError as exc:
-        if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
-            return "", "", [], [], "a number of thousands of digits in the log is not a real value"
-        return "", "", [], [], f"malformed log (ValueError: {str(exc)[:200]})"
+        return "", "", [], [], _malformed(exc)
     except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
         return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):
+    """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
+    not: the reasons ``import`` and ``export`` give."""
+    try:
+        game = parse_file(f, log_format, max_bytes)
+        return game, game_id(game.ref, f, game.digest), game.digest, None
+    except LogError as exc:
+        return None, "", "", str(exc)
+    except ValueError as exc:
+        return None, "", "", _malformed(exc)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def _malformed(exc: ValueError) -> str:
+    if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+        return "a number of thousands of digits in the log is not a real value"
+    return f"malformed log (ValueError: {str(exc)[:200]})"
