@@ -146,3 +146,13 @@ def test_a_counter_beyond_the_table_types_is_a_named_problem(tmp_path: Path) -> 
     summary = export_events([tmp_path / "big.mjlog"], tmp_path / "events.parquet", workers=1)
     assert summary.games == 0 and summary.failed == 1
     assert "beyond the events table's Int16" in summary.problems[0].reason
+
+
+def test_progress_counts_files_and_games(tmp_path: Path) -> None:
+    logs = _archive(tmp_path)
+    calls: list[tuple[int, int, int]] = []
+    summary = export_events([logs], tmp_path / "events.parquet", workers=1,
+                            progress=lambda done, total, games: calls.append((done, total, games)))
+    files = sum(1 for p in logs.rglob("*") if p.is_file())
+    assert calls and calls[-1] == (files, files, summary.games)
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
