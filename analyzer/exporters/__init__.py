@@ -1,5 +1,6 @@
-"""Exports of every event of every game: the events table (:mod:`.events`), and one file per game in mjai or
-tenhou.net/6 (:mod:`.games`), run by :mod:`.run` over logs of any format (told from their content)."""
+"""Exports of every event of every game: the events table (:mod:`.events`), and one file per game in mjai JSON
+lines (:mod:`.mjai`) or tenhou.net/6 JSON (:mod:`.tenhou6`) written by :mod:`.games`, all run by :mod:`.run`
+over logs of any format (told from their content)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ def game_rows(game: Game) -> list[dict]:
         names[3] = None
     common = {f"player_{s}": names[s] for s in range(4)}
     settled = settlement(game)
-    common |= {"rules": rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
+    common |= {"rules": game.rules or rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
                "room": game.room}
     rank_notes: list[str] = []
     common |= identity_columns(game.dan, game.rate, rank_notes, game.players, game.ranks)
