@@ -156,3 +156,28 @@ def test_progress_counts_files_and_games(tmp_path: Path) -> None:
     files = sum(1 for p in logs.rglob("*") if p.is_file())
     assert calls and calls[-1] == (files, files, summary.games)
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+
+
+CHIP_LOBBY = DATA / "mjlog" / "chip_lobby.mjlog"
+EVERY_TEST_LOG = [DATA / "mjlog", DATA / "majsoul", DATA / "mjai"]
+BUT_CHIP_LOBBY = [*sorted(set((DATA / "mjlog").glob("*.mjlog")) - {CHIP_LOBBY}), DATA / "majsoul", DATA / "mjai"]
+
+
+@pytest.mark.parametrize(("command", "suffix", "logs"), [
+    ("mjai", ".mjai.jsonl", EVERY_TEST_LOG),
+    ("tenhou6", ".json", BUT_CHIP_LOBBY),
+    pytest.param("tenhou6", ".json", [CHIP_LOBBY], marks=pytest.mark.xfail(
+        reason="the tenhou6 converter's file of the chip lobby game does not import back (replay failed: seat 1 "
+               "has unused draws/discards), found at h36convert d195777")),
+], ids=["mjai", "tenhou6", "tenhou6-chip-lobby"])
+def test_cli_export_per_game_files_import_back(tmp_path: Path, command: str, suffix: str, logs: list[Path]) -> None:
+    """`export mjai|tenhou6` writes one file per game named by its id; `import` (format told from content)
+    reads the directory back into the same games (the converters' round trips are tested with them)."""
+    result = CliRunner().invoke(main, ["export", command, *map(str, logs), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    hands, _ = read_logs(logs, 1, "auto")
+    ids = sorted(hands["game_id"].unique())
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [gid + suffix for gid in ids]
+    back, problems = read_logs([tmp_path / "out"], 1, "auto")
+    assert not [p for p in problems if not p.imported]
+    assert sorted(back["game_id"].unique()) == ids and back.height == hands.height
