@@ -4,8 +4,9 @@
 * tenhou.net/6 JSON (Tenhou's viewer, tensoul's Mahjong Soul conversions): a JSON object, or JSON lines of
   objects, the first holding ``log``;
 * mjai JSON lines (Mortal, mjai-reviewer, gimite's mjai): the first line is an object with a ``type``;
-* Mahjong Soul raw game records: told by :func:`analyzer.importers.majsoul_raw.looks_like_majsoul_raw` when
-  that reader is installed (:data:`EXTRA_DETECTORS`).
+* Mahjong Soul raw game records: a text none of the above is, told by
+  ``analyzer.importers.majsoul_raw.looks_like_majsoul_raw`` when that reader is part of the installation
+  (:data:`EXTRA_DETECTORS`).
 
 Only the start of the text is looked at (:data:`SNIFF_CHARS`): detection costs nothing beside the parse.
 """
@@ -19,18 +20,25 @@ from typing import Callable
 MJLOG, TENHOU_JSON, MJAI = "mjlog", "tenhou_json", "mjai"
 SNIFF_CHARS = 4096
 
-# (format name, module, function): readers that may be absent; the function takes the log's text
-EXTRA_DETECTORS: list[tuple[str, str, str]] = [
-    ("majsoul_raw", "analyzer.importers.majsoul_raw", "looks_like_majsoul_raw"),
+# (format name, module, detector, parser): readers that may be absent; the detector takes the log's text, the
+# parser the text and the file's path (tried only on a text none of the formats above is)
+EXTRA_DETECTORS: list[tuple[str, str, str, str]] = [
+    ("majsoul_raw", "analyzer.importers.majsoul_raw", "looks_like_majsoul_raw", "parse_majsoul"),
 ]
 
 
 def detect_format(text: str) -> str | None:
     """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai`` or an extra reader's name), None when
     it is none of them."""
-    for name, looks_like in _extra_detectors():
-        if looks_like(text):
-            return name
+    found = _built_in(text)
+    if found is None:  # only then the extra readers, which may parse the whole text to tell
+        for name, looks_like in _extra_detectors():
+            if looks_like(text):
+                return name
+    return found
+
+
+def _built_in(text: str) -> str | None:
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("<"):
         return MJLOG
@@ -67,7 +75,7 @@ def _extra_detectors() -> list[tuple[str, Callable[[str], bool]]]:
     global _loaded
     if _loaded is None:
         _loaded = []
-        for name, module, function in EXTRA_DETECTORS:
+        for name, module, function, _ in EXTRA_DETECTORS:
             try:
                 _loaded.append((name, getattr(importlib.import_module(module), function)))
             except (ImportError, AttributeError):

@@ -64,7 +64,7 @@ def _parse_detected(text: str, path: str) -> Game:
         return parse_json(text, path)
     if found == MJAI:
         return parse_mjai(text, path)
-    for name, module, _ in EXTRA_DETECTORS:
-        if found == name:  # an extra reader parses with its module's parse_text(text, path)
-            return importlib.import_module(module).parse_text(text, path)
+    for name, module, _, parser in EXTRA_DETECTORS:
+        if found == name:
+            return getattr(importlib.import_module(module), parser)(text, path)
     raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON or mjai JSON lines)")

@@ -76,3 +76,19 @@ def test_import_names_a_file_of_no_known_format(tmp_path: Path) -> None:
     assert hands.height > 0
     assert [(Path(p.file).name, p.reason) for p in problems] == [
         ("notes.json", "not a log of a known format (mjlog XML, tenhou.net/6 JSON or mjai JSON lines)")]
+
+
+def test_an_extra_reader_is_asked_only_about_texts_of_no_known_format(monkeypatch) -> None:
+    from analyzer.importers import detect
+
+    asked: list[str] = []
+
+    def looks_like(text: str) -> bool:
+        asked.append(text)
+        return text.startswith("[")
+
+    monkeypatch.setattr(detect, "_loaded", [("other", looks_like)])
+    assert detect_format('[{"name": ".lq.RecordNewRound"}]') == "other"
+    assert detect_format('{"head": {}, "data": []}') is None
+    assert detect_format("<mjloggm>") == MJLOG and detect_format(json.dumps(TENHOU_GAME)) == TENHOU_JSON
+    assert len(asked) == 2
