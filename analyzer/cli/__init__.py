@@ -27,7 +27,7 @@ def main() -> None:
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
     analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
     analyzer import mjai LOGS… -o hands.parquet    read mjai logs (Mortal, mjai-reviewer) likewise
-    analyzer export events LOGS… -o events.parquet every event of every game, one row each
+    analyzer export events LOGS… -o ev.parquet     every event of every game, one row each
     analyzer check hands.parquet -o report.html    recompute and report every disagreement
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
