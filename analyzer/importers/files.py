@@ -32,7 +32,8 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
 MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
-FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES}
+AUTO_SUFFIXES = tuple(dict.fromkeys(LOG_SUFFIXES + MJAI_SUFFIXES))  # auto: each file's format told by content
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "auto": AUTO_SUFFIXES}
 
 
 def _kind(mode: int) -> str:

@@ -29,6 +29,11 @@ def _names(names: list[str]) -> list[str]:
     return out
 
 
+def seat_names(names: list[str]) -> list[str]:
+    """The players' names as the hand records write them: a blank name is NoName, a repeated one numbered."""
+    return _names(names)
+
+
 def _seats(seats) -> list[str]:
     return [str(s) for s in seats]
 
