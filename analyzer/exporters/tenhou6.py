@@ -12,7 +12,8 @@ added kan strings ``151515a51``, ``k45454545``, ``f44`` a north set aside), then
 ``役満16000点∀``) and yaku (``立直(1飜)``, ``自風 東(1飜)``, ``大三元(役満)``), ``["流局", deltas]``,
 ``["全員聴牌"]``, ``["九種九牌"]``, ``["流し満貫", deltas]``. A result read from tenhou.net/6 JSON is written
 back as it was written (Tenhou's English names too); one from another format is written in Tenhou's Japanese.
-Three players: seat 3's lists are empty, its score and deltas 0, its name ``""`` (tensoul's layout).
+Three players: seat 3's lists are empty, its score and deltas 0, its name ``""`` (tensoul's layout). A hand
+whose play is not in turn order (a seat drawing out of turn) cannot be written: :class:`LogError`.
 
 Beyond Tenhou's keys (``title``, ``name``, ``rule`` with ``disp`` and ``aka``, ``lobby``, ``dan``, ``rate``,
 ``sc``, ``ref`` = the game's id): ``analyzer``, what a record keeps that the format has no place for (the rules
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from analyzer.exporters.mjai import game_fields
 from analyzer.importers.identity import game_id
-from analyzer.importers.model import YAKUMAN_HAN, Game, Kyoku, Outcome
+from analyzer.importers.model import YAKUMAN_HAN, Game, Kyoku, LogError, Outcome
 from analyzer.importers.tile_text import RED, kind
 from analyzer.importers.yaku_names import JA_NAMES
 
@@ -69,7 +70,12 @@ def game_to_tenhou6(game: Game) -> dict:
     if game.rate is not None:
         out["rate"] = list(game.rate)
     out["ref"] = game_id(game.ref, game.file, game.digest or "")
-    out["log"] = [_kyoku(k, game.players) for k in game.kyokus]
+    out["log"] = []
+    for n, k in enumerate(game.kyokus, 1):
+        try:
+            out["log"].append(_kyoku(k, game.players))
+        except LogError as exc:
+            raise LogError(f"hand {n} ({k.round}-{k.honba}): {exc}") from None
     if game.final_scores is not None:
         points = game.final_points or [0.0] * 4
         out["sc"] = [v for s in range(4) for v in (game.final_scores[s], _number(points[s]))]
@@ -104,16 +110,23 @@ def _kyoku(k: Kyoku, players: int) -> list:
     discards: list[list] = [[] for _ in range(4)]
     pons: dict[tuple[int, int], str] = {}  # (seat, tile kind) -> the pon's string, which a kakan extends
     dora = list(k.dora)
+    next_draw: int | None = k.dealer  # the seat whose draw comes next (None: a caller discards first)
     for ev in k.events:
         typ = ev[0]
         if typ == "draw":
+            if next_draw is not None and ev[1] != next_draw:
+                raise LogError(f"seat {ev[1]} draws out of turn (seat {next_draw} is next), which tenhou.net/6 "
+                               "cannot say: it keeps each seat's draws in a list of its own, read in turn order")
+            next_draw = None
             takes[ev[1]].append(tenhou_code(ev[2]))
         elif typ == "discard":
             _, s, t, riichi, tsumogiri = ev
             code = 60 if tsumogiri else tenhou_code(t)
             discards[s].append(f"r{code}" if riichi else code)
+            next_draw = (s + 1) % players
         elif typ == "call":
             _, s, mk, tiles, called, frm = ev
+            next_draw = s if mk in ("minkan", "kakan", "ankan") else None
             if mk in ("chi", "pon", "minkan"):
                 text = _call_string({"chi": "c", "pon": "p", "minkan": "m"}[mk], tiles, called, s, frm)
                 takes[s].append(text)
@@ -127,6 +140,7 @@ def _kyoku(k: Kyoku, players: int) -> list:
                 discards[s].append(pons[s, kind(called)].replace("p", f"k{tenhou_code(called)}"))
         elif typ == "kita":
             discards[ev[1]].append(f"f{tenhou_code(ev[2])}")
+            next_draw = ev[1]
         elif typ == "dora":
             dora.append(ev[1])
     ura = next((o.ura_indicators for o in k.outcomes if o.ura_indicators), [])
