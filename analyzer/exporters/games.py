@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from analyzer.exporters.mjai import events_text
 from analyzer.exporters.run import read_game
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.importers.model import Game, LogError
@@ -39,8 +40,7 @@ def converter(name: str) -> Callable[[Game], object]:
 
 def mjai_text(game: Game) -> str:
     """A game as mjai JSON lines: one event a line, as Mortal and mjai-reviewer read them."""
-    return "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-                   for event in converter("mjai")(game))
+    return events_text(converter("mjai")(game))
 
 
 def tenhou6_text(game: Game) -> str:
