@@ -86,7 +86,7 @@ def game_to_tenhou6(game: Game) -> dict:
 def _limit_fu(game: Game) -> dict:
     """The fu of limit hands, which Tenhou's value string leaves out (``満貫8000点``): [hand, win, fu] each."""
     found = [[n, i, o.fu] for n, k in enumerate(game.kyokus) for i, o in enumerate(k.outcomes)
-             if o.limit is not None and o.fu is not None and o.recorded_text is None]
+             if o.limit is not None and o.fu is not None]
     return {"limit_fu": found} if found else {}
 
 

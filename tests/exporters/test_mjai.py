@@ -106,3 +106,23 @@ def test_riichienv_replays_every_exported_game(tmp_path):
         assert wins == sum(o.result in ("ron", "tsumo") for k in game.kyokus for o in k.outcomes), path.name
         checked += 1
     assert checked >= 11
+
+
+def test_three_players_told_by_tehais_when_start_game_names_nobody():
+    events = game_to_mjai(parse_file(SANMA))
+    del events[0]["names"]
+    game = parse_mjai("\n".join(map(json.dumps, events)), "g.jsonl")
+    assert game.players == 3 and all(k.players == 3 and k.haipai[3] == [] for k in game.kyokus)
+    assert game.kyokus[0].scores[3] == 0 and game.final_scores[3] == 0
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda evs: evs[1].update(scores=evs[1]["scores"] + [0]), "expected 3 integers: a 3-player game"),
+    (lambda evs: evs[1].update(tehais=evs[1]["tehais"] + [evs[1]["tehais"][0]]), "expected 3 starting hands"),
+    (lambda evs: next(e for e in evs if e["type"] == "nukidora").update(pai="E"), "not a north"),
+])  # fmt: skip
+def test_a_three_player_game_that_does_not_fit_is_named(edit, words):
+    events = game_to_mjai(parse_file(SANMA))
+    edit(events)
+    with pytest.raises(LogError, match=words):
+        parse_mjai("\n".join(map(json.dumps, events)), "g.jsonl")
