@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from analyzer.exporters.mjai import events_text
 from analyzer.exporters.run import read_game
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.importers.model import Game, LogError
@@ -37,32 +38,14 @@ def converter(name: str) -> Callable[[Game], object]:
         raise ConverterMissing(f"the {name} converter ({module}.{function}) is not part of this installation") from exc
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_BETWEEN = "\x00"  # put between the events of one encode call: a control character JSON always escapes,
-_BETWEEN_TEXT = ',"\\u0000",'  # so this text is one of them, or a string "\x00" in an event (then counted)
-
-
-def json_lines(events: list[dict]) -> str:
-    """Events as JSON lines. Encoded in one call (the encoder's per-call cost is most of a small event's), the
-    lines cut where the separator string was put; should an event itself hold that string, one call each."""
-    if not events:
-        return ""
-    spaced: list = [_BETWEEN] * (2 * len(events) - 1)
-    spaced[::2] = events
-    text = _ENCODE(spaced)[1:-1]
-    if text.count(_BETWEEN_TEXT) == len(events) - 1:
-        return text.replace(_BETWEEN_TEXT, "\n") + "\n"
-    return "".join(_ENCODE(event) + "\n" for event in events)
-
-
 def mjai_text(game: Game) -> str:
     """A game as mjai JSON lines: one event a line, as Mortal and mjai-reviewer read them."""
-    return json_lines(converter("mjai")(game))
+    return events_text(converter("mjai")(game))
 
 
 def tenhou6_text(game: Game) -> str:
     """A game as one tenhou.net/6 JSON object."""
-    return _ENCODE(converter("tenhou6")(game)) + "\n"
+    return json.dumps(converter("tenhou6")(game), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 TEXTS: dict[str, Callable[[Game], str]] = {"mjai": mjai_text, "tenhou6": tenhou6_text}

@@ -22,6 +22,8 @@ And what a record carries beyond Mortal's minimum, so that ``import mjai`` gives
 
 from __future__ import annotations
 
+import json
+
 from analyzer.importers.identity import game_id
 from analyzer.importers.model import YAKUMAN_HAN, Game, Kyoku, Outcome
 from analyzer.importers.rules_spec import rules_spec
@@ -59,6 +61,27 @@ _MJAI_TILES = {t: mjai_tile(t) for t in (*range(34), *(RED + k for k in (4, 13, 
 
 def _ts(tiles) -> list[str]:
     return [_MJAI_TILES[t] for t in tiles]
+
+
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def events_text(events: list[dict]) -> str:
+    """mjai events as JSON lines, each line what ``json.dumps(event, ensure_ascii=False, separators=(",", ":"))``
+    gives. ``tsumo`` and ``dahai`` (most of a game, their values tiles and seats) are formatted directly: a
+    call of the encoder per event costs more than the conversion itself."""
+    out = []
+    for e in events:
+        t = e["type"]
+        if t == "tsumo" and len(e) == 3:
+            out.append(f'{{"type":"tsumo","actor":{e["actor"]},"pai":"{e["pai"]}"}}')
+        elif t == "dahai" and len(e) == 4:
+            giri = "true" if e["tsumogiri"] else "false"
+            out.append(f'{{"type":"dahai","actor":{e["actor"]},"pai":"{e["pai"]}","tsumogiri":{giri}}}')
+        else:
+            out.append(_encode(e))
+    out.append("")
+    return "\n".join(out)
 
 
 def _without(tiles: list[int], tile: int) -> list[str]:
