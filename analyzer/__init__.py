@@ -10,6 +10,9 @@ from analyzer.allocator import tune_for_batch
 tune_for_batch()  # before anything below loads Polars
 
 from analyzer.api import check, score, score_to
+from analyzer.exporters import export_events, export_mjai, export_tenhou6
+from analyzer.exporters.mjai import game_to_mjai
+from analyzer.exporters.tenhou6 import game_to_tenhou6
 from analyzer.importers import read_majsoul, read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
@@ -27,7 +30,12 @@ __all__ = [
     "RunSummary",
     "ScoreResult",
     "check",
+    "export_events",
+    "export_mjai",
+    "export_tenhou6",
     "from_toml",
+    "game_to_mjai",
+    "game_to_tenhou6",
     "load",
     "load_rules",
     "preset",

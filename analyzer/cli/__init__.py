@@ -10,6 +10,7 @@ import click
 
 from analyzer.cli.check import check_command
 from analyzer.cli.errors import InterruptibleGroup
+from analyzer.cli.exports import export_group
 from analyzer.cli.imports import import_group
 from analyzer.cli.report import report_command
 from analyzer.cli.rules import rules_group
@@ -26,11 +27,12 @@ def main() -> None:
     analyzer score sample_logs/csv -o out          score, write out/*.parquet, print standings
     analyzer import tenhou LOGS… -o hands.parquet  read Tenhou logs into hand records
     analyzer import mjai LOGS… -o hands.parquet    read mjai logs (Mortal, mjai-reviewer) likewise
+    analyzer export events LOGS… -o ev.parquet     every event of every game, one row each
     analyzer check hands.parquet -o report.html    recompute and report every disagreement
     analyzer rules list                            the shipped rulesets
     analyzer rules show ema                        every option of a ruleset
     """
 
 
-for _command in (score_command, check_command, report_command, import_group, tiles_group, rules_group):
+for _command in (score_command, check_command, report_command, import_group, export_group, tiles_group, rules_group):
     main.add_command(_command)

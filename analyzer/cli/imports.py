@@ -1,4 +1,4 @@
-"""``analyzer import tenhou|mjai|majsoul``: turn recorded game logs into hand records."""
+"""``analyzer import [tenhou|mjai|majsoul]``: turn recorded game logs into hand records."""
 
 from __future__ import annotations
 
@@ -17,14 +17,43 @@ from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_erro
 from analyzer.cli.options import import_options
 
 
-@click.group("import")
+class _FormatWordOptional(click.Group):
+    """``analyzer import LOGS… -o FILE``: without a format word, the files' formats are told from their content
+    (the hidden ``any`` command); ``import tenhou`` and ``import mjai`` read as they always have."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = [ANY_FORMAT, *args]
+        return super().parse_args(ctx, args)
+
+
+ANY_FORMAT = "any"
+
+
+@click.group("import", cls=_FormatWordOptional)
 def import_group() -> None:
-    """Turn recorded game logs into hand records."""
+    """Turn recorded game logs into hand records.
+
+    \b
+    analyzer import LOGS… -o hands.parquet         each file's format told from its content
+    analyzer import tenhou LOGS… -o hands.parquet  mjlog XML or tenhou.net/6 JSON only
+    analyzer import mjai LOGS… -o hands.parquet    mjai JSON lines only
+    """
+
+
+@import_group.command(ANY_FORMAT, hidden=True)
+@import_options
+def import_any(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
+               debug: bool) -> None:
+    """Read logs of any format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines; each file's format told from its
+    content; files, directories, globs, .gz) into hand records. Exit status 1 when some file did not import."""
+    _import_logs(paths, output, workers, debug, "auto", "game", max_log_size, scheduler)
 
 
 @import_group.command("tenhou")
 @import_options
-def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
+                  debug: bool) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
     Four- and three-player (sanma) games are read; Mahjong Soul games converted to tenhou.net/6 JSON by tensoul
@@ -35,19 +64,20 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, max_
     is imported once and the copy reported (exit 0); another version of a game (the same log id, other
     content) is reported and not imported (exit 1).
     """
-    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size)
+    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size, scheduler)
 
 
 @import_group.command("mjai")
 @import_options
-def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
+                debug: bool) -> None:
     """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
     files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
 
     A malformed, truncated or one-player-view (hidden tiles) file is reported and the others still import.
     Exit status 1 when some file did not import.
     """
-    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size)
+    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size, scheduler)
 
 
 @import_group.command("majsoul")
@@ -67,11 +97,13 @@ def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, max
 
 
 def _import_logs(
-    paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: int
+    paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: int,
+    scheduler: str | None = None,
 ) -> None:
     with friendly_errors(debug):
         with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
-            hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_log_size)
+            hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_log_size,
+                                        scheduler=scheduler)
         if hands.height == 0 and not problems:
             raise Failure(f"no {label} logs found in " + ", ".join(paths))
     failed = [p for p in problems if not p.imported]

@@ -118,14 +118,27 @@ teams_option = click.option(
     help="CSV with columns player and team: the team standings (wins over a sheet's team column).",
 )
 
-# every `import` command: paths, output, workers, size cap, debug
+# where the files of an `import` or `export` are read: local processes, or a Dask cluster
+LOG_WORKERS_HELP = "Worker processes on this machine reading files in parallel. [default: one per core from 200 files on]"
+LOG_SCHEDULER_HELP = ("Read the files as tasks on this Dask cluster (tcp://HOST:8786; needs the dask extra): the same "
+                      "output as a local run. See docs/cluster.md.")
+log_runner_options = _stack(
+    click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N", help=LOG_WORKERS_HELP),
+    click.option("--scheduler", default=None, metavar="ADDRESS", help=LOG_SCHEDULER_HELP),
+    click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", callback=_size,
+                 help=MAX_LOG_SIZE_HELP),
+)
+
+# every `import` command: paths, output, workers, scheduler, size cap, debug
 import_options = _stack(
     click.argument("paths", nargs=-1, required=True),
     click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), callback=table_output,
                  help="hands.parquet or hands.csv"),
-    click.option("--workers", type=click.IntRange(min=1), default=None,
-                 help="Processes parsing files in parallel. [default: one per core from 200 files on]"),
-    click.option("--max-log-size", default="64MB", show_default=True, metavar="SIZE", callback=_size,
-                 help=MAX_LOG_SIZE_HELP),
+    log_runner_options,
     debug_option,
 )
+
+
+def export_options(output_option):
+    """Every `export` command: paths, its output, workers, scheduler, size cap, debug."""
+    return _stack(click.argument("paths", nargs=-1, required=True), output_option, log_runner_options, debug_option)

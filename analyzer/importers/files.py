@@ -33,7 +33,8 @@ _GZIP_MAGIC = b"\x1f\x8b"
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
 MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
 MAJSOUL_SUFFIXES = (".json", ".jsonl")
-FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "majsoul": MAJSOUL_SUFFIXES}
+AUTO_SUFFIXES = tuple(dict.fromkeys(LOG_SUFFIXES + MJAI_SUFFIXES))  # auto: each file's format told by content
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "majsoul": MAJSOUL_SUFFIXES, "auto": AUTO_SUFFIXES}
 
 
 def _kind(mode: int) -> str:

@@ -15,7 +15,7 @@ not, gets the same id, so copies are found (``import`` skips them, ``score``/``c
 3. ``log-`` and 16 hex digits of the BLAKE2b hash of the log's content (decompressed, without a byte order
    mark, surrounding whitespace or the CR of CRLF line ends; of an mjlog, its root element, without the
    comments and processing instructions around it): the same content is the same game whatever the file is
-   called.
+   called. A log whose ``ref`` is such an id (analyzer's exports write the game's id there) keeps it.
 
 Tenhou's dan (rank) index, as mjlog ``UN dan=`` records it (tenhou.net/6 JSON writes the name, read back to
 the index by :func:`dan_index`): 0 新人 (new player), 1-9 ９級..１級 (9th to 1st kyu), 10-19 初段..十段 (1st to
@@ -53,6 +53,7 @@ MAX_RATE = 10_000.0  # Tenhou's R starts at 1500; the best players reach about 2
 # ``2019…gm-0009-10011-…``), a hash
 TENHOU_LOG_ID = re.compile(r"(\d{4})(\d\d)(\d\d)(\d\d)gm-[0-9a-f]{4}-[0-9a-f]{4,8}-[0-9a-f]{8}")
 ID_PREFIX = "log-"
+CONTENT_ID = re.compile(ID_PREFIX + "[0-9a-f]{16}")  # an id of the third kind, as an export writes it back
 
 
 def content_digest(data: bytes) -> str:
@@ -92,7 +93,7 @@ def is_tenhou_log_id(text: str | None) -> bool:
 
 def game_id(ref: str | None, path: str | Path, digest: str) -> str:
     """The stable id of a game (see the module docstring)."""
-    if is_tenhou_log_id(ref):
+    if is_tenhou_log_id(ref) or (isinstance(ref, str) and CONTENT_ID.fullmatch(ref)):
         return ref
     return record_id(ref) or log_id_from_name(path) or ID_PREFIX + digest
 

@@ -31,8 +31,16 @@ Read here:
 * ``end_game``: ``scores`` when given become the recorded final scores.
 
 A ``hora`` or ``ryukyoku`` without ``deltas`` takes them from its ``scores`` (after the hand) when present.
+Three-player games: ``names``, ``tehais``, ``scores`` and ``deltas`` have three entries (seat 3 is the empty
+one; ``tehais`` says it when ``start_game`` names nobody); a north set aside is ``nukidora`` (Mortal) or ``kita``
+(riichienv), its replacement the next ``tsumo``.
+
+analyzer's own export (:mod:`analyzer.exporters.mjai`) adds what a record keeps beyond the protocol: in
+``start_game`` an ``analyzer`` object (the game's id, rules spec, platform, room, lobby, ranks, game points;
+:mod:`.mjai_extension`), on ``hora`` ``limit`` and ``dora_markers``, on ``ryukyoku`` the abort's ``reason``.
+
 A hidden tile (``?``, a log from one player's view) cannot be replayed: the file is a problem, like a
-truncated line, a three-player game or a game without ``end_game``.
+truncated line or a game without ``end_game``.
 """
 
 from __future__ import annotations
@@ -40,17 +48,20 @@ from __future__ import annotations
 from analyzer.importers.mjai_lines import four_ints, numbered_events, seat_of, tile, tile_list
 from analyzer.importers.mjai_results import (
     NOTEN_MONEY,
+    RYUKYOKU_ABORTS,
     RYUKYOKU_REASONS,
     accept_last_riichi,
     dora_before_robbed_kan,
     hora_value,
     nagashi_seats,
 )
-from analyzer.importers.model import WALL_DRAWS, Game, Kyoku, LogError, Outcome
-from analyzer.importers.tile_text import RED
+from analyzer.importers.mjai_extension import EXTENSION, read_extension
+from analyzer.importers.model import Game, Kyoku, LogError, Outcome, wall_draws
+from analyzer.importers.tile_text import NORTH, RED
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 _START_SCORE = 25_000
+_START_SCORE_3P = 35_000
 
 
 def parse_mjai(text: str, file: str) -> Game:
@@ -79,6 +90,7 @@ class _Parser:
         self.pending_riichi: set[int] = set()
         self.rinshan = [False] * 4
         self.last_draw: list[int | None] = [None] * 4
+        self.named = False  # start_game names the players (and so says how many play)
 
     def _tile(self, code) -> int:
         t = tile(code)
@@ -107,7 +119,7 @@ class _Parser:
             if self.k is not None and not self.closed and not self.k.outcomes:
                 raise LogError(f"end_game inside hand {len(self.game.kyokus)} ({self.k.round}), which has no result")
             if ev.get("scores") is not None:
-                self.game.final_scores = four_ints(ev["scores"], "end_game scores")
+                self.game.final_scores = four_ints(ev["scores"], "end_game scores", self.game.players)
             self.ended = True
         elif typ == "error":
             raise LogError(f"the log records an error: {ev.get('message', '')}")
@@ -135,9 +147,9 @@ class _Parser:
         if names is not None:
             if not isinstance(names, list) or len(names) not in (3, 4):
                 raise LogError(f"bad names {names!r}")
-            if len(names) == 3:
-                raise LogError("three-player game is not supported")
-            self.game.names = ["" if n is None else str(n) for n in names]
+            self.named = True
+            self.game.players = len(names)
+            self.game.names = ["" if n is None else str(n) for n in names] + [""] * (4 - len(names))
         aka = ev.get("aka_flag")
         if isinstance(aka, bool):
             self.aka_flag = aka
@@ -147,6 +159,10 @@ class _Parser:
             self.game.game_length = "hanchan"
         elif first == 4 or gametype == "tonpu":
             self.game.game_length = "tonpuu"
+        if self.game.players == 3:
+            self.scores = [_START_SCORE_3P] * 3 + [0]
+        if ev.get(EXTENSION) is not None:
+            read_extension(ev[EXTENSION], self.game)
 
     def _start_kyoku(self, ev: dict) -> None:
         if self.k is not None and not self.closed:
@@ -161,12 +177,14 @@ class _Parser:
         if oya != number - 1:
             raise LogError(f"dealer {oya} is not seat {number - 1} of kyoku {number}")
         tehais = ev.get("tehais")
-        if isinstance(tehais, list) and len(tehais) == 3:
-            raise LogError("three-player game is not supported")
-        if not isinstance(tehais, list) or len(tehais) != 4:
-            raise LogError("bad tehais (expected four starting hands)")
+        n = self.game.players
+        if not self.game.kyokus and isinstance(tehais, list) and len(tehais) == 3 and not self.named:
+            n = self.game.players = 3  # a three-player game whose start_game names nobody
+            self.scores = [_START_SCORE_3P] * 3 + [0]
+        if not isinstance(tehais, list) or len(tehais) != n:
+            raise LogError(f"bad tehais (expected {n} starting hands: a {n}-player game)")
         if ev.get("scores") is not None:
-            self.scores = four_ints(ev["scores"], "scores")
+            self.scores = four_ints(ev["scores"], "scores", n)
         kyotaku = ev.get("kyotaku", self.sticks)
         honba = ev.get("honba")
         if not isinstance(honba, int) or not isinstance(kyotaku, int):
@@ -177,8 +195,9 @@ class _Parser:
             honba=honba,
             kyotaku=kyotaku,
             scores=list(self.scores),
-            haipai=[self._tiles(h, 13) for h in tehais],
+            haipai=[self._tiles(h, 13) for h in tehais] + [[]] * (4 - n),
             dora=[self._tile(ev.get("dora_marker"))],
+            players=n,
         )
         self.game.kyokus.append(self.k)
         self.closed = False
@@ -220,6 +239,13 @@ class _Parser:
             self.rinshan[s] = True
         elif typ == "dora":
             k.events.append(("dora", self._tile(ev.get("dora_marker"))))
+        elif typ in ("nukidora", "kita"):  # Mortal's and riichienv's names of a north set aside (three players)
+            s = seat_of(ev, "actor")
+            if k.players != 3 or self._tile(ev.get("pai", "N")) != NORTH:
+                raise LogError(f"{typ}: a north set aside outside a three-player game, or not a north")
+            k.events.append(("kita", s, NORTH))
+            self.rinshan[s] = True
+            self.last_draw[s] = None
         elif typ == "reach":
             self.pending_riichi.add(seat_of(ev, "actor"))
         elif typ == "reach_accepted":
@@ -227,7 +253,7 @@ class _Parser:
             k.events.append(("reach", s))
             self.sticks += 1
             if ev.get("scores") is not None:
-                self.scores = four_ints(ev["scores"], "scores")
+                self.scores = four_ints(ev["scores"], "scores", self.game.players)
             else:
                 self.scores[s] -= 1000
         else:
@@ -235,12 +261,12 @@ class _Parser:
 
     def _deltas(self, ev: dict) -> list[int]:
         if ev.get("deltas") is not None:
-            deltas = four_ints(ev["deltas"], "deltas")
-            after = four_ints(ev["scores"], "scores") if ev.get("scores") is not None else None
+            deltas = four_ints(ev["deltas"], "deltas", self.game.players)
+            after = four_ints(ev["scores"], "scores", self.game.players) if ev.get("scores") is not None else None
             self.scores = after or [self.scores[s] + deltas[s] for s in range(4)]
             return deltas
         if ev.get("scores") is not None:
-            after = four_ints(ev["scores"], "scores")
+            after = four_ints(ev["scores"], "scores", self.game.players)
             deltas = [after[s] - self.scores[s] for s in range(4)]
             self.scores = after
             return deltas
@@ -276,6 +302,10 @@ class _Parser:
             o.hand = hand
         if o.has_value:
             hora_value(ev, o, w, k)
+        if isinstance(ev.get("limit"), str) or (o.has_value and "limit" in ev and ev["limit"] is None):
+            o.limit = ev["limit"]  # analyzer's export: the limit as recorded
+        if ev.get("dora_markers") is not None:
+            o.dora_indicators = self._tiles(ev["dora_markers"])
         if self.sticks and not k.outcomes:
             self.sticks = 0
         k.outcomes.append(o)
@@ -289,14 +319,14 @@ class _Parser:
         accept_last_riichi(k)
         if reason is not None:
             result = RYUKYOKU_REASONS[reason]
-        elif sum(1 for e in k.events if e[0] == "draw") != WALL_DRAWS:
+        elif sum(1 for e in k.events if e[0] == "draw") != wall_draws(k.players):
             result = "abort"
         else:
             result = "nagashi" if any(deltas[s] > NOTEN_MONEY for s in nagashi_seats(k)) else "draw"
-        o = Outcome(result=result, deltas=deltas)
+        o = Outcome(result=result, deltas=deltas, abort=RYUKYOKU_ABORTS.get(reason or ""))
         tenpais = ev.get("tenpais")
-        if result in ("draw", "nagashi") and isinstance(tenpais, list) and len(tenpais) == 4:
-            o.tenpai = [s for s in range(4) if tenpais[s]]
+        if result in ("draw", "nagashi") and isinstance(tenpais, list) and len(tenpais) == k.players:
+            o.tenpai = [s for s in range(k.players) if tenpais[s]]
         k.outcomes.append(o)
 
     def finish(self) -> Game:

@@ -45,12 +45,13 @@ def seat_of(ev: dict, key: str) -> int:
     return s
 
 
-def four_ints(values, what: str) -> list[int]:
-    if not isinstance(values, list) or len(values) != 4 or not all(isinstance(v, int) for v in values):
-        if isinstance(values, list) and len(values) == 3:
-            raise LogError("three-player game is not supported")
-        raise LogError(f"bad {what} {values!r} (expected 4 integers)")
-    return list(values)
+def four_ints(values, what: str, players: int = 4) -> list[int]:
+    """Four per-seat integers; a three-player game's three (seat 3 is then 0)."""
+    if not isinstance(values, list) or len(values) != players or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise LogError(f"bad {what} {values!r} (expected {players} integers: a {players}-player game)")
+    return list(values) + [0] * (4 - players)
 
 
 def numbered_events(text: str) -> list[tuple[int, dict]]:

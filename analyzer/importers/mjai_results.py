@@ -31,6 +31,8 @@ RYUKYOKU_REASONS = {
     "fanpai": "draw", "nagashimangan": "nagashi", "kyushukyuhai": "abort", "suchareach": "abort",
     "sanchaho": "abort", "sukaikan": "abort", "sufonrenta": "abort",
 }  # fmt: skip
+RYUKYOKU_ABORTS = {"kyushukyuhai": "yao9", "suchareach": "reach4", "sanchaho": "ron3", "sukaikan": "kan4",
+                   "sufonrenta": "kaze4"}  # gimite's names -> mjlog's
 _LIMITS = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
 NOTEN_MONEY = 3000
 
@@ -49,14 +51,14 @@ def hora_value(ev: dict, o: Outcome, w: int, k: Kyoku) -> None:
             dragons_at = dragons_at if dragons else len(o.yaku)
             dragons += fan
             continue
-        name = _GIMITE_YAKU.get(raw) or yaku_name(raw) or f"unknown:{raw}"
+        name = _GIMITE_YAKU.get(raw) or yaku_name(raw) or (raw if raw.startswith("unknown:") else f"unknown:{raw}")
         if fan >= YAKUMAN_FAN:
-            o.yakuman += fan // YAKUMAN_FAN
-            o.yaku.append(name)
+            o.add_yakuman(name, fan // YAKUMAN_FAN)
         else:
             o.add_recorded_yaku(name, fan)
     if dragons:
         o.yaku[dragons_at:dragons_at] = _dragon_yaku(o, w, k, dragons)
+        o.yaku_han[dragons_at:dragons_at] = [1] * dragons
     fan, fu, points = ev.get("fan"), ev.get("fu"), ev.get("hora_points")
     o.han = None if o.yakuman or (isinstance(fan, int) and fan >= YAKUMAN_FAN) else fan
     if o.han is None and not o.yakuman and isinstance(fan, int):

@@ -50,6 +50,21 @@ def _meld(m: int, who: int) -> tuple[str, list[int], int, int]:
     return "minkan", tiles, tile, frm
 
 
+def _tenhou_order(mk: str, tids: list[int], called: int) -> list[int]:
+    """A call's tile ids in the order tenhou.net/6 JSON writes them (see :mod:`.model`), the called tile last:
+    a chi's, pon's or open kan's other tiles by tile, a red five after the other fives; a closed kan's copies
+    1-3, then copy 0 (a red five); a kakan's pon, then the added tile."""
+    if mk in ("chi", "pon", "minkan"):
+        return sorted((t for t in tids if t != called), key=_red_last) + [called]
+    if mk == "ankan":
+        return tids[1:] + tids[:1]
+    return tids
+
+
+def _red_last(tid: int) -> tuple[int, bool]:
+    return tid >> 2, tid in (16, 52, 88)
+
+
 _NAME = re.compile(r"([A-Za-z]+)(?=[\s/>])")
 _SPACED_PLAY = re.compile(r"([TUVWDEFG])(\d+)\s*/>")
 _ATTR = re.compile(r'([\w:.-]+)\s*=\s*"([^"]*)"')
@@ -212,7 +227,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 honba=seed[1],
                 kyotaku=seed[2],
                 scores=[x * 100 for x in ten],
-                haipai=[tiles(h) for h in hands],
+                haipai=[tiles(sorted(h, key=_red_last)) for h in hands],  # as tenhou.net/6 lists them
                 dora=[tile(seed[5])],
                 events=events,
                 players=game.players,
@@ -235,7 +250,7 @@ def parse_mjlog(text: str, file: str) -> Game:
                 events.append(("kita", who, tile(called)))
                 rinshan[who] = special = True  # the replacement comes from the dead wall
                 continue
-            events.append(("call", who, mk, tiles(tids), tile(called), frm))
+            events.append(("call", who, mk, tiles(_tenhou_order(mk, tids, called)), tile(called), frm))
             if mk in ("minkan", "kakan", "ankan"):
                 rinshan[who] = special = True
         elif tag == "REACH":
@@ -342,8 +357,7 @@ def _agari(a: dict, tiles) -> Outcome:
     )
     if "yakuman" in a:
         for yid in _ints(a["yakuman"]):
-            o.yaku.append(TENHOU_YAKU_IDS[yid])
-        o.yakuman = len(o.yaku)
+            o.add_yakuman(TENHOU_YAKU_IDS[yid])
         o.han = None
     else:
         pairs = _ints(a.get("yaku"))
@@ -366,4 +380,5 @@ def _ryuukyoku(a: dict) -> Outcome:
     else:
         raise LogError(f"unknown RYUUKYOKU type {typ!r}")
     tenpai = [s for s in range(4) if f"hai{s}" in a]
-    return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None)
+    return Outcome(result=result, deltas=_deltas(a), tenpai=tenpai if result in ("draw", "nagashi") else None,
+                   abort=typ if result == "abort" else None)

@@ -11,7 +11,10 @@ Events (tuples, in play order):
 * ``("discard", seat, tile, riichi_declared, tsumogiri)``: tsumogiri when the tile discarded is the one the seat
   just drew (mjlog: the same tile id; tenhou.net/6: code 60; mjai: ``tsumogiri``)
 * ``("call", seat, kind, tiles, called_tile, from_seat)`` with kind chi|pon|minkan|kakan|ankan; for kakan
-  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller
+  ``tiles`` is the whole quad and ``called_tile`` the added tile; for ankan ``from_seat`` is the caller. The
+  tiles are in the order the log writes them, the called (or added) tile last: tenhou.net/6 JSON's order
+  (which the mjlog reader gives from the tile ids), mjai's ``consumed`` then ``pai``; an ankan's in the log's
+  order (tenhou.net/6: ``151515a51``, the tile after the letter last)
 * ``("kita", seat, tile)``: three players, a north tile set aside (nukidora)
 * ``("reach", seat)``: the riichi stick was accepted (Tenhou REACH step 2)
 * ``("dora", indicator)``: a new kan dora indicator
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+YAKUMAN_HAN = 100  # the han a yakuman entry of Outcome.yaku_han counts as (gimite's mjai writes fan 100)
 WALL_DRAWS = 70  # live-wall plus rinshan draws in a four-player hand (136 - 14 dead - 52 dealt)
 WALL_DRAWS_3P = 55  # three players: 108 tiles (no 2m-8m) - 14 dead - 39 dealt; kita replacements count as rinshan
 
@@ -97,6 +101,11 @@ class Outcome:
     all_tenpai: bool | None = None  # JSON 全員聴牌 / 全員不聴
     has_value: bool = True  # False when the log omits the value (a shortened result)
     kita: int = 0  # three players: north tiles the winner set aside (nukidora), as recorded with the win
+    # per entry of ``yaku`` its han as recorded; a yakuman entry YAKUMAN_HAN times the yakuman it counts as
+    yaku_han: list[int] = field(default_factory=list)
+    abort: str | None = None  # an abortive draw's kind in mjlog's words (yao9 reach4 ron3 kan4 kaze4), when known
+    # a tenhou.net/6 result as written ([value, *yaku] of a win, the word of a draw), so an export gives it back
+    recorded_text: list[str] | None = None
 
     def add_recorded_yaku(self, name: str, han: int) -> None:
         """Record one yaku of the log: dora, ura and aka go to their counts, the rest to ``yaku``."""
@@ -108,6 +117,13 @@ class Outcome:
             self.aka += han
         else:
             self.yaku.append(name)
+            self.yaku_han.append(han)
+
+    def add_yakuman(self, name: str, times: int = 1) -> None:
+        """Record one yakuman of the log, counting ``times`` (a double yakuman where the platform pays it twice)."""
+        self.yaku.append(name)
+        self.yaku_han.append(YAKUMAN_HAN * times)
+        self.yakuman += times
 
 
 @dataclass
@@ -159,3 +175,4 @@ class Game:
     started_at: datetime | None = None  # when the game started, where the log says it (Mahjong Soul's head)
     rank_points: list | None = None  # per seat, the platform's rank-point change (Mahjong Soul grading_score)
     rule_options: dict = field(default_factory=dict)  # options its room gives (see .majsoul_rooms), for the spec
+    rules: str | None = None  # a rules spec the log itself names (analyzer's mjai export), used as it is

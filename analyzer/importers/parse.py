@@ -1,10 +1,12 @@
 """One log file into the game model (:mod:`.model`): its bytes read with the caps of :mod:`.files`, mjlog XML
-and Tenhou JSON told apart by content, mjai when asked for."""
+and Tenhou JSON told apart by content, mjai when asked for, or every format told by content (``auto``)."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
+from analyzer.importers.detect import EXTRA_DETECTORS, MJAI, MJLOG, TENHOU_JSON, detect_format
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
 from analyzer.importers.identity import content_digest
 from analyzer.importers.majsoul_raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul
@@ -18,7 +20,8 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
     """One log file into the shared game model (raises ``LogError`` with the problem's reason).
 
     ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content), ``mjai`` (JSON lines) or
-    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`).
+    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`) or ``auto`` (any of them,
+    told by :func:`.detect.detect_format`).
     Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
     path = Path(path)
     data = read_log_bytes(path, max_bytes)
@@ -33,6 +36,8 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
 
 
 def _parse_text(text: str, path: str, log_format: str) -> Game:
+    if log_format == "auto":
+        return _parse_detected(text, path)
     if log_format == "mjai":
         return parse_mjai(text, path)
     if log_format == "majsoul":
@@ -56,3 +61,17 @@ def _parse_text(text: str, path: str, log_format: str) -> Game:
 def _looks_like_mjai(text: str) -> bool:
     first = text.lstrip().split("\n", 1)[0]
     return first.startswith("{") and '"type"' in first and '"log"' not in first
+
+
+def _parse_detected(text: str, path: str) -> Game:
+    found = detect_format(text)
+    if found == MJLOG:
+        return parse_mjlog(text, path)
+    if found == TENHOU_JSON:
+        return parse_json(text, path)
+    if found == MJAI:
+        return parse_mjai(text, path)
+    for name, module, _, parser in EXTRA_DETECTORS:
+        if found == name:
+            return getattr(importlib.import_module(module), parser)(text, path)
+    raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON or mjai JSON lines)")

@@ -29,6 +29,11 @@ def _names(names: list[str]) -> list[str]:
     return out
 
 
+def seat_names(names: list[str]) -> list[str]:
+    """The players' names as the hand records write them: a blank name is NoName, a repeated one numbered."""
+    return _names(names)
+
+
 def _seats(seats) -> list[str]:
     return [str(s) for s in seats]
 
@@ -40,7 +45,7 @@ def game_rows(game: Game) -> list[dict]:
         names[3] = None
     common = {f"player_{s}": names[s] for s in range(4)}
     settled = settlement(game)
-    common |= {"rules": rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
+    common |= {"rules": game.rules or rules_spec(game, settled), "game_length": game.game_length, "lobby": game.lobby,
                "room": game.room}
     rank_notes: list[str] = []
     common |= identity_columns(game.dan, game.rate, rank_notes, game.players, game.ranks)

@@ -23,8 +23,6 @@ files are found, read in parallel, and the games put together with their ids, a 
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -38,6 +36,7 @@ from analyzer.importers.identity import game_id, id_kind, played_at
 from analyzer.importers.model import ImportProblem, LogError
 from analyzer.importers.parse import parse_file
 from analyzer.importers.rows import ANONYMOUS, game_rows
+from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
 __all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_majsoul", "read_logs", "parse_file", "COLUMNS"]
 
@@ -85,19 +84,24 @@ def read_majsoul(
 def read_logs(
     paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
     progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+    scheduler: str | None = None, client=None,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
-    """Read logs of ``log_format`` (``tenhou``, ``mjai`` or ``majsoul``) into hand records and problems."""
+    """Read logs of ``log_format`` (``tenhou``, ``mjai``, ``majsoul``, or ``auto``: each file's format told from
+    its content, :mod:`.detect`) into hand records and problems. The batches of files are read by ``workers``
+    local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS[log_format])
     read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:
-        workers = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM_FILES else 1
-    batches = [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
-    if workers > 1 and len(batches) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return _assemble(files, pool.map(read, batches), problems, progress)
-    return _assemble(files, map(read, batches), problems, progress)
+        workers = default_workers(len(files), PARALLEL_FROM_FILES)
+    batches = file_batches(files)
+    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress)
+
+
+def file_batches(files: list[Path]) -> list[list[Path]]:
+    return [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
 
 
 PARALLEL_FROM_FILES = 200
@@ -149,7 +153,7 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
             if error is not None:
                 problems.append(ImportProblem(str(f), error))
                 continue
-            copy = _copy_of(gid, digest, first_file)
+            copy = copy_of(gid, digest, first_file)
             keep.extend([copy is None] * n_rows)
             if copy is not None:
                 earlier, reason, same_content = copy
@@ -180,16 +184,18 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     return hands.select(list(COLUMNS)), problems
 
 
-def _copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path]) -> tuple[Path, str, bool] | None:
+def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],
+            verb: str = "imported") -> tuple[Path, str, bool] | None:
     """(the earlier file, the reason, whether the content is the same) when a game was met before in this
-    import. The same content is a copy (nothing lost); the same Tenhou log id with other content (an edited or
-    partial log) is a conflict the user should look at: the file is not imported."""
+    run (``verb``: what the run does with a game). The same content is a copy (nothing lost); the same Tenhou
+    log id with other content (an edited or partial log) is a conflict the user should look at: the file is
+    not read."""
     by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
     if by_content is not None:
-        return by_content, f"the same game as {by_content} (the same content), skipped: imported once", True
+        return by_content, f"the same game as {by_content} (the same content), skipped: {verb} once", True
     if by_id is not None:
-        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not imported "
-                       "(the game is imported from the earlier file)"), False
+        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not {verb} "
+                       f"(the game is {verb} from the earlier file)"), False
     return None
 
 
@@ -198,14 +204,34 @@ def _read_file(
 ) -> tuple[str, str, list[dict], list[str], str | None]:
     """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
     that does not."""
+    game, gid, digest, error = read_game(f, log_format, max_bytes)
+    if game is None:
+        return "", "", [], [], error
     try:
-        game = parse_file(f, log_format, max_bytes)
-        return game_id(game.ref, f, game.digest), game.digest, game_rows(game), list(game.notes), None
+        return gid, digest, game_rows(game), list(game.notes), None
     except LogError as exc:
         return "", "", [], [], str(exc)
     except ValueError as exc:
-        if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
-            return "", "", [], [], "a number of thousands of digits in the log is not a real value"
-        return "", "", [], [], f"malformed log (ValueError: {str(exc)[:200]})"
+        return "", "", [], [], _malformed(exc)
     except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
         return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):
+    """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
+    not: the reasons ``import`` and ``export`` give."""
+    try:
+        game = parse_file(f, log_format, max_bytes)
+        return game, game_id(game.ref, f, game.digest), game.digest, None
+    except LogError as exc:
+        return None, "", "", str(exc)
+    except ValueError as exc:
+        return None, "", "", _malformed(exc)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def _malformed(exc: ValueError) -> str:
+    if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+        return "a number of thousands of digits in the log is not a real value"
+    return f"malformed log (ValueError: {str(exc)[:200]})"

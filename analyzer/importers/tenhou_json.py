@@ -31,6 +31,10 @@ drawn") and its Python port ssttkkl/tensoul-py (``parser.py``, ``model.py``, ``d
 
 What the JSON does not carry and the mjlog does: the fu of a limit hand (the value string says ``満貫``), and the
 number of norths the winner set aside as recorded with the win (the ``kita`` column comes from the replay).
+A file written by ``analyzer export tenhou6`` (:mod:`analyzer.exporters.tenhou6`) keeps what Tenhou's keys have
+no place for in an ``analyzer`` object (the game's id, rules spec, a special lobby's type, ranks, the fu of limit
+hands: :mod:`.mjai_extension`), read back here; each result's text is kept (``Outcome.recorded_text``) so that an
+export writes it back as it was.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import re
 from analyzer.importers.majsoul import (
     DOUBLE_YAKUMAN, apply_tensoul_room, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
 )
+from analyzer.importers.mjai_extension import EXTENSION, read_extension, read_limit_fu
 from analyzer.importers.model import Game, Kyoku, LogError, Outcome
 from analyzer.importers.tenhou_json_play import json_tile, play_order
 from analyzer.importers.yaku_names import yaku_name
@@ -49,6 +54,11 @@ from analyzer.importers.yaku_names import yaku_name
 _ABORTS = {"九種九牌", "四家立直", "三家和了", "四槓散了", "四風連打", "四開槓", "三家和", "Kyuushu Kyuuhai",
            "Nine Terminal Abortion", "Suufon Renda", "Four Wind Abortion", "Suucha Riichi", "Four Riichi Abortion",
            "Suukaikan", "Four Kan Abortion", "Sanchahou", "Three Ron Abortion"}  # fmt: skip
+_ABORT_KINDS = {"九種九牌": "yao9", "Kyuushu Kyuuhai": "yao9", "Nine Terminal Abortion": "yao9",
+                "四家立直": "reach4", "Suucha Riichi": "reach4", "Four Riichi Abortion": "reach4",
+                "三家和了": "ron3", "三家和": "ron3", "Sanchahou": "ron3", "Three Ron Abortion": "ron3",
+                "四槓散了": "kan4", "四開槓": "kan4", "Suukaikan": "kan4", "Four Kan Abortion": "kan4",
+                "四風連打": "kaze4", "Suufon Renda": "kaze4", "Four Wind Abortion": "kaze4"}  # fmt: skip
 _DRAWS = {"流局", "全員聴牌", "全員不聴", "Ryuukyoku", "Exhaustive Draw"}
 _NAGASHI = {"流し満貫", "Nagashi Mangan", "Mangan at Draw"}
 _LIMIT_WORDS = [("数え役満", "yakuman"), ("三倍満", "sanbaiman"), ("倍満", "baiman"), ("跳満", "haneman"),
@@ -116,11 +126,14 @@ def parse_json(text: str, file: str) -> Game:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: malformed ({type(exc).__name__}: {exc})") from None
+    read_limit_fu(first.get(EXTENSION), game)
     sc = objs[-1].get("sc")
     if isinstance(sc, list) and (len(sc) == 8 or (players == 3 and len(sc) == 6)):
         sc = list(sc) + [0, 0] * (4 - len(sc) // 2)
         game.final_scores = [int(sc[2 * i]) for i in range(4)]
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
+    if first.get(EXTENSION) is not None:  # what analyzer's export keeps beyond Tenhou's keys
+        read_extension(first[EXTENSION], game)
     if game.platform == "majsoul":
         apply_tensoul_room(first, game)
         game.game_length = game.game_length or length_from_play(game)
@@ -216,6 +229,7 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
             if len(info) < 4:
                 o.has_value = False
             else:
+                o.recorded_text = [str(x) for x in info[3:]]
                 _parse_value(str(info[3]), o, o.result == "tsumo", who == k.dealer, k.players)
                 han = 0
                 for y in info[4:]:
@@ -226,8 +240,7 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
                     if name is None:
                         name = f"unknown:{m['name']}"
                     if m["ykm"]:
-                        o.yakuman += 2 if double_forms and name in DOUBLE_YAKUMAN else 1
-                        o.yaku.append(name)
+                        o.add_yakuman(name, 2 if double_forms and name in DOUBLE_YAKUMAN else 1)
                         continue
                     h = int(m["han"])
                     han += h
@@ -244,14 +257,14 @@ def _result(res: list, ura: list[int], k: Kyoku, double_forms: bool = False) -> 
     deltas = _deltas(res[1], k.players) if len(res) > 1 and isinstance(res[1], list) else [0, 0, 0, 0]
     _resolve_last_riichi(k, accept=True)
     if kind in _DRAWS:
-        o = Outcome(result="draw", deltas=deltas)
+        o = Outcome(result="draw", deltas=deltas, recorded_text=[kind])
         if kind in ("全員聴牌", "全員不聴"):  # else the noten money (or the hands) say who was tenpai
             o.all_tenpai = kind == "全員聴牌"
         return [o]
     if kind in _NAGASHI:
-        return [Outcome(result="nagashi", deltas=deltas)]
+        return [Outcome(result="nagashi", deltas=deltas, recorded_text=[kind])]
     if kind in _ABORTS:
-        return [Outcome(result="abort", deltas=deltas)]
+        return [Outcome(result="abort", deltas=deltas, abort=_ABORT_KINDS.get(kind), recorded_text=[kind])]
     raise LogError(f"unknown result {kind!r}")
 
 

@@ -192,7 +192,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
                 if nxt.__class__ is str:
                     letter, tiles, called, pos = _call(nxt)
                     if letter in "pm" and _from_seat(o, letter, pos) == s and called == tile:
-                        caller = (o, letter, tiles, called)
+                        caller = (o, letter, tiles, called, pos)
                         break
             if caller is None:
                 o = (s + 1) % n
@@ -200,7 +200,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
                 if nxt.__class__ is str:
                     letter, tiles, called, pos = _call(nxt)
                     if letter == "c" and called == tile:
-                        caller = (o, letter, tiles, called)
+                        caller = (o, letter, tiles, called, pos)
             if caller is not None and any(
                 x == TSUMOGIRI or x == d or (x.__class__ is str and x.startswith("r"))
                 for x in discards[s][di[s] :]
@@ -213,7 +213,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
         if caller is None:
             turn, need_draw = (s + 1) % n, True
             continue
-        o, letter, tiles, called = caller
+        o, letter, tiles, called, pos = caller
         ti[o] += 1
         calls_left -= 1
         mk = {"c": "chi", "p": "pon", "m": "minkan"}[letter]
@@ -221,7 +221,7 @@ def _replay_once(k: Kyoku, takes: list[list], discards: list[list], skip: frozen
         rest.remove(called)
         for x in rest:
             remove(o, x, f"{mk}s with")
-        events.append(("call", o, mk, tiles, tile, s))
+        events.append(("call", o, mk, [*tiles[: pos // 2], *tiles[pos // 2 + 1 :], called], tile, s))
         turn = o
         if mk == "minkan":
             if di[o] < len(discards[o]) and discards[o][di[o]] == KAN_GAP:

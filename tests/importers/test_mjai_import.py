@@ -267,12 +267,13 @@ def test_a_tenhou_import_of_an_mjai_log_says_which_command(tmp_path):
 @pytest.mark.parametrize(
     "edit, words",
     [
-        (lambda evs: evs[1].update(tehais=evs[1]["tehais"][:3], scores=[35000] * 3), "three-player"),
+        (lambda evs: evs[1].update(tehais=evs[1]["tehais"][:3], scores=[35000] * 3), "a 4-player game"),
         (lambda evs: evs.insert(1, {"type": "start_game", "names": ["a", "b", "c", "d"]}), "second start_game"),
         (lambda evs: evs[1].update(oya=2), "dealer 2 is not seat 0"),
         (lambda evs: evs.insert(3, {"type": "tsumo", "actor": 5, "pai": "1m"}), "bad actor"),
         (lambda evs: evs.insert(3, {"type": "tsumo", "actor": 1, "pai": "0m"}), "bad tile '0m'"),
-        (lambda evs: evs.insert(3, {"type": "nukidora", "actor": 1}), "unknown event type"),
+        (lambda evs: evs.insert(3, {"type": "nukidora", "actor": 1}), "outside a three-player game"),
+        (lambda evs: evs.insert(3, {"type": "kakan2", "actor": 1}), "unknown event type"),
         (lambda evs: evs[0].update(aka_flag=False), "aka_flag false"),
         (lambda evs: [evs.pop(i) for i in range(len(evs) - 1, -1, -1) if evs[i]["type"] == "end_kyoku"], None),
     ],
