@@ -38,6 +38,7 @@ def import_group() -> None:
     analyzer import LOGS… -o hands.parquet         each file's format told from its content
     analyzer import tenhou LOGS… -o hands.parquet  mjlog XML or tenhou.net/6 JSON only
     analyzer import mjai LOGS… -o hands.parquet    mjai JSON lines only
+    analyzer import majsoul LOGS… -o hands.parquet Mahjong Soul raw records or tensoul JSON only
     """
 
 
@@ -45,8 +46,8 @@ def import_group() -> None:
 @import_options
 def import_any(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
                debug: bool) -> None:
-    """Read logs of any format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines; each file's format told from its
-    content; files, directories, globs, .gz) into hand records. Exit status 1 when some file did not import."""
+    """Read logs of any format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines, Mahjong Soul raw records; each
+    file's format told from its content; files, directories, globs, .gz) into hand records. Exit status 1 when some file did not import."""
     _import_logs(paths, output, workers, debug, "auto", "game", max_log_size, scheduler)
 
 
@@ -82,7 +83,8 @@ def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, schedu
 
 @import_group.command("majsoul")
 @import_options
-def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, max_log_size: int, debug: bool) -> None:
+def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
+                   debug: bool) -> None:
     """Read Mahjong Soul game records (files, directories, globs, .gz) into hand records, with the same columns
     as `import tenhou`: the raw records its downloaders give (decoded JSON: {"head", "data"}, or a list of round
     actions) and tensoul's tenhou.net/6 JSON.
@@ -93,7 +95,7 @@ def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, max
     the server gave (recorded_rank_points_*). A binary (protobuf) record is refused, saying which form to give.
     Exit status 1 when some file did not import.
     """
-    _import_logs(paths, output, workers, debug, "majsoul", "Mahjong Soul", max_log_size)
+    _import_logs(paths, output, workers, debug, "majsoul", "Mahjong Soul", max_log_size, scheduler)
 
 
 def _import_logs(
