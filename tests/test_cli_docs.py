@@ -30,6 +30,8 @@ def commands(command: click.Command = main, path: tuple[str, ...] = ("analyzer",
     if isinstance(command, click.Group):
         for name, sub in sorted(command.commands.items()):
             yield from commands(sub, (*path, name))
+    elif command.hidden:  # `analyzer import any` is `analyzer import` without a format word
+        yield " ".join(path[:-1]), [tuple(p.opts) for p in command.params if isinstance(p, click.Option)]
     else:
         yield " ".join(path), [tuple(p.opts) for p in command.params if isinstance(p, click.Option)]
 
@@ -47,7 +49,9 @@ def synopsis(text: str, command: str) -> str:
     kept, inside = [], False
     for line in block.splitlines():
         if line.startswith("analyzer "):
-            inside = line.startswith(command + " ") or line == command
+            words = line.split()[: len(command.split())]
+            inside = " ".join(w for w in words) == command or any(  # `analyzer export mjai|tenhou6 …`
+                " ".join(words[:-1] + [alt]) == command for alt in words[-1].split("|"))
         if inside:
             kept.append(line)
     return "\n".join(kept)

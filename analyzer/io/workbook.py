@@ -95,6 +95,18 @@ def write_workbook(tables: dict[str, Callable[[], pl.DataFrame] | pl.DataFrame],
     return left_out
 
 
+def workbook_from_parts(folder: Path, names: list[str], workbook: str) -> list[str]:
+    """The workbook ``folder/workbook`` of the tables ``folder/NAME.parquet`` (removed once in it); returns the
+    tables it cannot hold, left out."""
+    parts = {name: folder / f"{name}.parquet" for name in names}
+    rows = {name: pl.scan_parquet(path).select(pl.len()).collect().item() for name, path in parts.items()}
+    left_out = write_workbook({name: (lambda p=path: pl.read_parquet(p)) for name, path in parts.items()},
+                              folder / workbook, rows)
+    for path in parts.values():
+        path.unlink()
+    return left_out
+
+
 def left_out_note(names: list[str]) -> str:
     """The note a run prints for the tables a workbook could not hold."""
     tables = ", ".join(names)

@@ -24,7 +24,7 @@ from analyzer.io.json_tables import json_file
 from analyzer.io.lock import LOCK_NAME, lock_outdir, unlock_outdir  # LOCK_NAME: known as write.LOCK_NAME too
 from analyzer.io.load import InputError
 from analyzer.io.parquet_stream import ParquetStream
-from analyzer.io.workbook import left_out_note, require_xlsxwriter, write_workbook
+from analyzer.io.workbook import left_out_note, require_xlsxwriter, workbook_from_parts, write_workbook
 
 FORMATS = ("parquet", "csv")
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
@@ -295,13 +295,8 @@ class ResultWriter:
     def _make_workbook(self) -> None:
         """The workbook of the tables streamed so far, in the run directory; from then on every table's file is
         the workbook, and a table it cannot hold is left out with a note."""
-        parts = {name: self._temp / f"{name}.parquet" for name in self._order}
-        rows = {name: pl.scan_parquet(path).select(pl.len()).collect().item() for name, path in parts.items()}
         with writing(self.outdir / WORKBOOK_NAME):
-            left_out = write_workbook({name: (lambda p=path: pl.read_parquet(p)) for name, path in parts.items()},
-                                      self._temp / WORKBOOK_NAME, rows)
-        for path in parts.values():
-            path.unlink()
+            left_out = workbook_from_parts(self._temp, self._order, WORKBOOK_NAME)
         if left_out:
             self.notes.append(left_out_note(left_out))
         self._order = [name for name in self._order if name not in left_out]
