@@ -14,6 +14,7 @@ from analyzer.importers import read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.jobs import CheckResult, RunSummary, ScoreResult
+from analyzer.ratings import RatingOptions
 from analyzer.rules import Rules, RulesError, from_toml, load_rules, preset, preset_names
 from analyzer.run import DaskExecutor, LocalExecutor
 
@@ -22,6 +23,7 @@ __all__ = [
     "DaskExecutor",
     "InputError",
     "LocalExecutor",
+    "RatingOptions",
     "Rules",
     "RulesError",
     "RunSummary",

@@ -19,6 +19,7 @@ import polars as pl
 from analyzer.io.load import InputError
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
 from analyzer.players import DEFAULT_RANK_BY
+from analyzer.ratings import RatingOptions
 from analyzer.report import write_report
 from analyzer.rules import Rules
 from analyzer.run import (
@@ -66,6 +67,8 @@ def score(
     min_games: int = 1,
     input_kind: str = "auto",
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -84,10 +87,14 @@ def score(
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
     ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.sheets`, by
     their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
+    ``ratings``: ``"tenhou"`` (the default), ``"openskill"``, ``"none"`` or :class:`~analyzer.ratings.RatingOptions`
+    (start and scale); ``ratings_from``: an earlier run's players table, whose ratings the players start from
+    (:mod:`analyzer.ratings`).
     """
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                       ratings=RatingOptions.of(ratings, ratings_from))
         summary = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
@@ -98,6 +105,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
         yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
         sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
+        ratings=sink.frames.get("ratings"),
     )
 
 
@@ -113,6 +121,8 @@ def score_to(
     report: str | Path | None = None,
     input_kind: str = "auto",
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -133,7 +143,8 @@ def score_to(
         if chosen.remote and fmt != "parquet":
             raise InputError("a cluster run writes Parquet part files: leave out --format csv")
         sink = PartFilesSink(outdir) if chosen.remote else DirectorySink(outdir, fmt)
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                       ratings=RatingOptions.of(ratings, ratings_from))
         # with a report, the check's findings too (the report of a tournament lists them)
         result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
                      _partition_rows(chosen, partition_rows, memory_limit))
@@ -150,12 +161,12 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
         tables = read_part_files(Path(str(paths["hands"])).parent)
     else:
         read = pl.read_csv if fmt == "csv" else pl.read_parquet
-        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects")}
+        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects", "ratings") if name in paths}
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
         standings=summary.standings, sheet_rows=summary.sheet_rows, sessions=summary.sessions,
-        teams=summary.teams, team_of=summary.team_of,
+        teams=summary.teams, team_of=summary.team_of, ratings=tables.get("ratings"),
     )
 
 
@@ -169,6 +180,8 @@ def check(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -186,7 +199,7 @@ def check(
     """
     sink = MemorySink() if keep_scored else NullSink()
     job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
-                            teams=teams))
+                            teams=teams, ratings=RatingOptions.of(ratings, ratings_from)))
     with _Executor(executor, progress, scheduler, client, workers, scratch, in_flight) as chosen:
         result = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     if keep_scored:
