@@ -282,26 +282,31 @@ class ScoreJob:
         if not summary.has_hands:
             sink.append("hands", pl.DataFrame(schema=NO_HANDS))
         players = yaku_stats = standings = tournament = ratings = None
+        rating_seconds = 0.0
         if self.statistics:
             merged = merge_partials(summary.partials)
             players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
             standings = finish_standings(merge_standings(summary.standings), self.rank_by, self.min_games, players)
             tournament = summary.tournament.finish(players, self.rank_by, self.teams)
             if self.ratings.enabled:  # computed once, over every game in the order of games
+                rating_started = time.perf_counter()
                 ratings = compute_ratings(stacked_ratings(summary.ratings), self.ratings)
+                summary.ratings = []  # the rows are in the table now
                 players = with_ratings(players, ratings, self.ratings.system)
                 if tournament.sessions.height:
                     tournament.sessions = sessions_with_ratings(tournament.sessions, ratings)
                 sink.append("ratings", ratings.table)
+                rating_seconds = time.perf_counter() - rating_started
             sink.append("players", players)
             for name in ("sessions", "teams"):  # tables of their own where the input has them
                 if getattr(tournament, name).height:
                     sink.append(name, getattr(tournament, name))
-        statistics = summary.statistics_seconds + time.perf_counter() - started
+        statistics = summary.statistics_seconds + time.perf_counter() - started - rating_seconds
         rejects = finish_rejects(summary.rejects)
         sink.append("rejects", rejects)
         seconds = info.seconds + time.perf_counter() - started
-        paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3)}})
+        paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3),
+                                         "ratings": round(rating_seconds, 3)}})
         return RunSummary(
             rows_scored=summary.rows_scored,
             rows_rejected=rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0,

@@ -32,8 +32,8 @@ SYSTEMS = ("tenhou", "openskill", "none")
 PLAYER_COUNTS = (4, 3)
 ROWS_SCHEMA = {"game_id": pl.String, "player": pl.Categorical, "seat": pl.Int8, "place": pl.Int8,
                "players": pl.Int8, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.Categorical, INPUT_POSITION: pl.Int64}
-RATINGS_COLUMNS = {"player": pl.String, "players": pl.Int64, "game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE,
-                   "place": pl.Int64, "game": pl.Int64, "rating_before": pl.Float64, "rating_after": pl.Float64,
+RATINGS_COLUMNS = {"player": pl.String, "players": pl.Int8, "game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE,
+                   "place": pl.Int8, "game": pl.Int32, "rating_before": pl.Float64, "rating_after": pl.Float64,
                    "change": pl.Float64}
 SKILL_COLUMNS = {"mu_before": pl.Float64, "sigma_before": pl.Float64, "mu_after": pl.Float64,
                  "sigma_after": pl.Float64}
@@ -137,55 +137,104 @@ def previous_state(players: pl.DataFrame, system: str) -> pl.DataFrame:
     return pl.concat(frames) if frames else pl.DataFrame(schema=STATE_SCHEMA)
 
 
+def _in_order(rows: pl.DataFrame) -> pl.DataFrame:
+    """The rows in the order of games, each game's rows in place order. A partition's rows hold each game's rows
+    together, by place (the games table's order), so the order is found among the games (one row each) and the
+    rows follow their game: a sort of the games, not of the rows."""
+    new_game = rows.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True)).to_series()
+    starts = np.flatnonzero(new_game.to_numpy())
+    lengths = np.diff(np.append(starts, rows.height))
+    games = rows[starts].select(PLAYED_AT, SESSION, INPUT_POSITION, "game_id").with_columns(
+        pl.col(SESSION).cast(pl.String), pl.Series("_g", np.arange(len(starts))))
+    order = sort_games(games)["_g"].to_numpy()
+    first = np.repeat(starts[order], lengths[order])
+    offset = np.arange(rows.height) - np.repeat(np.cumsum(lengths[order]) - lengths[order], lengths[order])
+    return rows[first + offset]
+
+
+def _codes(players: pl.Series, counts: np.ndarray) -> np.ndarray:
+    """An integer per (player, player count): the player's categorical code and the count."""
+    return players.cast(pl.Categorical).to_physical().cast(pl.Int64).to_numpy() * 8 + counts
+
+
 def compute_ratings(rows: pl.DataFrame, options: RatingOptions) -> Ratings:
     """The ratings of the rows of every partition (:func:`rating_rows`, stacked), in the order of games. Games of
-    a player count other than three or four are not rated."""
-    rated = sort_games(rows.filter(pl.col("players").is_in(PLAYER_COUNTS)).with_columns(
-        pl.col("player").cast(pl.String), pl.col(SESSION).cast(pl.String)), "place", "seat")
+    a player count other than three or four are not rated.
+
+    All but the recurrence itself is column work: the order (a sort of the games), each row's key (player and
+    player count as an integer), its game number N and place base; the loop over games (:func:`tenhou.rate`,
+    :func:`skill.rate`) only adds up."""
+    rated = _in_order(rows.filter(pl.col("players").is_in(PLAYER_COUNTS)))
     previous = options.previous if options.previous is not None else pl.DataFrame(schema=STATE_SCHEMA)
-    # each (player, player count) is a key 0..K-1; its state before its first game here is the earlier run's
-    keys = pl.concat([rated.select("player", pl.col("players").cast(pl.Int64)).unique(),
-                      previous.select("player", "players")]).unique(maintain_order=True).with_row_index("key")
-    state = keys.join(previous, on=["player", "players"], how="left", maintain_order="left")
-    rated = rated.with_columns(pl.col("players").cast(pl.Int64)).join(
-        keys, on=["player", "players"], how="left", maintain_order="left")
-    key = rated["key"].cast(pl.Int64).to_numpy()
-    carried = state["games"].fill_null(0).to_numpy()
-    # N: the game's number among the key's games, the earlier run's counted
-    number = rated.select(pl.int_range(1, pl.len() + 1).over("key")).to_series().to_numpy() + carried[key]
-    new_game = rated.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True)).to_series()
-    game_start = np.append(np.flatnonzero(new_game.to_numpy()), rated.height)
-    table = rated.select("player", "players", "game_id", PLAYED_AT, pl.col("place").cast(pl.Int64)).with_columns(
-        pl.Series("game", number, pl.Int64))
+    counts = rated["players"].cast(pl.Int64).to_numpy()
+    row_codes = _codes(rated["player"], counts)
+    previous_codes = _codes(previous["player"], previous["players"].to_numpy())
+    all_codes, inverse = np.unique(np.concatenate([row_codes, previous_codes]), return_inverse=True)
+    key, carried_at = inverse[:len(row_codes)], inverse[len(row_codes):]
+    carried = np.zeros(len(all_codes), dtype=np.int64)
+    carried[carried_at] = previous["games"].to_numpy()
+    by_key = pl.DataFrame({"key": key})
+    # N: the row's number among its key's rows (in game order), the earlier run's games counted
+    number = by_key.select(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("key")).to_series().to_numpy() \
+        + carried[key]
+    game = np.cumsum(rated.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True))
+                     .to_series().to_numpy())
+    game_start = np.append(np.flatnonzero(np.diff(game, prepend=0)), rated.height)
+    place = rated["place"].cast(pl.Int64).to_numpy()
+
+    def start_of(column: str, default: float) -> np.ndarray:
+        values = np.full(len(all_codes), default)
+        given = previous[column].to_numpy() if previous.height else np.array([])
+        known = ~np.isnan(given.astype(float)) if len(given) else np.array([], dtype=bool)
+        values[carried_at[known]] = given[known]
+        return values
+
+    def before_from(after: np.ndarray, initial: np.ndarray) -> np.ndarray:
+        """Each row's value before its game: the key's value after its previous game, or where it started."""
+        before = by_key.with_columns(pl.Series("v", after)).select(pl.col("v").shift(1).over("key")).to_series()
+        return before.fill_null(pl.Series(initial[key])).to_numpy()
+
+    columns: dict[str, np.ndarray] = {}
     if options.system == "tenhou":
-        sharing = rated.select(pl.len().over("game_id", "place")).to_series().to_numpy()
-        base = tenhou.shared_bases(rated["players"].to_numpy(), rated["place"].cast(pl.Int64).to_numpy(), sharing)
-        initial = state["rating"].fill_null(options.start).to_numpy()
-        before, after = tenhou.rate(key, game_start, base, number, initial, options.scale)
-        table = table.with_columns(pl.Series("rating_before", before), pl.Series("rating_after", after))
-        final_extra = [pl.lit(None, pl.Float64).alias("mu"), pl.lit(None, pl.Float64).alias("sigma")]
+        run_start = np.ones(len(place), dtype=bool)  # runs of rows sharing a game and a place
+        run_start[1:] = (game[1:] != game[:-1]) | (place[1:] != place[:-1])
+        run = np.cumsum(run_start) - 1
+        sharing = np.bincount(run)[run]
+        base = tenhou.shared_bases(counts, place, sharing)
+        initial = start_of("rating", options.start)
+        after = tenhou.rate(key, game_start, base, number, initial, options.scale)
+        columns["rating_before"], columns["rating_after"] = before_from(after, initial), after
+        final_extra = {"mu": None, "sigma": None}
     else:
-        mu0 = state["mu"].fill_null(skill.MU).to_numpy()
-        sigma0 = state["sigma"].fill_null(skill.SIGMA).to_numpy()
-        mu_b, sigma_b, mu_a, sigma_a = skill.rate(key, game_start, rated["place"].cast(pl.Int64).to_numpy(), mu0,
-                                                  sigma0)
-        table = table.with_columns(
-            pl.Series("rating_before", mu_b - skill.Z * sigma_b), pl.Series("rating_after", mu_a - skill.Z * sigma_a),
-            pl.Series("mu_before", mu_b), pl.Series("sigma_before", sigma_b), pl.Series("mu_after", mu_a),
-            pl.Series("sigma_after", sigma_a))
-        final_extra = [pl.col("mu_after").alias("mu"), pl.col("sigma_after").alias("sigma")]
-    columns = {**RATINGS_COLUMNS, **(SKILL_COLUMNS if options.system == "openskill" else {})}
-    table = table.with_columns((pl.col("rating_after") - pl.col("rating_before")).alias("change")).select(
-        list(columns)).cast(columns)
-    played = table.with_columns(pl.Series("key", key)).group_by("key").agg(
-        pl.col("rating_after").last().alias("rating"), pl.col("game").last().alias("games"), *[
-            e.last() for e in final_extra])
-    untouched = state.join(played.select("key"), on="key", how="anti")  # carried, with no game here
+        mu0, sigma0 = start_of("mu", skill.MU), start_of("sigma", skill.SIGMA)
+        mu_a, sigma_a = skill.rate(key, game_start, place, mu0, sigma0)
+        mu_b, sigma_b = before_from(mu_a, mu0), before_from(sigma_a, sigma0)
+        columns = {"rating_before": mu_b - skill.Z * sigma_b, "rating_after": mu_a - skill.Z * sigma_a,
+                   "mu_before": mu_b, "sigma_before": sigma_b, "mu_after": mu_a, "sigma_after": sigma_a}
+        final_extra = {"mu": mu_a, "sigma": sigma_a}
+    schema = {**RATINGS_COLUMNS, **(SKILL_COLUMNS if options.system == "openskill" else {})}
+    table = rated.select(pl.col("player").cast(pl.String), "players", "game_id", PLAYED_AT, "place").with_columns(
+        pl.Series("game", number), *[pl.Series(name, values) for name, values in columns.items()],
+        (pl.Series(columns["rating_after"]) - pl.Series(columns["rating_before"])).alias("change"),
+    ).select(list(schema)).cast(schema)
+    # the final state: each key's last row, and the earlier run's keys with no game here as they were
+    last = by_key.with_row_index("i").group_by("key").agg(pl.col("i").last())["i"].cast(pl.Int64).to_numpy()
+    played = np.zeros(len(all_codes), dtype=bool)
+    played[key[last]] = True
     final = pl.concat([
-        keys.join(played, on="key").select(list(STATE_SCHEMA)).cast(STATE_SCHEMA),
-        untouched.select(list(STATE_SCHEMA)).cast(STATE_SCHEMA),
+        pl.DataFrame({"player": table["player"].gather(last), "players": counts[last],
+                      "rating": columns["rating_after"][last], "games": number[last],
+                      "mu": None if final_extra["mu"] is None else final_extra["mu"][last],
+                      "sigma": None if final_extra["sigma"] is None else final_extra["sigma"][last]},
+                     schema=STATE_SCHEMA),
+        previous.filter(pl.Series(~played[carried_at]) if previous.height else pl.lit(True)).select(
+            list(STATE_SCHEMA)).cast(STATE_SCHEMA),
     ]).sort("players", "player", descending=[True, False])
-    return Ratings(table, final, rated.select(SESSION, "player").with_columns(table["rating_after"]))
+    has_sessions = rated[SESSION].null_count() < rated.height
+    sessions = (rated.select(pl.col(SESSION).cast(pl.String), pl.col("player").cast(pl.String)).with_columns(
+        table["rating_after"]) if has_sessions else pl.DataFrame(
+        schema={SESSION: pl.String, "player": pl.String, "rating_after": pl.Float64}))
+    return Ratings(table, final, sessions)
 
 
 def rating_columns(system: str) -> list[str]:

@@ -23,23 +23,20 @@ def model():
 
 
 def rate(key: np.ndarray, game_start: np.ndarray, place: np.ndarray, mu0: np.ndarray, sigma0: np.ndarray
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """mu and sigma before and after each row (rows in game order, a game's rows together; ``key``: each row's
-    rating 0..K-1; ``game_start``: each game's first row and the row count last; ``mu0``/``sigma0``: each key's
-    state before its first game here)."""
+         ) -> tuple[np.ndarray, np.ndarray]:
+    """mu and sigma after each row (rows in game order, a game's rows together; ``key``: each row's rating
+    0..K-1; ``game_start``: each game's first row and the row count last; ``mu0``/``sigma0``: each key's state
+    before its first game here)."""
     plackett_luce = model()
-    make = plackett_luce.rating
+    make, update = plackett_luce.rating, plackett_luce.rate
     keys, places = key.tolist(), place.tolist()
     mu, sigma = mu0.astype(float).tolist(), sigma0.astype(float).tolist()
-    n = len(keys)
-    mu_before, sigma_before, mu_after, sigma_after = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
+    mu_after, sigma_after = [0.0] * len(keys), [0.0] * len(keys)
     starts = game_start.tolist()
     for a, b in zip(starts[:-1], starts[1:]):
         ks = keys[a:b]
-        teams = [[make(mu=mu[k], sigma=sigma[k])] for k in ks]
-        rated = plackett_luce.rate(teams, ranks=places[a:b])
+        rated = update([[make(mu=mu[k], sigma=sigma[k])] for k in ks], ranks=places[a:b])
         for i, (k, (player,)) in enumerate(zip(ks, rated), a):
-            mu_before[i], sigma_before[i] = mu[k], sigma[k]
-            mu[k], sigma[k] = player.mu, player.sigma
-            mu_after[i], sigma_after[i] = player.mu, player.sigma
-    return np.array(mu_before), np.array(sigma_before), np.array(mu_after), np.array(sigma_after)
+            mu[k] = mu_after[i] = player.mu
+            sigma[k] = sigma_after[i] = player.sigma
+    return np.array(mu_after), np.array(sigma_after)

@@ -75,3 +75,12 @@ def test_against_the_packages_own_rate():
     for row in final.iter_rows(named=True):
         assert (row["mu"], row["sigma"]) == pytest.approx((players[row["player"]].mu, players[row["player"]].sigma))
         assert row["rating"] == pytest.approx(players[row["player"]].ordinal())
+
+
+def test_the_worked_example_of_the_docs():
+    # docs/ratings.md: four new players, A first, B and C sharing second, D last
+    table = compute_ratings(rows_of([GAMES[0]]), RatingOptions("openskill")).table
+    after = {r["player"]: r for r in table.iter_rows(named=True)}
+    assert [round(after[p]["mu_after"], 3) for p in "ABCD"] == [27.795, 24.689, 24.689, 22.826]
+    assert [round(after[p]["sigma_after"], 3) for p in "ABCD"] == [8.264, 8.180, 8.180, 8.180]
+    assert [round(after[p]["rating_after"], 2) for p in "ABCD"] == [3.00, 0.15, 0.15, -1.71]
