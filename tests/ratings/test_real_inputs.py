@@ -47,6 +47,6 @@ def test_the_shared_tenhou_logs_in_time_order():
     assert_one_row_per_player_per_game(result)
     times = result.ratings.select("game_id", "played_at").unique(maintain_order=True)["played_at"]
     known = times.drop_nulls()
-    assert known.len() > 50 and known.is_sorted()  # the games with a time first, in time order
+    assert known.len() > 30 and known.is_sorted()  # the games with a time first, in time order
     assert times[: known.len()].null_count() == 0
     assert set(result.ratings["players"].unique()) == {3, 4}  # sanma2.xml: a three-player rating of its own
