@@ -105,7 +105,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
         yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
         sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
-        ratings=sink.frames.get("ratings"),
+        ratings=sink.frames.get("ratings"), platform_ranks=sink.frames.get("platform_ranks"),
     )
 
 
@@ -161,12 +161,14 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
         tables = read_part_files(Path(str(paths["hands"])).parent)
     else:
         read = pl.read_csv if fmt == "csv" else pl.read_parquet
-        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects", "ratings") if name in paths}
+        tables = {name: read(paths[name]) for name in ("hands", "games", "rejects", "ratings", "platform_ranks")
+                  if name in paths}
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
         standings=summary.standings, sheet_rows=summary.sheet_rows, sessions=summary.sessions,
         teams=summary.teams, team_of=summary.team_of, ratings=tables.get("ratings"),
+        platform_ranks=tables.get("platform_ranks"),
     )
 
 

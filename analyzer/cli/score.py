@@ -19,7 +19,7 @@ from analyzer.cli.options import (
     teams_option,
 )
 
-TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings")
+TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
 
 
 @click.command("score")

@@ -28,6 +28,7 @@ from analyzer.ratings import (
     with_ratings,
 )
 from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT
+from analyzer.ratings.platform import finish_platform_ranks, part_rows, recorded_ranks, with_latest
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
@@ -89,6 +90,7 @@ class ScoreResult:
     teams: pl.DataFrame | None = None  # team standings (analyzer.teams); None without teams
     team_of: pl.DataFrame | None = None  # player -> team
     ratings: pl.DataFrame | None = None  # one row per player per game, in the order of games; None without
+    platform_ranks: pl.DataFrame | None = None  # recorded ranks per player and game; None where none recorded
 
     @property
     def rows_rejected(self) -> int:
@@ -139,6 +141,7 @@ class RunSummary:
     teams: pl.DataFrame | None = None  # team standings; None without teams
     team_of: pl.DataFrame | None = None  # player -> team
     ratings: pl.DataFrame | None = None  # one row per player per game (analyzer.ratings); None without
+    platform_ranks: pl.DataFrame | None = None  # recorded ranks (analyzer.ratings.platform); None without
 
     @property
     def rows_read(self) -> int:
@@ -165,6 +168,7 @@ class ScoreSummary:
     has_hands: bool = True  # some partition had hand records (else the run's hands table is written empty)
     tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
     ratings: list[pl.DataFrame] = field(default_factory=list)  # the rows the ratings are computed from, per part
+    platform_ranks: list[pl.DataFrame] = field(default_factory=list)  # recorded ranks per game and seat, per part
 
 
 def _stacked_when_many(frames: list[pl.DataFrame], most: int = 64) -> list[pl.DataFrame]:
@@ -185,6 +189,7 @@ class ScoredPartition:
     parts: list[ScoredPart]
     sheet: SheetPart | None = None
     times: pl.DataFrame | None = None  # each game's keys of the order of games (analyzer.ratings.order)
+    ranks: pl.DataFrame | None = None  # the platform ranks its records give (analyzer.ratings.platform)
 
 
 class ScoreJob:
@@ -225,14 +230,15 @@ class ScoreJob:
         is_sheet = pl.col(SHEET_ROW) if self.input_kind == "auto" else pl.lit(self.input_kind == "games")
         sheet_rows = raw.select(is_sheet.sum()).item() if raw.height else 0
         times = game_times(raw)
+        ranks = recorded_ranks(raw) if self.statistics else None
         if sheet_rows == 0:
-            return ScoredPartition(score_parts(raw.lazy(), self.rules), times=times)
+            return ScoredPartition(score_parts(raw.lazy(), self.rules), times=times, ranks=ranks)
         if sheet_rows == raw.height:
             return ScoredPartition([], score_sheet(raw, self.rules), times=times)
         hands = raw.filter(~is_sheet)
         hand_games = hands.select(pl.col("game_id").cast(pl.String).str.strip_chars().unique()).to_series()
         return ScoredPartition(score_parts(hands.lazy(), self.rules),
-                               score_sheet(raw.filter(is_sheet), self.rules, hand_games), times)
+                               score_sheet(raw.filter(is_sheet), self.rules, hand_games), times, ranks)
 
     def output(self, scored: ScoredPartition) -> tuple[PartOutput, PartTables]:
         """A partition's output from its scored parts, and its tables (for a job built on this one)."""
@@ -251,6 +257,7 @@ class ScoreJob:
             tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
             if self.statistics else TournamentSums(),
             ratings=[rating_rows(tables.games, times)] if self.statistics and self.ratings.enabled else [],
+            platform_ranks=[r for r in [part_rows(scored.ranks, tables.games, times)] if r is not None],
         )
         rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item()
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
@@ -275,13 +282,14 @@ class ScoreJob:
             sheet_rows=first.sheet_rows + second.sheet_rows, has_hands=first.has_hands or second.has_hands,
             tournament=first.tournament.combine(second.tournament),
             ratings=_stacked_when_many(first.ratings + second.ratings),
+            platform_ranks=first.platform_ranks + second.platform_ranks,
         )
 
     def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
         started = time.perf_counter()
         if not summary.has_hands:
             sink.append("hands", pl.DataFrame(schema=NO_HANDS))
-        players = yaku_stats = standings = tournament = ratings = None
+        players = yaku_stats = standings = tournament = ratings = platform_ranks = None
         rating_seconds = 0.0
         if self.statistics:
             merged = merge_partials(summary.partials)
@@ -297,6 +305,10 @@ class ScoreJob:
                     tournament.sessions = sessions_with_ratings(tournament.sessions, ratings)
                 sink.append("ratings", ratings.table)
                 rating_seconds = time.perf_counter() - rating_started
+            platform_ranks = finish_platform_ranks(summary.platform_ranks)
+            if platform_ranks is not None:
+                players = with_latest(players, platform_ranks)
+                sink.append("platform_ranks", platform_ranks)
             sink.append("players", players)
             for name in ("sessions", "teams"):  # tables of their own where the input has them
                 if getattr(tournament, name).height:
@@ -315,6 +327,7 @@ class ScoreJob:
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
             sheet_rows=summary.sheet_rows, ratings=None if ratings is None else ratings.table,
+            platform_ranks=platform_ranks,
             **({name: getattr(tournament, name) if getattr(tournament, name).height else None
                 for name in ("sessions", "teams", "team_of")} if tournament is not None else {}),
         )
