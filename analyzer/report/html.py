@@ -21,7 +21,7 @@ from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
-from analyzer.report.ratings import rating_charts, system_of, with_rating
+from analyzer.report.ratings import platform_charts, rating_charts, system_of, with_rating
 from analyzer.schema import log_columns
 from analyzer.report.tournament import is_tournament, tournament_sections
 from analyzer.selection import game_date
@@ -233,11 +233,12 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         "(all of them: docs/statistics.md).</p>",
     ]
     ratings = rating_charts(getattr(result, "ratings", None), system_of(result.players))
+    recorded = platform_charts(getattr(result, "platform_ranks", None))
     for row in table.iter_rows(named=True):
         gids, pts = points_of.get(row["player"], ([], []))
         parts.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
                                                                                                (None, None)),
-                                    ratings.get(row["player"], "")))
+                                    ratings.get(row["player"], "") + recorded.get(row["player"], "")))
     if has_hands:
         parts.append('<h2 id="games">Games</h2>')
     for game in (hand_lines(hands).iter_rows(named=True) if has_hands else []):

@@ -50,3 +50,32 @@ def rating_charts(ratings: pl.DataFrame | None, system: str | None) -> dict[str,
             f"<figure>{chart}<figcaption>{label} after each {row['players']}-player game "
             f"(now {values[-1]:.2f})</figcaption></figure>")
     return charts
+
+
+def platform_charts(table: pl.DataFrame | None) -> dict[str, str]:
+    """Per player, the ranks their records give over their games (like nodocchi's): Tenhou's dan and R, Mahjong
+    Soul's level (0 初心★1 … 15 魂天), each a line over the games with a recorded value."""
+    if table is None or table.height == 0:
+        return {}
+    charts: dict[str, str] = {}
+    grouped = table.group_by("player", maintain_order=True).agg("game_id", "dan", "dan_name", "rate",
+                                                                "platform_rank", "level")
+    for row in grouped.sort("player").iter_rows(named=True):
+        figures = []
+        for column, label, text in (("dan", "Tenhou dan (0 新人, 10 初段, 20 天鳳)", "dan_name"),
+                                    ("rate", "Tenhou R (recorded)", "rate"),
+                                    ("level", "Mahjong Soul level (0 初心★1, 15 魂天)", "platform_rank")):
+            points = [(g, v, t) for g, v, t in zip(row["game_id"], row[column], row[text]) if v is not None]
+            if not points:
+                continue
+            chart = line_chart({label: [v for _, v, _ in points]},
+                               x_labels=[str(i + 1) for i in range(len(points))],
+                               title=f"{label} of {row['player']} at the start of each game",
+                               point_titles=[f"game {i + 1}, {g}: {t}" for i, (g, _, t) in enumerate(points)],
+                               x_title="games with a recorded rank", y_title=label.split(" (")[0])
+            chart = chart.replace('class="chart line"', 'class="chart line platform"', 1)
+            figures.append(f"<figure>{chart}<figcaption>{label} as recorded at each game's start "
+                           f"(latest {points[-1][2]})</figcaption></figure>")
+        if figures:
+            charts[row["player"]] = "".join(figures)
+    return charts
