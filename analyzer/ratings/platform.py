@@ -15,7 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.importers.identity import DAN_NAMES
-from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT, PLAYED_AT_TYPE, SESSION
+from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT, PLAYED_AT_TYPE, SESSION, sort_games
 from analyzer.schema import INPUT_POSITION, PLAYER_COLUMNS
 
 SOURCES = ("dan", "rate", "platform_rank", "recorded_rank_points")
@@ -90,8 +90,6 @@ def level_of(rank: pl.Expr) -> pl.Expr:
 def finish_platform_ranks(frames: list[pl.DataFrame]) -> pl.DataFrame | None:
     """The ``platform_ranks`` table (:data:`COLUMNS`) of the parts' rows, in the order of games, each game's
     players by seat; None when no game records a rank."""
-    from analyzer.ratings.order import sort_games
-
     frames = [f for f in frames if f is not None and f.height]
     if not frames:
         return None

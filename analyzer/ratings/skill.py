@@ -17,7 +17,7 @@ Z = 3.0  # the ranking value is mu - Z * sigma
 
 
 def model():
-    from openskill.models import PlackettLuce  # imported only when the system is used
+    from openskill.models import PlackettLuce  # deferred: the package is loaded only by runs that use it
 
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
