@@ -298,8 +298,7 @@ class ScoreJob:
             tournament = summary.tournament.finish(players, self.rank_by, self.teams)
             if self.ratings.enabled:  # computed once, over every game in the order of games
                 rating_started = time.perf_counter()
-                ratings = compute_ratings(stacked_ratings(summary.ratings), self.ratings)
-                summary.ratings = []  # the rows are in the table now
+                ratings = compute_ratings(summary.ratings, self.ratings)  # empties the list: rows held once
                 players = with_ratings(players, ratings, self.ratings.system)
                 if tournament.sessions.height:
                     tournament.sessions = sessions_with_ratings(tournament.sessions, ratings)

@@ -96,7 +96,8 @@ def rating_rows(games: pl.DataFrame, times: pl.DataFrame) -> pl.DataFrame:
 
 def stacked(frames: list[pl.DataFrame]) -> pl.DataFrame:
     frames = [f for f in frames if f.height]
-    return pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=ROWS_SCHEMA)
+    # not rechunked: the parts' buffers are shared, not copied (the rows are gathered into order once, later)
+    return pl.concat(frames, how="vertical", rechunk=False) if frames else pl.DataFrame(schema=ROWS_SCHEMA)
 
 
 def read_previous(source: str | Path | pl.DataFrame) -> pl.DataFrame:
@@ -157,14 +158,19 @@ def _codes(players: pl.Series, counts: np.ndarray) -> np.ndarray:
     return players.cast(pl.Categorical).to_physical().cast(pl.Int64).to_numpy() * 8 + counts
 
 
-def compute_ratings(rows: pl.DataFrame, options: RatingOptions) -> Ratings:
-    """The ratings of the rows of every partition (:func:`rating_rows`, stacked), in the order of games. Games of
-    a player count other than three or four are not rated.
+def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOptions) -> Ratings:
+    """The ratings of the rows of every partition (:func:`rating_rows`: a frame, or the parts' frames — a list,
+    emptied here so that the rows are held once), in the order of games. Games of a player count other than
+    three or four are not rated.
 
     All but the recurrence itself is column work: the order (a sort of the games), each row's key (player and
     player count as an integer), its game number N and place base; the loop over games (:func:`tenhou.rate`,
     :func:`skill.rate`) only adds up."""
+    if isinstance(rows, list):
+        parts, rows = rows, stacked(rows)
+        parts.clear()
     rated = _in_order(rows.filter(pl.col("players").is_in(PLAYER_COUNTS)))
+    del rows  # gathered into order: not held twice
     previous = options.previous if options.previous is not None else pl.DataFrame(schema=STATE_SCHEMA)
     counts = rated["players"].cast(pl.Int64).to_numpy()
     row_codes = _codes(rated["player"], counts)

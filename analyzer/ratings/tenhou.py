@@ -45,6 +45,9 @@ def shared_bases(players: np.ndarray, place: np.ndarray, sharing: np.ndarray) ->
     return base
 
 
+CHUNK_ROWS = 100_000  # rows of games handed to the loop at a time: Python lists of a chunk, not of the run
+
+
 def rate(key: np.ndarray, game_start: np.ndarray, base: np.ndarray, number: np.ndarray, initial: np.ndarray,
          scale: float = SCALE) -> np.ndarray:
     """R after each row. Rows in game order, a game's rows together; ``key``: each row's rating (0..K-1),
@@ -53,13 +56,27 @@ def rate(key: np.ndarray, game_start: np.ndarray, base: np.ndarray, number: np.n
 
     Each row's change is ``c + d * (average - R)`` with ``c = adj * base`` and ``d = adj / scale`` computed on
     the whole columns first; the loop (one step per game, four- and three-player games unrolled) reads the
-    players' R, adds up and writes R back: about a microsecond per row."""
+    players' R, adds up and writes R back. It runs over chunks of whole games, each chunk's columns as Python
+    lists (fast to index, but 30-odd bytes a value: a chunk at a time keeps them small)."""
     adj = adjustment(number)
-    c, d = (adj * base).tolist(), (adj / scale).tolist()
-    keys = key.tolist()
+    c_all, d_all = adj * base, adj / scale
     r = initial.astype(float).tolist()
-    after = [0.0] * len(keys)
-    starts = game_start.tolist()
+    after = np.empty(len(key))
+    starts_all = np.asarray(game_start)
+    cuts = np.searchsorted(starts_all, np.arange(0, starts_all[-1], CHUNK_ROWS))
+    for first_game, end_game in zip(cuts, np.append(cuts[1:], len(starts_all) - 1)):
+        lo, hi = int(starts_all[first_game]), int(starts_all[end_game])
+        if hi <= lo:
+            continue
+        keys, c, d = key[lo:hi].tolist(), c_all[lo:hi].tolist(), d_all[lo:hi].tolist()
+        out = [0.0] * (hi - lo)
+        _games(keys, c, d, r, out, (starts_all[first_game:end_game + 1] - lo).tolist())
+        after[lo:hi] = out
+    return after
+
+
+def _games(keys: list, c: list, d: list, r: list, after: list, starts: list) -> None:
+    """The recurrence over one chunk of games (see :func:`rate`); ``r`` is updated in place."""
     for a, b in zip(starts[:-1], starts[1:]):
         if b - a == 4:
             k0, k1, k2, k3 = keys[a:b]
@@ -79,4 +96,3 @@ def rate(key: np.ndarray, game_start: np.ndarray, base: np.ndarray, number: np.n
             m = sum(own) / (b - a)
             for i, (k, mine) in enumerate(zip(keys[a:b], own), a):
                 r[k] = after[i] = mine + c[i] + d[i] * (m - mine)
-    return np.array(after)

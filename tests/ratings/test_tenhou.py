@@ -131,3 +131,21 @@ def test_a_game_among_players_of_equal_experience_moves_nothing_overall(places, 
     games = [(f"g{i}", [(name, place) for name, place in zip("ABCD", p)]) for i, p in enumerate(places)]
     table = compute_ratings(rows_of(games), RatingOptions()).table
     assert table.group_by("game_id").agg(pl.col("change").sum())["change"].abs().max() < 1e-9
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([3, 4]), st.permutations(list("ABCDEF"))), min_size=1, max_size=20),
+       st.integers(1, 9))
+def test_chunks_of_games_give_the_same_ratings(games, chunk):
+    # the loop runs over chunks of whole games: any chunk size gives the ratings of one chunk
+    import analyzer.ratings.tenhou as tenhou_module
+
+    rows = rows_of([(f"g{i}", [(p, k + 1) for k, p in enumerate(names[:n])]) for i, (n, names) in enumerate(games)])
+    whole = compute_ratings(rows, RatingOptions()).table
+    saved = tenhou_module.CHUNK_ROWS
+    try:
+        tenhou_module.CHUNK_ROWS = chunk
+        chunked = compute_ratings(rows, RatingOptions()).table
+    finally:
+        tenhou_module.CHUNK_ROWS = saved
+    assert chunked.equals(whole)
