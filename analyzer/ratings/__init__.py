@@ -172,24 +172,21 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
     rated = _in_order(rows.filter(pl.col("players").is_in(PLAYER_COUNTS)))
     del rows  # gathered into order: not held twice
     previous = options.previous if options.previous is not None else pl.DataFrame(schema=STATE_SCHEMA)
-    counts = rated["players"].cast(pl.Int64).to_numpy()
-    row_codes = _codes(rated["player"], counts)
-    previous_codes = _codes(previous["player"], previous["players"].to_numpy())
-    all_codes, inverse = np.unique(np.concatenate([row_codes, previous_codes]), return_inverse=True)
-    key, carried_at = inverse[:len(row_codes)], inverse[len(row_codes):]
-    carried = np.zeros(len(all_codes), dtype=np.int64)
+    key, keys, carried_at = _keys(rated, previous)
+    carried = np.zeros(keys, dtype=np.int64)
     carried[carried_at] = previous["games"].to_numpy()
     by_key = pl.DataFrame({"key": key})
     # N: the row's number among its key's rows (in game order), the earlier run's games counted
     number = by_key.select(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("key")).to_series().to_numpy() \
         + carried[key]
-    game = np.cumsum(rated.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True))
-                     .to_series().to_numpy())
-    game_start = np.append(np.flatnonzero(np.diff(game, prepend=0)), rated.height)
-    place = rated["place"].cast(pl.Int64).to_numpy()
+    new_game = rated.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True)).to_series().to_numpy()
+    game_start = np.append(np.flatnonzero(new_game), rated.height)
+    del new_game
+    place = rated["place"].to_numpy()
+    counts = rated["players"].to_numpy()
 
     def start_of(column: str, default: float) -> np.ndarray:
-        values = np.full(len(all_codes), default)
+        values = np.full(keys, default)
         given = previous[column].to_numpy() if previous.height else np.array([])
         known = ~np.isnan(given.astype(float)) if len(given) else np.array([], dtype=bool)
         values[carried_at[known]] = given[known]
@@ -202,11 +199,7 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
 
     columns: dict[str, np.ndarray] = {}
     if options.system == "tenhou":
-        run_start = np.ones(len(place), dtype=bool)  # runs of rows sharing a game and a place
-        run_start[1:] = (game[1:] != game[:-1]) | (place[1:] != place[:-1])
-        run = np.cumsum(run_start) - 1
-        sharing = np.bincount(run)[run]
-        base = tenhou.shared_bases(counts, place, sharing)
+        base = _place_bases(game_start, place, counts)
         initial = start_of("rating", options.start)
         after = tenhou.rate(key, game_start, base, number, initial, options.scale)
         columns["rating_before"], columns["rating_after"] = before_from(after, initial), after
@@ -225,7 +218,7 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
     ).select(list(schema)).cast(schema)
     # the final state: each key's last row, and the earlier run's keys with no game here as they were
     last = by_key.with_row_index("i").group_by("key").agg(pl.col("i").last())["i"].cast(pl.Int64).to_numpy()
-    played = np.zeros(len(all_codes), dtype=bool)
+    played = np.zeros(keys, dtype=bool)
     played[key[last]] = True
     final = pl.concat([
         pl.DataFrame({"player": table["player"].gather(last), "players": counts[last],
@@ -237,10 +230,31 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
             list(STATE_SCHEMA)).cast(STATE_SCHEMA),
     ]).sort("players", "player", descending=[True, False])
     has_sessions = rated[SESSION].null_count() < rated.height
-    sessions = (rated.select(pl.col(SESSION).cast(pl.String), pl.col("player").cast(pl.String)).with_columns(
-        table["rating_after"]) if has_sessions else pl.DataFrame(
-        schema={SESSION: pl.String, "player": pl.String, "rating_after": pl.Float64}))
+    sessions = (rated.select(pl.col(SESSION).cast(pl.String), table["player"], table["rating_after"])
+                if has_sessions else pl.DataFrame(schema={SESSION: pl.String, "player": pl.String,
+                                                          "rating_after": pl.Float64}))
     return Ratings(table, final, sessions)
+
+
+def _keys(rated: pl.DataFrame, previous: pl.DataFrame) -> tuple[np.ndarray, int, np.ndarray]:
+    """Each row's key (player and player count) as 0..K-1, the number of keys K (the earlier run's included),
+    and the keys of the earlier run's rows."""
+    row_codes = _codes(rated["player"], rated["players"].cast(pl.Int64).to_numpy())
+    previous_codes = _codes(previous["player"], previous["players"].to_numpy())
+    all_codes, inverse = np.unique(np.concatenate([row_codes, previous_codes]), return_inverse=True)
+    return inverse[:len(row_codes)].astype(np.int32), len(all_codes), inverse[len(row_codes):]
+
+
+def _place_bases(game_start: np.ndarray, place: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each row's Tenhou place base, shared places sharing their bases (:func:`tenhou.shared_bases`): a run of
+    rows of one game and one place is the players sharing it."""
+    game = np.zeros(len(place), dtype=np.int32)
+    game[game_start[1:-1]] = 1
+    game = np.cumsum(game, dtype=np.int32)
+    run_start = np.ones(len(place), dtype=bool)
+    run_start[1:] = (game[1:] != game[:-1]) | (place[1:] != place[:-1])
+    run = np.cumsum(run_start, dtype=np.int32) - 1
+    return tenhou.shared_bases(counts, place.astype(np.int64), np.bincount(run)[run])
 
 
 def rating_columns(system: str) -> list[str]:
