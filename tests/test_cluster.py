@@ -95,7 +95,8 @@ def test_a_second_run_replaces_the_first(client, tmp_path):
     score_on_cluster(SAMPLE_CSV, tmp_path / "out", "tenhou", client=client, partitions=6)
     score_on_cluster(f"{SAMPLE_CSV}/round1.csv", tmp_path / "out", "tenhou", client=client, partitions=2)
     _same_as_single_machine(tmp_path / "out", analyzer.score(f"{SAMPLE_CSV}/round1.csv", "tenhou"))
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games", "hands", "players.parquet", "rejects.parquet"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["games", "hands", "players.parquet", "ratings.parquet",
+                                                                  "rejects.parquet"]
 
 
 def test_cli_on_a_local_cluster(tmp_path):
