@@ -17,6 +17,7 @@ from analyzer.importers import read_majsoul, read_mjai, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.jobs import CheckResult, RunSummary, ScoreResult
+from analyzer.ratings import RatingOptions
 from analyzer.rules import Rules, RulesError, from_toml, load_rules, preset, preset_names
 from analyzer.run import DaskExecutor, LocalExecutor
 
@@ -25,6 +26,7 @@ __all__ = [
     "DaskExecutor",
     "InputError",
     "LocalExecutor",
+    "RatingOptions",
     "Rules",
     "RulesError",
     "RunSummary",

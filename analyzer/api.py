@@ -24,6 +24,7 @@ from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResu
 from analyzer.jobs.score import NO_HANDS
 from analyzer.rejects import REJECTS_SCHEMA
 from analyzer.players import DEFAULT_RANK_BY
+from analyzer.ratings import RatingOptions
 from analyzer.report import write_report
 from analyzer.rules import Rules
 from analyzer.run import (
@@ -72,6 +73,8 @@ def score(
     min_games: int = 1,
     input_kind: str = "auto",
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -93,11 +96,15 @@ def score(
     their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
     A column whose name is a near miss of one analyzer reads is a :class:`~analyzer.io.unknown_columns.ColumnWarning`
     before the run; ``strict`` refuses any column analyzer neither reads nor writes (an ``InputError``).
+    ``ratings``: ``"tenhou"`` (the default), ``"openskill"``, ``"none"`` or :class:`~analyzer.ratings.RatingOptions`
+    (start and scale); ``ratings_from``: an earlier run's players table, whose ratings the players start from
+    (:mod:`analyzer.ratings`).
     """
     check_input_columns(data, input_kind, strict)
     sink = MemorySink()
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                       ratings=RatingOptions.of(ratings, ratings_from))
         summary = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     return _in_memory(sink, summary)
 
@@ -108,6 +115,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
         rejects=sink.frames["rejects"], rules=summary.rules, rulesets=summary.rulesets,
         yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
         sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
+        ratings=sink.frames.get("ratings"), platform_ranks=sink.frames.get("platform_ranks"),
     )
 
 
@@ -123,6 +131,8 @@ def score_to(
     report: str | Path | None = None,
     input_kind: str = "auto",
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -147,7 +157,8 @@ def score_to(
         if fmt == "xlsx":
             require_xlsxwriter()  # before any input is read
         sink = _directory_sink(chosen, outdir, fmt, part_files)
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams)
+        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                       ratings=RatingOptions.of(ratings, ratings_from))
         # with a report, the check's findings too (the report of a tournament lists them)
         result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
                      _partition_rows(chosen, partition_rows, memory_limit))
@@ -184,11 +195,13 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
                              "use --format parquet")
         empty = {"rejects": REJECTS_SCHEMA, "hands": NO_HANDS}
         tables = {name: read_table(paths[name], name, empty.get(name)) for name in ("hands", "games", "rejects")}
+        tables.update({name: read_table(paths[name], name) for name in ("ratings", "platform_ranks") if name in paths})
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
         standings=summary.standings, sheet_rows=summary.sheet_rows, sessions=summary.sessions,
-        teams=summary.teams, team_of=summary.team_of,
+        teams=summary.teams, team_of=summary.team_of, ratings=tables.get("ratings"),
+        platform_ranks=tables.get("platform_ranks"),
     )
 
 
@@ -202,6 +215,8 @@ def check(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     teams: str | Path | pl.DataFrame | None = None,
+    ratings: RatingOptions | str | None = None,
+    ratings_from: str | Path | pl.DataFrame | None = None,
     partition_rows: int | None = None,
     memory_limit: str | int | None = None,
     progress: Progress | None = None,
@@ -221,7 +236,7 @@ def check(
     check_input_columns(data, input_kind, strict)
     sink = MemorySink() if keep_scored else NullSink()
     job = CheckJob(ScoreJob(rules, rank_by, statistics=keep_scored, min_games=min_games, input_kind=input_kind,
-                            teams=teams))
+                            teams=teams, ratings=RatingOptions.of(ratings, ratings_from)))
     with _Executor(executor, progress, scheduler, client, workers, scratch, in_flight) as chosen:
         result = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
     if keep_scored:

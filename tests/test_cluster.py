@@ -163,7 +163,7 @@ def test_a_second_run_replaces_the_first(client, tmp_path):
                      part_files=True)
     _same_as_single_machine(tmp_path / "out", analyzer.score(f"{SAMPLE_CSV}/round1.csv", "tenhou"))
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".analyzer-run.json", "games", "hands",
-                                                                     "players.parquet", "rejects.parquet"]
+                                                                     "players.parquet", "ratings.parquet", "rejects.parquet"]
 
 
 @pytest.mark.parametrize("first_parts", [True, False])
@@ -178,13 +178,13 @@ def test_a_run_in_one_layout_replaces_a_run_in_the_other(client, tmp_path, first
     _same_as_single_machine(out, analyzer.score(f"{SAMPLE_CSV}/round1.csv", "tenhou"))
     names = sorted(p.name for p in out.iterdir())
     if first_parts:  # single files: the local layout, with its manifest
-        assert names == [".analyzer-run.json", "games.parquet", "hands.parquet", "players.parquet", "rejects.parquet"]
+        assert names == [".analyzer-run.json", "games.parquet", "hands.parquet", "players.parquet", "ratings.parquet", "rejects.parquet"]
     else:  # the manifest names the part-file folders
-        assert names == [".analyzer-run.json", "games", "hands", "players.parquet", "rejects.parquet"]
+        assert names == [".analyzer-run.json", "games", "hands", "players.parquet", "ratings.parquet", "rejects.parquet"]
         assert json.loads((out / ".analyzer-run.json").read_text())["tables"]["hands"] == "hands"
     analyzer.score_to(SAMPLE_CSV, out, "parquet", "tenhou")  # a local run after either: the local layout
     assert sorted(p.name for p in out.iterdir()) == [".analyzer-run.json", "games.parquet", "hands.parquet",
-                                                     "players.parquet", "rejects.parquet"]
+                                                     "players.parquet", "ratings.parquet", "rejects.parquet"]
 
 
 def test_cli_on_a_local_cluster(tmp_path):

@@ -14,7 +14,7 @@ from conftest import game
 
 SAMPLE_CSV = "sample_logs/csv"
 SAMPLE_PARQUET = "sample_logs/parquet"
-TABLES = ("hands", "games", "players", "rejects")
+TABLES = ("hands", "games", "players", "rejects", "ratings")
 
 
 def _assert_same(a, b, drop_source: bool = False) -> None:

@@ -14,6 +14,7 @@ from analyzer.rules import load_rules
 from analyzer.selection import select_games
 
 from analyzer.cli.display import column_warnings, print_line, progress
+from analyzer.cli.rating_options import rating_choice, rating_options
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, strict_option,
@@ -35,17 +36,21 @@ from analyzer.cli.options import (
 @input_kind_option
 @strict_option
 @teams_option
+@rating_options
 @debug_option
 def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None, players: tuple[str, ...],
                    since, until, rank_by: tuple[str, ...], min_games: int, input_kind: str, strict: bool,
-                   teams_path: str | None, debug: bool) -> None:
+                   teams_path: str | None, ratings: str, ratings_from: str | None, rating_start: float,
+                   rating_scale: float, debug: bool) -> None:
     """Score hand records or game-level sheets and write one self-contained HTML report (no network needed to
     open it). A tournament (sessions, teams or game-level sheets) also gets the standings by session, the rank
     chart, the team standings, who met whom and the check's findings."""
     with friendly_errors(debug), column_warnings():
         rules = load_rules(rules_spec) if rules_spec is not None else None
+        rating = rating_choice(ratings, ratings_from, rating_start, rating_scale)
         result, written = _run_report(list(inputs), output, rules, players, since and since.date(),
-                                      until and until.date(), rank_by, min_games, input_kind, teams_path, strict)
+                                      until and until.date(), rank_by, min_games, input_kind, teams_path, strict,
+                                      rating)
     print_line(
         f"{result.games['game_id'].n_unique()} game(s), {result.players.height} player(s),"
         f" {result.rows_rejected} rejected row(s); written: {written}"
@@ -55,12 +60,12 @@ def report_command(inputs: tuple[str, ...], output: str, rules_spec: str | None,
 
 def _run_report(inputs: list[str], output: str, rules, players: tuple[str, ...], since, until,
                 rank_by: tuple[str, ...], min_games: int = 1, input_kind: str = "auto", teams: str | None = None,
-                strict: bool = False):
+                strict: bool = False, ratings=None):
     check_input_columns(inputs, input_kind, strict)  # named by file, before the files become one frame
     raw = select_games(load(inputs), since, until)
     with progress("Scoring…"):
         checked = check(raw, rules, rank_by=rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
-                        strict=strict)
+                        strict=strict, ratings=ratings)
     result = checked.scored
     if result.rows_read == 0:  # an empty page would look like a report of nothing: said, and nothing written
         bounds = " and ".join(f"--{name} {day}" for name, day in (("since", since), ("until", until)) if day)

@@ -13,12 +13,13 @@ from analyzer.rules import load_rules
 
 from analyzer.cli.display import column_warnings, print_counts, print_notes, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, WRITTEN, friendly_errors, refuse_inputs_as_outputs
+from analyzer.cli.rating_options import rating_choice, rating_options
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
     strict_option, teams_option,
 )
 
-TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
+TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
 
 
 @click.command("score")
@@ -38,6 +39,7 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
 @click.option("--part-files", is_flag=True, default=False,
               help="On a cluster (--workers, --scheduler): keep hands and games as the workers wrote them, "
                    "OUTDIR/hands/part-K.parquet, instead of one file each.")
+@rating_options
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
 @debug_option
@@ -45,8 +47,8 @@ def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
     rank_by: tuple[str, ...],
-    min_games: int, input_kind: str, strict: bool, teams_path: str | None, part_files: bool, report_path: str | None,
-    debug: bool,
+    min_games: int, input_kind: str, strict: bool, teams_path: str | None, part_files: bool, ratings: str,
+    ratings_from: str | None, rating_start: float, rating_scale: float, report_path: str | None, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -60,10 +62,12 @@ def score_command(
     with friendly_errors(debug), column_warnings():
         refuse_inputs_as_outputs(inputs, [Path(outdir) / table_file(name, fmt) for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
+        rating = rating_choice(ratings, ratings_from, rating_start, rating_scale)
         label = f"{rules.name} rules" if rules is not None else "each game's rules"
         with progress_bar(f"Scoring under {label}") as bar:
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
                               report=report_path, input_kind=input_kind, teams=teams_path,
+                              ratings=rating,
                               partition_rows=partition_rows, memory_limit=memory_limit,
                               progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,
                               strict=strict, part_files=part_files)

@@ -24,6 +24,12 @@ from analyzer.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.problems import rows_with_problems
 from analyzer.rejects import reasons_summary
+from analyzer.ratings import (
+    RatingOptions, compute_ratings, game_times, rating_rows, sessions_with_ratings, stacked as stacked_ratings,
+    with_ratings,
+)
+from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT
+from analyzer.ratings.platform import finish_platform_ranks, part_rows, recorded_ranks, with_latest
 from analyzer.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
@@ -76,6 +82,8 @@ class ScoreResult:
     sessions: pl.DataFrame | None = None  # standings after each session (analyzer.sessions); None without
     teams: pl.DataFrame | None = None  # team standings (analyzer.teams); None without teams
     team_of: pl.DataFrame | None = None  # player -> team
+    ratings: pl.DataFrame | None = None  # one row per player per game, in the order of games; None without
+    platform_ranks: pl.DataFrame | None = None  # recorded ranks per player and game; None where none recorded
 
     @property
     def rows_rejected(self) -> int:
@@ -126,6 +134,8 @@ class RunSummary:
     teams: pl.DataFrame | None = None  # team standings; None without teams
     team_of: pl.DataFrame | None = None  # player -> team
     notes: list[str] = field(default_factory=list)  # what the outputs could not hold (a table beyond a workbook)
+    ratings: pl.DataFrame | None = None  # one row per player per game (analyzer.ratings); None without
+    platform_ranks: pl.DataFrame | None = None  # recorded ranks (analyzer.ratings.platform); None without
 
     @property
     def rows_read(self) -> int:
@@ -151,6 +161,14 @@ class ScoreSummary:
     sheet_rows: int = 0
     has_hands: bool = True  # some partition had hand records (else the run's hands table is written empty)
     tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
+    ratings: list[pl.DataFrame] = field(default_factory=list)  # the rows the ratings are computed from, per part
+    platform_ranks: list[pl.DataFrame] = field(default_factory=list)  # recorded ranks per game and seat, per part
+
+
+def _stacked_when_many(frames: list[pl.DataFrame], most: int = 64) -> list[pl.DataFrame]:
+    """The ratings' rows of the parts so far: one row per player per game, which merging would not shrink;
+    stacked into one frame when they come in more than ``most`` frames."""
+    return [stacked_ratings(frames)] if len(frames) > most else frames
 
 
 def _games_in(games: pl.DataFrame) -> int:
@@ -164,6 +182,8 @@ class ScoredPartition:
 
     parts: list[ScoredPart]
     sheet: SheetPart | None = None
+    times: pl.DataFrame | None = None  # each game's keys of the order of games (analyzer.ratings.order)
+    ranks: pl.DataFrame | None = None  # the platform ranks its records give (analyzer.ratings.platform)
 
 
 class ScoreJob:
@@ -182,7 +202,8 @@ class ScoreJob:
     order = {"hands": "game_id", "games": "game_id"}
 
     def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True,
-                 min_games: int = 1, input_kind: str = "auto", teams: str | Path | pl.DataFrame | None = None):
+                 min_games: int = 1, input_kind: str = "auto", teams: str | Path | pl.DataFrame | None = None,
+                 ratings: RatingOptions | str | None = None):
         self.rules = rules
         self.ruleset = load_rules(rules)
         self.rank_by = tuple(rank_by)
@@ -191,6 +212,7 @@ class ScoreJob:
         sheet_file([], input_kind)  # an unknown kind is refused here, before any input is read
         self.input_kind = input_kind
         self.teams = read_teams(teams) if isinstance(teams, (str, Path)) else teams
+        self.ratings = RatingOptions.of(ratings)
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
         return self.output(self.score_partition(rows))[0]
@@ -201,18 +223,23 @@ class ScoreJob:
         raw = prepare_input(rows).collect()
         is_sheet = pl.col(SHEET_ROW) if self.input_kind == "auto" else pl.lit(self.input_kind == "games")
         sheet_rows = raw.select(is_sheet.sum()).item() if raw.height else 0
+        times = game_times(raw)
+        ranks = recorded_ranks(raw) if self.statistics else None
         if sheet_rows == 0:
-            return ScoredPartition(score_parts(raw.lazy(), self.rules))
+            return ScoredPartition(score_parts(raw.lazy(), self.rules), times=times, ranks=ranks)
         if sheet_rows == raw.height:
-            return ScoredPartition([], score_sheet(raw, self.rules))
+            return ScoredPartition([], score_sheet(raw, self.rules), times=times)
         hands = raw.filter(~is_sheet)
         hand_games = hands.select(pl.col("game_id").cast(pl.String).str.strip_chars().unique()).to_series()
         return ScoredPartition(score_parts(hands.lazy(), self.rules),
-                               score_sheet(raw.filter(is_sheet), self.rules, hand_games))
+                               score_sheet(raw.filter(is_sheet), self.rules, hand_games), times, ranks)
 
     def output(self, scored: ScoredPartition) -> tuple[PartOutput, PartTables]:
         """A partition's output from its scored parts, and its tables (for a job built on this one)."""
         tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet)
+        times = scored.times if scored.times is not None else pl.DataFrame(schema=GAME_TIMES_SCHEMA)
+        tables.games = tables.games.join(times.select("game_id", PLAYED_AT), on="game_id", how="left",
+                                         maintain_order="left")  # when each game was played, for readers to sort
         hand_rows = 0 if tables.hands is None else tables.hands.height
         summary = ScoreSummary(
             rejects=[tables.rejects], partials=[] if tables.partials is None else [tables.partials],
@@ -223,6 +250,8 @@ class ScoreJob:
             sheet_rows=tables.sheet_rows, has_hands=tables.hands is not None,
             tournament=TournamentSums.of_part(tables.games, scored.sheet.rows if scored.sheet else None)
             if self.statistics else TournamentSums(),
+            ratings=[rating_rows(tables.games, times)] if self.statistics and self.ratings.enabled else [],
+            platform_ranks=[r for r in [part_rows(scored.ranks, tables.games, times)] if r is not None],
         )
         rows = hand_rows + tables.sheet_rows + tables.rejects.select(pl.col("_pos").n_unique()).item() + (
             scored.sheet.other_seats if scored.sheet is not None else 0)  # a wide sheet: its rows counted by seat
@@ -247,27 +276,43 @@ class ScoreJob:
             games=first.games + second.games, statistics_seconds=seconds,
             sheet_rows=first.sheet_rows + second.sheet_rows, has_hands=first.has_hands or second.has_hands,
             tournament=first.tournament.combine(second.tournament),
+            ratings=_stacked_when_many(first.ratings + second.ratings),
+            platform_ranks=first.platform_ranks + second.platform_ranks,
         )
 
     def finish(self, summary: ScoreSummary, sink: Sink, info: RunInfo) -> RunSummary:
         started = time.perf_counter()
         if not summary.has_hands:
             sink.append("hands", pl.DataFrame(schema=NO_HANDS))
-        players = yaku_stats = standings = tournament = None
+        players = yaku_stats = standings = tournament = ratings = platform_ranks = None
+        rating_seconds = 0.0
         if self.statistics:
             merged = merge_partials(summary.partials)
             players, yaku_stats = finish_players(merged, self.rank_by), finish_yaku_stats(merged)
             standings = finish_standings(merge_standings(summary.standings), self.rank_by, self.min_games, players)
-            sink.append("players", players)
             tournament = summary.tournament.finish(players, self.rank_by, self.teams)
+            if self.ratings.enabled:  # computed once, over every game in the order of games
+                rating_started = time.perf_counter()
+                ratings = compute_ratings(summary.ratings, self.ratings)  # empties the list: rows held once
+                players = with_ratings(players, ratings, self.ratings.system)
+                if tournament.sessions.height:
+                    tournament.sessions = sessions_with_ratings(tournament.sessions, ratings)
+                sink.append("ratings", ratings.table)
+                rating_seconds = time.perf_counter() - rating_started
+            platform_ranks = finish_platform_ranks(summary.platform_ranks)
+            if platform_ranks is not None:
+                players = with_latest(players, platform_ranks)
+                sink.append("platform_ranks", platform_ranks)
+            sink.append("players", players)
             for name in ("sessions", "teams"):  # tables of their own where the input has them
                 if getattr(tournament, name).height:
                     sink.append(name, getattr(tournament, name))
-        statistics = summary.statistics_seconds + time.perf_counter() - started
+        statistics = summary.statistics_seconds + time.perf_counter() - started - rating_seconds
         rejects = finish_rejects(summary.rejects)
         sink.append("rejects", rejects)
         seconds = info.seconds + time.perf_counter() - started
-        paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3)}})
+        paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3),
+                                         "ratings": round(rating_seconds, 3)}})
         return RunSummary(
             rows_scored=summary.rows_scored,
             rows_rejected=rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0,
@@ -276,6 +321,7 @@ class ScoreJob:
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
             sheet_rows=summary.sheet_rows, notes=list(getattr(sink, "notes", [])),
+            ratings=None if ratings is None else ratings.table, platform_ranks=platform_ranks,
             **({name: getattr(tournament, name) if getattr(tournament, name).height else None
                 for name in ("sessions", "teams", "team_of")} if tournament is not None else {}),
         )

@@ -21,6 +21,7 @@ from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
+from analyzer.report.ratings import platform_charts, rating_charts, system_of, with_rating
 from analyzer.schema import log_columns
 from analyzer.report.tournament import is_tournament, tournament_sections
 from analyzer.selection import game_date
@@ -76,7 +77,7 @@ STANDINGS = [  # (column, header, format)
     ("total_points", "points", "{:+.1f}"), ("avg_points", "avg", "{:+.1f}"), ("avg_place", "avg place", "{:.2f}"),
     *[(f"place_{p}_rate", f"{p}{'stndrdth'[2 * min(p - 1, 3):][:2]} %", "%") for p in range(1, 5)],
     ("win_rate", "win %", "%"), ("deal_in_rate", "deal-in %", "%"), ("riichi_rate", "riichi %", "%"),
-    ("call_rate", "call %", "%"),
+    ("call_rate", "call %", "%"), ("rating", "rating", "{:.2f}"),
 ]
 def _fmt(value, fmt: str | None) -> str:
     return fmt_value(value, fmt)
@@ -96,7 +97,7 @@ def _standings(result, players: pl.DataFrame) -> str:
     kinds = kinds_of(table)
     out = []
     for kind in kinds:
-        rows = table.filter(pl.col(KIND) == kind)
+        rows = with_rating(table.filter(pl.col(KIND) == kind), result.players, kind_seats(kind))
         columns = [(c, h, f) for c, h, f in STANDINGS if c in rows.columns and (len(kinds) == 1 or c not in HAND_RATES)
                    and not (c.startswith("place_") and int(c[6]) > kind_seats(kind))
                    and not (c in HAND_RATES and rows[c].null_count() == rows.height)]  # a sheet's: no hands
@@ -231,10 +232,13 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition '
         "(all of them: docs/statistics.md).</p>",
     ]
+    ratings = rating_charts(getattr(result, "ratings", None), system_of(result.players))
+    recorded = platform_charts(getattr(result, "platform_ranks", None))
     for row in table.iter_rows(named=True):
         gids, pts = points_of.get(row["player"], ([], []))
         parts.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
-                                                                                               (None, None))))
+                                                                                               (None, None)),
+                                    ratings.get(row["player"], "") + recorded.get(row["player"], "")))
     if has_hands:
         parts.append('<h2 id="games">Games</h2>')
     for game in (hand_lines(hands).iter_rows(named=True) if has_hands else []):

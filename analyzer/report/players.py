@@ -36,7 +36,7 @@ def hand_ref(row: dict, prefix: str, label: str, detail: str | None) -> str:
 
 
 def player_section(row: dict, points: list[float], game_ids: list[str], yaku: list[tuple[str, int, float]],
-                   notes: tuple[str | None, str | None]) -> str:
+                   notes: tuple[str | None, str | None], rating_figures: str = "") -> str:
     name = row["player"]
     places = bar_chart(["1st", "2nd", "3rd", "4th"], [row[f"place_{p}"] for p in range(1, 5)],
                        title=f"Places of {name}", value_format="{:d}", x_title="place", y_title="games")
@@ -65,6 +65,7 @@ def player_section(row: dict, points: list[float], game_ids: list[str], yaku: li
         f'<section class="player" id="{escape(anchor("player", name))}"><h3>{escape(name)} '
         f'<small>(rank {row["rank"]})</small></h3>{stat_groups(row)}'
         f'<div class="charts"><figure>{places}<figcaption>place distribution</figcaption></figure>'
-        f"<figure>{line}<figcaption>cumulative game points over {len(points)} game(s)</figcaption></figure></div>"
+        f"<figure>{line}<figcaption>cumulative game points over {len(points)} game(s)</figcaption></figure>"
+        f"{rating_figures}</div>"
         f"{hands}</section>"
     )

@@ -38,9 +38,9 @@ from analyzer.io.faults import interrupts_held
 from analyzer.io.write import MANIFEST_NAME, ResultWriter, current_umask, plain_types
 from analyzer.run.locations import location, polars_path
 
-RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams")
+RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
 # written only where the input has what they need (sessions, teams): a run without removes an older run's
-OPTIONAL_TABLES = ("sessions", "teams")
+OPTIONAL_TABLES = ("sessions", "teams", "ratings", "platform_ranks")
 
 
 class PartWriter(Protocol):
@@ -237,7 +237,8 @@ class PartFilesSink:
             fs.rm(f"{out}/{MANIFEST_NAME}")
         paths, files = {}, {}
         for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
-                     "sessions.parquet", "teams.parquet"):
+                     "sessions.parquet", "teams.parquet", "ratings.parquet",
+                     "platform_ranks.parquet"):
             source, final = f"{root}/{name}", f"{out}/{name}"
             if not fs.exists(source):
                 continue
@@ -274,7 +275,7 @@ def read_part_files(outdir: str | Path) -> dict[str, pl.DataFrame]:
     for name in ("hands", "games"):  # part files, or one file (a table no partition gave: sheets have no hands)
         path = f"{base}/{name}/*.parquet" if fs.exists(f"{root}/{name}") else f"{base}/{name}.parquet"
         tables[name] = pl.read_parquet(path).sort("game_id", maintain_order=True)
-    for name in ("players", "rejects", "sessions", "teams"):
+    for name in ("players", "rejects", "sessions", "teams", "ratings", "platform_ranks"):
         if name in ("players", "rejects") or fs.exists(f"{root}/{name}.parquet"):
             tables[name] = pl.read_parquet(f"{base}/{name}.parquet")
     return tables

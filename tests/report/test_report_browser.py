@@ -41,7 +41,12 @@ var heads=document.querySelectorAll('#standings th'), seen={};
 seen.initial=names();
 seen.sections=document.querySelectorAll('section.player').length;
 seen.players_with_charts=Array.prototype.filter.call(document.querySelectorAll('section.player'),
-  function(s){return s.querySelectorAll('svg.chart').length===2 && s.querySelector('svg rect')}).length;
+  function(s){return s.querySelectorAll('svg.chart:not(.rating)').length===2 && s.querySelector('svg rect')}).length;
+seen.players_with_rating_charts=Array.prototype.filter.call(document.querySelectorAll('section.player'),
+  function(s){var c=s.querySelector('svg.chart.rating');
+    return c && c.getBoundingClientRect().height>50 && c.querySelectorAll('circle').length>1}).length;
+seen.rating_column=Array.prototype.map.call(document.querySelectorAll('#standings thead th'),
+  function(h){return h.textContent}).indexOf('rating');
 seen.game_charts=document.querySelectorAll('section.game svg.chart.line polyline').length;
 heads[1].click(); seen.by_name_down=names();
 heads[1].click(); seen.by_name_up=names();
@@ -77,6 +82,9 @@ def test_the_sample_report_in_chromium(sample, tmp_path):
     players = sample.players
     assert seen["initial"] == players.sort("rank")["player"].to_list()
     assert seen["sections"] == seen["players_with_charts"] == players.height
+    # the rating: a chart per player (a point per game and the start), a column of the standings
+    assert seen["players_with_rating_charts"] == players.height
+    assert seen["rating_column"] > 0
     assert seen["game_charts"] == 4 * sample.games["game_id"].n_unique()
     assert seen["by_name_down"] == sorted(players["player"], reverse=True)
     assert seen["by_name_up"] == sorted(players["player"])

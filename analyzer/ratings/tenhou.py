@@ -1,0 +1,98 @@
+"""Tenhou's R, computed over any games: a recurrence over the games in their order (:mod:`analyzer.ratings.order`).
+
+For each player of a game, with N the player's games counted *including this one*::
+
+    adj    = 1 - 0.002 * N          (0.2 from N = 400 on)
+    change = adj * (place base + (table average R - own R) / scale)
+
+where the table average includes the player's own R, ``scale`` is 40, the place bases are +30/+10/-10/-30 with
+four players and +30/0/-30 with three, and a new account starts at 1500. Where players share a place (the
+ruleset's ``tie_rule = "split"``), they share the bases of the places they span: the bases are averaged.
+
+The recurrence is sequential (a game's table average needs every player's R after their previous game), so it
+is a loop over games; everything that is not sequential — which key each row rates, the game number N, adj,
+the place base — is computed beforehand on whole columns, and the loop does only the sums.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+PLACE_BASES = {4: (30.0, 10.0, -10.0, -30.0), 3: (30.0, 0.0, -30.0)}
+START = 1500.0
+SCALE = 40.0
+ADJ_STEP = 0.002  # adj falls by this much per game counted
+ADJ_FLOOR_GAMES = 400  # from this many games on, adj stays at its floor
+ADJ_FLOOR = 1 - ADJ_STEP * ADJ_FLOOR_GAMES
+
+
+def adjustment(games: np.ndarray) -> np.ndarray:
+    """adj for a player's N-th game (N counted including the game)."""
+    return np.where(games < ADJ_FLOOR_GAMES, 1.0 - ADJ_STEP * games, ADJ_FLOOR)
+
+
+def shared_bases(players: np.ndarray, place: np.ndarray, sharing: np.ndarray) -> np.ndarray:
+    """Each row's place base: the average of the bases of the ``sharing`` places from ``place`` on (one place
+    when nobody shares it)."""
+    base = np.zeros(len(place))
+    for count, bases in PLACE_BASES.items():
+        cumulative = np.concatenate([[0.0], np.cumsum(bases)])
+        rows = players == count
+        first = np.clip(place[rows] - 1, 0, count - 1)
+        last = np.clip(first + sharing[rows], 0, count)
+        base[rows] = (cumulative[last] - cumulative[first]) / np.maximum(last - first, 1)
+    return base
+
+
+CHUNK_ROWS = 100_000  # rows of games handed to the loop at a time: Python lists of a chunk, not of the run
+
+
+def rate(key: np.ndarray, game_start: np.ndarray, base: np.ndarray, number: np.ndarray, initial: np.ndarray,
+         scale: float = SCALE) -> np.ndarray:
+    """R after each row. Rows in game order, a game's rows together; ``key``: each row's rating (0..K-1),
+    ``game_start``: the first row of each game (and the row count last), ``base``: the place base, ``number``:
+    N, ``initial``: each key's R before its first game here.
+
+    Each row's change is ``c + d * (average - R)`` with ``c = adj * base`` and ``d = adj / scale`` computed on
+    the whole columns first; the loop (one step per game, four- and three-player games unrolled) reads the
+    players' R, adds up and writes R back. It runs over chunks of whole games, each chunk's columns as Python
+    lists (fast to index, but 30-odd bytes a value: a chunk at a time keeps them small)."""
+    adj = adjustment(number)
+    c_all, d_all = adj * base, adj / scale
+    r = initial.astype(float).tolist()
+    after = np.empty(len(key))
+    starts_all = np.asarray(game_start)
+    cuts = np.searchsorted(starts_all, np.arange(0, starts_all[-1], CHUNK_ROWS))
+    for first_game, end_game in zip(cuts, np.append(cuts[1:], len(starts_all) - 1)):
+        lo, hi = int(starts_all[first_game]), int(starts_all[end_game])
+        if hi <= lo:
+            continue
+        keys, c, d = key[lo:hi].tolist(), c_all[lo:hi].tolist(), d_all[lo:hi].tolist()
+        out = [0.0] * (hi - lo)
+        _games(keys, c, d, r, out, (starts_all[first_game:end_game + 1] - lo).tolist())
+        after[lo:hi] = out
+    return after
+
+
+def _games(keys: list, c: list, d: list, r: list, after: list, starts: list) -> None:
+    """The recurrence over one chunk of games (see :func:`rate`); ``r`` is updated in place."""
+    for a, b in zip(starts[:-1], starts[1:]):
+        if b - a == 4:
+            k0, k1, k2, k3 = keys[a:b]
+            r0, r1, r2, r3 = r[k0], r[k1], r[k2], r[k3]
+            m = (r0 + r1 + r2 + r3) / 4
+            after[a:b] = r[k0], r[k1], r[k2], r[k3] = (
+                r0 + c[a] + d[a] * (m - r0), r1 + c[a + 1] + d[a + 1] * (m - r1),
+                r2 + c[a + 2] + d[a + 2] * (m - r2), r3 + c[a + 3] + d[a + 3] * (m - r3))
+        elif b - a == 3:
+            k0, k1, k2 = keys[a:b]
+            r0, r1, r2 = r[k0], r[k1], r[k2]
+            m = (r0 + r1 + r2) / 3
+            after[a:b] = r[k0], r[k1], r[k2] = (
+                r0 + c[a] + d[a] * (m - r0), r1 + c[a + 1] + d[a + 1] * (m - r1), r2 + c[a + 2] + d[a + 2] * (m - r2))
+        else:  # a table of another size (not rated by compute_ratings; kept general)
+            own = [r[k] for k in keys[a:b]]
+            m = sum(own) / (b - a)
+            for i, (k, mine) in enumerate(zip(keys[a:b], own), a):
+                r[k] = after[i] = mine + c[i] + d[i] * (m - mine)
