@@ -365,8 +365,12 @@ class ResultWriter:
             self._cancelled = True  # the writer thread skips what is still queued
             try:
                 self._close()
-            except Exception:  # a file of a dropped run that would not close: the error the run had is what matters
-                pass
+            except BaseException:  # the error the run had is what matters; but no encoder may write on
+                for handle in [*self._parquet.values(), *self._csv.values()]:  # into the folder removed below
+                    try:
+                        handle.close()
+                    except BaseException:
+                        pass
             finally:
                 shutil.rmtree(self._temp, ignore_errors=True)
                 self._remove_made()
