@@ -28,7 +28,7 @@ ROOT = Path(__file__).parent.parent
 # the sample tournament, its hand records and a table with a bad cell (rejects)
 INPUTS = [str(ROOT / "sample_logs" / "tournament" / "sheet.csv"), str(ROOT / "sample_logs" / "csv"),
           str(Path(__file__).parent / "data" / "sheet_bad_cell.csv")]
-TABLES = ["players", "sessions", "teams", "games", "hands", "rejects"]
+TABLES = ["players", "sessions", "teams", "ratings", "games", "hands", "rejects"]
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,8 @@ def test_types_excel_has_no_cell_for_are_text(tmp_path):
 
 @pytest.mark.parametrize(("fmt", "files"), [
     ("xlsx", ["results.xlsx"]),
-    ("json", ["hands.ndjson", "games.json", "players.json", "sessions.json", "teams.json", "rejects.ndjson"]),
+    ("json", ["hands.ndjson", "games.json", "ratings.json", "players.json", "sessions.json", "teams.json",
+              "rejects.ndjson"]),
 ])
 def test_the_command_says_what_it_wrote(tmp_path, fmt, files):
     run = CliRunner().invoke(main, ["score", *INPUTS, "-o", str(tmp_path), "--format", fmt, "--top", "0"])

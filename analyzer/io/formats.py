@@ -83,3 +83,21 @@ def read_sheet(path: str | Path, name: str, schema: dict[str, pl.DataType] | Non
         return pl.read_excel(path, sheet_name=name, schema_overrides=schema)
     finally:
         quiet.setLevel(level)
+
+
+def _plain(dtype: pl.DataType) -> pl.DataType:
+    if isinstance(dtype, (pl.Enum, pl.Categorical)) or dtype == pl.Null:
+        return pl.String
+    if isinstance(dtype, pl.List):
+        return pl.List(_plain(dtype.inner))
+    if isinstance(dtype, pl.Struct):
+        return pl.Struct([pl.Field(f.name, _plain(f.dtype)) for f in dtype.fields])
+    return dtype
+
+
+def plain_types(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
+    """Enum and categorical values (also inside lists and structs) as text, null-typed columns as text: the
+    types every Parquet writer and reader handles alike, whether a table is written at once or in parts."""
+    schema = df.collect_schema()
+    targets = {name: _plain(dtype) for name, dtype in schema.items()}
+    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != schema[n])

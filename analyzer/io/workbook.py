@@ -25,7 +25,7 @@ from analyzer.io.load import InputError
 
 # rows of an Excel worksheet, its header row included
 EXCEL_MAX_ROWS = 1_048_576
-SHEET_ORDER = ("players", "sessions", "teams", "games", "hands", "rejects")
+SHEET_ORDER = ("players", "sessions", "teams", "ratings", "platform_ranks", "games", "hands", "rejects")
 INSTALL_HINT = "pip install 'analyzer[xlsx]'"
 
 

@@ -19,7 +19,9 @@ from typing import Callable
 import polars as pl
 
 from analyzer.io.faults import interrupts_held, writing
-from analyzer.io.formats import NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, table_file
+from analyzer.io.formats import (  # plain_types: known as write.plain_types too
+    NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, plain_types, table_file,
+)
 from analyzer.io.json_tables import json_file
 from analyzer.io.lock import LOCK_NAME, lock_outdir, unlock_outdir  # LOCK_NAME: known as write.LOCK_NAME too
 from analyzer.io.load import InputError
@@ -84,24 +86,6 @@ def write_results(tables: dict[str, pl.DataFrame], outdir: str | Path, fmt: str 
         return {name: write_atomic(outdir / table_file(name, fmt), write_json(df, name in NDJSON_TABLES))
                 for name, df in tables.items()}
     return {name: write_table(df, outdir / f"{name}.{fmt}", fmt) for name, df in tables.items()}
-
-
-def _plain(dtype: pl.DataType) -> pl.DataType:
-    if isinstance(dtype, (pl.Enum, pl.Categorical)) or dtype == pl.Null:
-        return pl.String
-    if isinstance(dtype, pl.List):
-        return pl.List(_plain(dtype.inner))
-    if isinstance(dtype, pl.Struct):
-        return pl.Struct([pl.Field(f.name, _plain(f.dtype)) for f in dtype.fields])
-    return dtype
-
-
-def plain_types(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
-    """Enum and categorical values (also inside lists and structs) as text, null-typed columns as text: the
-    types every Parquet writer and reader handles alike, whether a table is written at once or in parts."""
-    schema = df.collect_schema()
-    targets = {name: _plain(dtype) for name, dtype in schema.items()}
-    return df.with_columns(pl.col(n).cast(t) for n, t in targets.items() if t != schema[n])
 
 
 class ResultWriter:
@@ -365,16 +349,23 @@ class ResultWriter:
             self._cancelled = True  # the writer thread skips what is still queued
             try:
                 self._close()
-            except BaseException:  # the error the run had is what matters; but no encoder may write on
-                for handle in [*self._parquet.values(), *self._csv.values()]:  # into the folder removed below
-                    try:
-                        handle.close()
-                    except BaseException:
-                        pass
+            except BaseException:  # the run's own error is what matters; but nothing may write on into the folder
+                self._stop_writing()  # removed below
             finally:
                 shutil.rmtree(self._temp, ignore_errors=True)
                 self._remove_made()
                 self._done = True
+
+    def _stop_writing(self) -> None:
+        """The writer thread ended (skipping what is queued), then every file's encoder, whatever they raise."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        for handle in [*self._parquet.values(), *self._csv.values()]:
+            try:
+                handle.close()
+            except BaseException:
+                pass
 
     def _remove_made(self) -> None:
         """The lock file (removed while still held), then OUTDIR if this run made it and nothing else is there."""
