@@ -10,8 +10,9 @@ when every player at the table is Celestial. Rooms without a table (the casual m
 tournaments, the three-player Bronze and Silver rooms) and games played before the first period give none.
 
 The tables are data (below), by period: each row of :data:`PERIODS` holds from its date (UTC) on. One period is
-implemented: the tables in force since Mahjong Soul's Celestial revision of 2021-08-26 (soul points by place),
-as amae-koromo's source gives them (``src/data/types/metadata.ts``: ``RANK_DELTA``, ``MODE_DELTA``,
+implemented: the tables in force since Mahjong Soul's Celestial revision of August 2021 (soul points by place),
+from 2021-08-24, the day riichi.wiki first describes it (the day of the server update is not in the sources).
+They are as amae-koromo's source gives them (``src/data/types/metadata.ts``: ``RANK_DELTA``, ``MODE_DELTA``,
 ``MODE_BASE_POINT``, ``KONTEN_DELTA``; ``src/data/types/level.ts``: ``LEVEL_PENALTY``, ``LEVEL_PENALTY_3``,
 ``LEVEL_PENALTY_E``, ``LEVEL_PENALTY_E_3``) and riichi.wiki's Majsoul page (the Bronze and Silver rooms, the
 formula, rounding up, the all-Celestial doubling). A game with no known time is computed with the latest
@@ -25,7 +26,7 @@ import polars as pl
 from analyzer.importers.majsoul_rooms import room_from_name
 
 # period -> from when (UTC date) its tables hold
-PERIODS = {"2021-08": "2021-08-26"}
+PERIODS = {"2021-08": "2021-08-24"}
 START = {4: 25000, 3: 35000}
 UMA = {4: (15, 5, -5, -15), 3: (15, 0, -15)}
 # (period, players, room, length) -> the room's points by place (last place: the level's loss instead, below)
@@ -67,8 +68,8 @@ ALL_CELESTIAL_FACTOR = 2
 
 
 def _periods() -> pl.DataFrame:
-    return pl.DataFrame({"_period": list(PERIODS), "_from": [pl.Series([d]).str.to_datetime("%Y-%m-%d",
-                         time_zone="UTC").item() for d in PERIODS.values()]}).sort("_from")
+    return pl.DataFrame({"_period": list(PERIODS), "_from": list(PERIODS.values())}).with_columns(
+        pl.col("_from").str.to_datetime("%Y-%m-%d", time_unit="us", time_zone="UTC")).sort("_from")
 
 
 def _place_table(table: dict, key_names: list[str], value: str) -> pl.DataFrame:
@@ -101,7 +102,7 @@ def uma_table() -> pl.DataFrame:
 def rooms_of(names: pl.Series) -> pl.DataFrame:
     """Each distinct room text (``金の間東喰赤``) as the room's Japanese name and its length (a handful of rows:
     read once per distinct name, not per row)."""
-    distinct = [n for n in names.drop_nulls().unique().to_list()]
+    distinct = names.drop_nulls().unique().to_list()
     parsed = [room_from_name(n) for n in distinct]
     return pl.DataFrame({"room": distinct,
                          "_room_name": [r.name if r.kind == "ranked" else None for r in parsed],
