@@ -112,7 +112,8 @@ def rooms_of(names: pl.Series) -> pl.DataFrame:
 
 def with_computed_rank_points(frame: pl.DataFrame, played_at: str = "played_at") -> pl.DataFrame:
     """``frame`` (one row per game and seat: ``game_id``, ``room``, ``players``, ``level``, ``place``,
-    ``final_score`` and ``played_at``) with ``computed_rank_points``: the change Mahjong Soul's tables give (null
+    ``final_score``, ``played_at`` and, optionally, ``game_length``: hanchan | tonpuu, for a room name that does
+    not say its length) with ``computed_rank_points``: the change Mahjong Soul's tables give (null
     where they give none), by joins against the small tables above."""
     if frame.height == 0:
         return frame.with_columns(pl.lit(None, pl.Int64).alias("computed_rank_points"))
@@ -134,6 +135,7 @@ def with_computed_rank_points(frame: pl.DataFrame, played_at: str = "played_at")
         pl.lit(latest).alias("_period"), pl.lit(None, pl.Datetime("us", "UTC")).alias("_from"))
     rows = (pl.concat([timed, untimed.select(timed.columns)], how="vertical_relaxed").sort("_i")
             .join(rooms_of(frame["room"]), on="room", how="left")
+            .with_columns(pl.coalesce("_length", *(["game_length"] if "game_length" in frame.columns else [])))
             .join(room_points_table(), on=["_period", "players", "_room_name", "_length", "place"], how="left")
             .join(uma_table(), on=["players", "place"], how="left")
             .join(loss_table(), left_on=["_period", "players", "_length", "level"],

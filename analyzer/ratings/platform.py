@@ -24,7 +24,8 @@ from analyzer.schema import INPUT_POSITION, PLAYER_COLUMNS
 
 SOURCES = ("dan", "rate", "platform_rank", "recorded_rank_points")
 PART_SCHEMA = {"game_id": pl.String, "seat": pl.Int64, "player": pl.String, "room": pl.String, "dan": pl.Int64,
-               "rate": pl.Float64, "platform_rank": pl.String, "recorded_rank_points": pl.Float64}
+               "rate": pl.Float64, "platform_rank": pl.String, "recorded_rank_points": pl.Float64,
+               "game_length": pl.String}  # the length: for a room name that does not say it (tensoul's 三金の間赤)
 COLUMNS = {"player": pl.String, "players": pl.Int64, "game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE,
            "room": pl.String, "place": pl.Int64, "dan": pl.Int64, "dan_name": pl.String, "rate": pl.Float64,
            "platform_rank": pl.String, "level": pl.Int64, "final_score": pl.Int64,
@@ -61,7 +62,9 @@ def recorded_ranks(rows: pl.DataFrame) -> pl.DataFrame | None:
         first.select("game_id", pl.lit(s, pl.Int64).alias("seat"),
                      pl.col(PLAYER_COLUMNS[s]).cast(pl.String).str.strip_chars().alias("player"),
                      (pl.coalesce(room) if room else pl.lit(None, pl.String)).alias("room"),
-                     *[column(source, s, PART_SCHEMA[source]) for source in SOURCES])
+                     *[column(source, s, PART_SCHEMA[source]) for source in SOURCES],
+                     (pl.col("game_length").cast(pl.String).str.strip_chars() if "game_length" in names
+                      else pl.lit(None, pl.String)).alias("game_length"))
         for s in range(4) if PLAYER_COLUMNS[s] in names
     ]
     # the server's rank-point change is on the game's last row: each seat's last value in the game

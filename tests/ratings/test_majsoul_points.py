@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import analyzer
-from analyzer.importers import read_majsoul
+from analyzer.importers import read_majsoul, read_tenhou
 from analyzer.ratings.majsoul_points import with_computed_rank_points
 from analyzer.ratings.platform import level_of
 
@@ -49,6 +49,17 @@ def computed(rows: list[tuple], at: datetime | None = AT) -> list[int | None]:
     ("三玉の間南喰赤", 3, "雀聖★1", 3, 25300, -264),   # ceil(-9.7 - 15) = -24, - 240 (3p 雀聖★1, South)
     ("三王座の間東喰赤", 3, "雀聖★3", 3, 30000, -180), # ceil(-5 - 15) = -20, - 160 (3p 雀聖★3, East)
     ("三王座の間南喰赤", 3, "雀聖★2", 1, 48700, 269),  # ceil(13.7 + 15) = 29, + 240
+    # more levels in the same rooms
+    ("銅の間東喰赤", 4, "初心★3", 4, 5000, -35),       # ceil(-20 - 15) = -35, - 0 (初心 lose nothing)
+    ("銀の間南喰赤", 4, "雀士★2", 3, 18800, -11),      # ceil(-6.2 - 5) = ceil(-11.2) = -11
+    ("金の間東喰赤", 4, "雀士★1", 4, 20000, -30),      # ceil(-5 - 15) = -20, - 10 (雀士★1, East)
+    ("金の間南喰赤", 4, "雀豪★1", 4, 15000, -190),     # ceil(-10 - 15) = -25, - 165 (雀豪★1, South)
+    ("玉の間東喰赤", 4, "雀聖★3", 1, 33300, 79),       # ceil(8.3 + 15) = 24, + 55
+    ("王座の間東喰赤", 4, "雀聖★1", 4, -1000, -151),   # ceil(-26 - 15) = -41, - 110 (雀聖★1, East)
+    ("王座の間南喰赤", 4, "雀聖★1", 3, 22000, -8),     # ceil(-3 - 5) = -8
+    ("三金の間東喰赤", 3, "雀傑★3", 1, 41000, 76),     # ceil(6 + 15) = 21, + 55
+    ("三玉の間南喰赤", 3, "雀豪★2", 3, 31000, -209),   # ceil(-4 - 15) = -19, - 190 (3p 雀豪★2, South)
+    ("三王座の間南喰赤", 3, "雀聖★1", 2, 36100, 2),    # ceil(1.1 + 0) = 2: rounded up
     # Celestial: soul points by place, whatever the score (hundredths: +0.2 SP is 20)
     ("王座の間南喰赤", 4, "魂天Lv2", 2, 61000, 20),
     ("王座の間東喰赤", 4, "魂天", 4, 2000, -30),
@@ -106,3 +117,14 @@ def test_the_raw_records_agree_and_check_names_a_wrong_one(tmp_path):
     assert found.select("seat", "player", "kind", "recorded", "computed").rows() == [
         (2, "Kenji#303456", "game_end", "-21", "-231")]
     assert "the level's loss" in found["explanation"][0]
+
+
+def test_tensoul_logs_get_the_computed_change_without_a_recorded_one():
+    """tensoul's JSON has no grading_score: the change is computed, nothing to agree with."""
+    hands, _ = read_tenhou([Path(__file__).resolve().parents[1] / "data" / "majsoul"])[:2]
+    table = analyzer.score(hands).platform_ranks
+    # tensoul names the three-player room 三金の間赤, without its length: the game's (east) is used
+    changes = dict(table.select("player", "computed_rank_points").rows())
+    assert changes == {"Aoi": -3, "Ren": 31, "Yui": -58, "Sora": 62, "Sakura#101234": 63, "Sakura#202345": 131,
+                       "Kenji#303456": -231, "Mio#404567": -6, "Hana": -79, "Taro": 76, "Yuki": 0}
+    assert table["rank_points_agree"].null_count() == table.height
