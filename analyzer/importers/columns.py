@@ -71,7 +71,8 @@ recorded_game_points_0..3 game's last row only: final game points (uma and oka i
 recorded_chips_0..3      game's last row only, a chip (祝儀) lobby's game: the chips each seat ended with, as
                          recorded (mjlog ``owari`` after the points); paid apart from the points, never mixed in
 recorded_rank_points_0..3 game's last row only, a Mahjong Soul raw record: the rank points each seat's level
-                         gained or lost in the game, as the server gave them (``grading_score``); not checked
+                         gained or lost in the game, as the server gave them (``grading_score``); ``check``
+                         compares them with the tables of :mod:`analyzer.ratings.majsoul_points`
 settlement               game's last row only, when its recorded game points fit no rule we know (a private
                          lobby's own uma, a bust bonus): how it is scored, in words (:mod:`.settlement`); the
                          spec's ``uma`` then gives the recorded points, and ``check`` lists this as a note

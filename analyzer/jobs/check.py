@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings, severity
+from analyzer.findings.rank_points import rank_point_findings
 from analyzer.findings.seating import SeatingSums
 from analyzer.findings.sheets import sheet_findings, table_rejects
 from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
@@ -85,7 +86,8 @@ class CheckResult:
         """The recorded fields that the input carried and that were compared."""
         names = self.columns
         return [f for f, (recorded, _, _) in VALUE_FIELDS.items() if recorded in names] + [
-            f"{f}_{s}" for f in ("delta", "final", "game_points") for s in SEATS if f"recorded_{f}_{s}" in names
+            f"{f}_{s}" for f in ("delta", "final", "game_points", "rank_points") for s in SEATS
+            if f"recorded_{f}_{s}" in names
         ]
 
 
@@ -120,6 +122,9 @@ class CheckJob:
         output, tables = self.score.output(scored)
         rejects = finish_rejects([tables.rejects])
         findings = [f for p in scored.parts for f in part_findings(p, tables.games)]
+        rank_points = rank_point_findings(output.summary.platform_ranks, scored.parts)  # Mahjong Soul's
+        if rank_points is not None:
+            findings.append(rank_points)
         rejected = reject_findings(rejects)
         if scored.sheet is not None:  # a game that cannot be settled is a finding of its table, not of each row
             findings += sheet_findings(scored.sheet)

@@ -54,13 +54,13 @@ def _last(hands: pl.DataFrame, gid: str) -> dict:
 @pytest.mark.parametrize("path, rules, room, rows, players, ranks, start, finals, points, grading", [
     (EAST, "majsoul;game_length=east", "金の間東喰赤", 6, ["Aoi#111001", "Ren#111002", "Yui#111003", "Sora#111004"],
      ["雀士★2", "雀傑★1", "雀士★3", "雀傑★2"], 1693052045, [26500, 31000, 11300, 31200], [-3.5, 11.0, -28.7, 21.2],
-     [-5, 35, -65, 75]),
+     [-3, 31, -58, 62]),
     (SOUTH, "majsoul", "玉の間南喰赤", 11, ["Sakura#101234", "Sakura#202345", "Kenji#303456", "Mio#404567"],
      ["雀豪★1", "雀豪★2", "雀聖★1", "雀豪★3"], 1697290897, [27600, 30400, 18500, 23500], [7.6, 20.4, -21.5, -6.5],
-     [30, 110, -180, -40]),
+     [63, 131, -231, -6]),
     (SANMA, "majsoul_sanma;game_length=east", "三金の間東喰赤", 4, ["Hana#121001", "Taro#121002", "Yuki#121003", None],
      ["雀傑★3", "雀豪★1", "雀傑★2", None], 1709291151, [30100, 40400, 34500, None], [-19.9, 20.4, -0.5, None],
-     [-60, 60, 0, None]),
+     [-79, 76, 0, None]),
 ])
 def test_a_ranked_raw_record_imports_with_every_server_value(raw, path, rules, room, rows, players, ranks, start,
                                                              finals, points, grading):
@@ -238,7 +238,7 @@ def test_the_command_line(tmp_path):
     assert "imported 2 game(s), 10 row(s)" in result.output
     hands = pl.read_parquet(out)
     assert analyzer.check(hands).ok
-    assert hands["recorded_rank_points_1"].drop_nulls().to_list() == [35, 60]
+    assert hands["recorded_rank_points_1"].drop_nulls().to_list() == [31, 76]
 
 
 def test_check_compares_the_server_result_block(tmp_path):

@@ -178,6 +178,27 @@ EAST_ACCOUNTS = [("Aoi", 111001), ("Ren", 111002), ("Yui", 111003), ("Sora", 111
 SOUTH_ACCOUNTS = [("Sakura", 101234), ("Sakura", 202345), ("Kenji", 303456), ("Mio", 404567)]
 SANMA_ACCOUNTS = [("Hana", 121001), ("Taro", 121002), ("Yuki", 121003)]
 
+# Each seat's rank-point change (``grading_score``), worked by hand from Mahjong Soul's formula and tables
+# (analyzer.ratings.majsoul_points, docs/ratings.md): ceil((final - start)/1000 + uma) + the room's points, less
+# the level's loss for last place. (Earlier versions of this file wrote invented values.)
+GRADING = {
+    # Gold Room East (4p, 40/20/0/0; East losses): finals 26500, 31000, 11300, 31200 -> places 3, 2, 4, 1
+    #   Aoi  3rd: ceil(1.5 - 5) = ceil(-3.5) = -3                       -> -3
+    #   Ren  2nd: ceil(6.0 + 5) = 11, + 20                              -> 31
+    #   Yui  4th: ceil(-13.7 - 15) = ceil(-28.7) = -28, - 30 (雀士★3)    -> -58
+    #   Sora 1st: ceil(6.2 + 15) = ceil(21.2) = 22, + 40                -> 62
+    "east": [-3, 31, -58, 62],
+    # Jade Room South (4p, 110/55/0/0; South losses): finals 27600, 30400, 18500, 23500 -> places 2, 1, 4, 3
+    #   ceil(2.6 + 5) = 8, + 55 -> 63; ceil(5.4 + 15) = 21, + 110 -> 131;
+    #   ceil(-6.5 - 15) = ceil(-21.5) = -21, - 210 (雀聖★1) -> -231; ceil(-1.5 - 5) = ceil(-6.5) = -6 -> -6
+    "south": [63, 131, -231, -6],
+    # three-player Gold Room East (start 35000, uma 15/0/-15, 55/0/0; three-player East losses):
+    #   finals 30100, 40400, 34500 -> places 3, 1, 2
+    #   ceil(-4.9 - 15) = ceil(-19.9) = -19, - 60 (雀傑★3) -> -79; ceil(5.4 + 15) = 21, + 55 -> 76;
+    #   ceil(-0.5 + 0) = 0 -> 0
+    "sanma": [-79, 76, 0],
+}
+
 
 def games() -> dict[str, dict]:
     east, south, sanma, riichi = east_game(), south_game(), sanma_game(), east_game(riichi_ron=True)
@@ -186,11 +207,11 @@ def games() -> dict[str, dict]:
                                         detail_rule={"dora_count": 0, "init_point": 25000, "fandian": 30000}))
     friendly["head"]["uuid"] = "231014-0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
     return {
-        "ranked_east.json": record(east, 8, 1, EAST_ACCOUNTS, 1693052045, [-5, 35, -65, 75]),
-        "ranked_south.json": record(south, 12, 2, SOUTH_ACCOUNTS, 1697290897, [30, 110, -180, -40], shape="records"),
-        "ranked_sanma.json": record(sanma, 21, 11, SANMA_ACCOUNTS, 1709291151, [-60, 60, 0]),
+        "ranked_east.json": record(east, 8, 1, EAST_ACCOUNTS, 1693052045, GRADING["east"]),
+        "ranked_south.json": record(south, 12, 2, SOUTH_ACCOUNTS, 1697290897, GRADING["south"], shape="records"),
+        "ranked_sanma.json": record(sanma, 21, 11, SANMA_ACCOUNTS, 1709291151, GRADING["sanma"]),
         "friendly_south.json": friendly,
-        "riichi_ron.json": record(riichi, 8, 1, EAST_ACCOUNTS, 1693052045, [-5, 35, -65, 75]),
+        "riichi_ron.json": record(riichi, 8, 1, EAST_ACCOUNTS, 1693052045, GRADING["east"]),
     }
 
 
