@@ -26,11 +26,11 @@ NDJSON_TABLES = frozenset({"hands", "rejects"})
 CODE_LIST_COLUMNS = {"problems", "input_problems"}
 
 
-def flatten_for_csv(df: pl.DataFrame) -> pl.DataFrame:
+def flatten_for_csv(df: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """CSV holds no nested values: lists become comma-joined text (problem codes ';'-joined, none an empty
     text), lists of structs 'a:b' items joined by ', '."""
     columns = []
-    for name, dtype in df.schema.items():
+    for name, dtype in df.collect_schema().items():
         col = pl.col(name)
         if name in CODE_LIST_COLUMNS and isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct):
             columns.append(col.cast(pl.List(pl.String)).list.join(";").fill_null("").alias(name))
