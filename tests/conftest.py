@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import polars as pl
 import pytest
+
+# A test run started with SIGINT ignored (a background job of a shell without job control, as some CI runners
+# start their steps) gets no KeyboardInterrupt from Ctrl-C, and its children inherit that: the Ctrl-C tests need
+# Python's own handler, which a terminal's run has.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 PLAYERS = ("Aoki", "Baba", "Chiba", "Doi")
 COLUMNS = ["game_id", "round", "honba", "player_0", "player_1", "player_2", "player_3", "result", "winner", "loser",
