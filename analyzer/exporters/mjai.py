@@ -25,26 +25,16 @@ from __future__ import annotations
 import json
 
 from analyzer.importers.identity import game_id
+from analyzer.importers.mjai_results import GIMITE_YAKU as IMPORTED_GIMITE_YAKU, RYUKYOKU_ABORTS
 from analyzer.importers.model import YAKUMAN_HAN, Game, Kyoku, Outcome
 from analyzer.importers.rules_spec import rules_spec
 from analyzer.importers.tile_text import RED, kind
 
 _HONOURS = "ESWNPFC"
-# ours -> gimite's (lib/mjai/hora.rb) where gimite names that very yaku; the rest are written as ours
-GIMITE_YAKU = {
-    "menzen_tsumo": "menzenchin_tsumoho", "riichi": "reach", "ippatsu": "ippatsu", "chankan": "chankan",
-    "rinshan": "rinshankaiho", "haitei": "haiteiraoyue", "houtei": "hoteiraoyui", "pinfu": "pinfu",
-    "tanyao": "tanyaochu", "iipeikou": "ipeko", "seat_wind": "jikaze", "round_wind": "bakaze",
-    "double_riichi": "double_reach", "chiitoitsu": "chitoitsu", "chanta": "honchantaiyao", "ittsu": "ikkitsukan",
-    "sanshoku": "sanshokudojun", "sanshoku_doukou": "sanshokudoko", "sankantsu": "sankantsu",
-    "toitoi": "toitoiho", "sanankou": "sananko", "shousangen": "shosangen", "honroutou": "honroto",
-    "ryanpeikou": "ryanpeko", "junchan": "junchantaiyao", "honitsu": "honiso", "chinitsu": "chiniso",
-    "renhou": "renho", "tenhou": "tenho", "chiihou": "chiho", "daisangen": "daisangen", "suuankou": "suanko",
-    "tsuuiisou": "tsuiso", "ryuuiisou": "ryuiso", "chinroutou": "chinroto", "chuuren": "churenpoton",
-    "kokushi": "kokushimuso", "daisuushii": "daisushi", "shousuushii": "shosushi", "suukantsu": "sukantsu",
-}  # fmt: skip
-ABORT_REASONS = {"yao9": "kyushukyuhai", "reach4": "suchareach", "ron3": "sanchaho", "kan4": "sukaikan",
-                 "kaze4": "sufonrenta"}
+# ours -> gimite's (lib/mjai/hora.rb): the import's table turned round (one name each way); the rest are written
+# as ours, and dora, ura and aka go on the hora as counts, not yaku
+GIMITE_YAKU = {ours: gimite for gimite, ours in IMPORTED_GIMITE_YAKU.items() if ours not in ("dora", "ura", "aka")}
+ABORT_REASONS = {mjlog: gimite for gimite, mjlog in RYUKYOKU_ABORTS.items()}  # mjlog's abort names -> gimite's
 EXTENSION = "analyzer"  # the start_game key holding what only analyzer reads back
 
 

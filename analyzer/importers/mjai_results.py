@@ -11,7 +11,7 @@ from analyzer.importers.yaku_names import yaku_name
 
 # gimite's yaku names (lib/mjai/hora.rb, and its Tenhou archive converter) -> ours; sangenpai is resolved
 # to haku / hatsu / chun from the winning hand, dora / uradora / akadora go to their counts.
-_GIMITE_YAKU = {
+GIMITE_YAKU = {
     "menzenchin_tsumoho": "menzen_tsumo", "reach": "riichi", "ippatsu": "ippatsu", "chankan": "chankan",
     "rinshankaiho": "rinshan", "haiteiraoyue": "haitei", "hoteiraoyui": "houtei", "pinfu": "pinfu",
     "tanyaochu": "tanyao", "ipeko": "iipeikou", "jikaze": "seat_wind", "bakaze": "round_wind",
@@ -51,7 +51,7 @@ def hora_value(ev: dict, o: Outcome, w: int, k: Kyoku) -> None:
             dragons_at = dragons_at if dragons else len(o.yaku)
             dragons += fan
             continue
-        name = _GIMITE_YAKU.get(raw) or yaku_name(raw) or (raw if raw.startswith("unknown:") else f"unknown:{raw}")
+        name = GIMITE_YAKU.get(raw) or yaku_name(raw) or (raw if raw.startswith("unknown:") else f"unknown:{raw}")
         if fan >= YAKUMAN_FAN:
             o.add_yakuman(name, fan // YAKUMAN_FAN)
         else:
