@@ -7,7 +7,6 @@ import sys
 import click
 
 from analyzer.exporters import export_events, export_mjai, export_tenhou6
-from analyzer.exporters.games import ConverterMissing
 
 from analyzer.cli.display import cell, console, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
@@ -63,12 +62,9 @@ def export_tenhou6_command(paths: tuple[str, ...], output: str, workers: int | N
 def _export(function, paths, output: str, workers: int | None, scheduler: str | None, max_log_size: int,
             debug: bool) -> None:
     with friendly_errors(debug):
-        try:
-            with progress_bar("Exporting", unit="files", counted="games", rate_unit="games") as progress:
-                summary = function(list(paths), output, workers=workers, scheduler=scheduler, progress=progress,
-                                   max_log_size=max_log_size)
-        except ConverterMissing as exc:
-            raise Failure(str(exc)) from exc
+        with progress_bar("Exporting", unit="files", counted="games", rate_unit="games") as progress:
+            summary = function(list(paths), output, workers=workers, scheduler=scheduler, progress=progress,
+                               max_log_size=max_log_size)
     for problem in summary.problems:
         colour = "yellow" if problem.imported else "red"
         console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)

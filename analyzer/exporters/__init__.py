@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from analyzer.exporters.events import ARROW_SCHEMA, SCHEMA, events_batch
-from analyzer.exporters.games import CONVERTERS, TEXTS, converter, games_batch
+from analyzer.exporters.games import SUFFIXES, TEXTS, games_batch
 from analyzer.exporters.run import DirectoryOutput, ExportSummary, Progress, TableOutput, export_logs
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES
 
@@ -45,12 +45,10 @@ def export_games(paths: list[str | Path], outdir: str | Path, to_text: Callable,
 def export_mjai(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:
     """One ``GAME_ID.mjai.jsonl`` per game (mjai JSON lines, as Mortal and mjai-reviewer read them) in
     ``outdir``; the options are :func:`export_events`'."""
-    converter("mjai")  # a missing converter is one error before any file is read
-    return export_games(paths, outdir, TEXTS["mjai"], CONVERTERS["mjai"][2], **options)
+    return export_games(paths, outdir, TEXTS["mjai"], SUFFIXES["mjai"], **options)
 
 
 def export_tenhou6(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:
     """One ``GAME_ID.json`` per game (tenhou.net/6 JSON, as Tenhou's viewer opens it) in ``outdir``; the
     options are :func:`export_events`'."""
-    converter("tenhou6")
-    return export_games(paths, outdir, TEXTS["tenhou6"], CONVERTERS["tenhou6"][2], **options)
+    return export_games(paths, outdir, TEXTS["tenhou6"], SUFFIXES["tenhou6"], **options)

@@ -8,44 +8,27 @@ turns their values into text and reports a game they cannot convert like a file 
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Callable
 
-from analyzer.exporters.mjai import events_text
+from analyzer.exporters.mjai import events_text, game_to_mjai
 from analyzer.exporters.run import read_game
+from analyzer.exporters.tenhou6 import game_to_tenhou6
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.importers.model import Game, LogError
 
-# format name -> (converter module, function, file suffix)
-CONVERTERS = {
-    "mjai": ("analyzer.exporters.mjai", "game_to_mjai", ".mjai.jsonl"),
-    "tenhou6": ("analyzer.exporters.tenhou6", "game_to_tenhou6", ".json"),
-}
-
-
-class ConverterMissing(RuntimeError):
-    """The converter of a format is not part of this installation."""
-
-
-def converter(name: str) -> Callable[[Game], object]:
-    """The converter function of a format; :class:`ConverterMissing` when this installation lacks it."""
-    module, function, _ = CONVERTERS[name]
-    try:
-        return getattr(importlib.import_module(module), function)
-    except (ImportError, AttributeError) as exc:
-        raise ConverterMissing(f"the {name} converter ({module}.{function}) is not part of this installation") from exc
+SUFFIXES = {"mjai": ".mjai.jsonl", "tenhou6": ".json"}  # format name -> the suffix of each game's file
 
 
 def mjai_text(game: Game) -> str:
     """A game as mjai JSON lines: one event a line, as Mortal and mjai-reviewer read them."""
-    return events_text(converter("mjai")(game))
+    return events_text(game_to_mjai(game))
 
 
 def tenhou6_text(game: Game) -> str:
     """A game as one tenhou.net/6 JSON object."""
-    return json.dumps(converter("tenhou6")(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(game_to_tenhou6(game), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 TEXTS: dict[str, Callable[[Game], str]] = {"mjai": mjai_text, "tenhou6": tenhou6_text}
