@@ -5,36 +5,28 @@
   objects, the first holding ``log``;
 * mjai JSON lines (Mortal, mjai-reviewer, gimite's mjai): the first line is an object with a ``type``;
 * Mahjong Soul raw game records: a text none of the above is, told by
-  ``analyzer.importers.majsoul_raw.looks_like_majsoul_raw`` when that reader is part of the installation
-  (:data:`EXTRA_DETECTORS`).
+  :func:`analyzer.importers.majsoul_raw.looks_like_majsoul_raw` (which may parse the whole text).
 
-Only the start of the text is looked at (:data:`SNIFF_CHARS`): detection costs nothing beside the parse.
+The first three look only at the start of the text (:data:`SNIFF_CHARS`): their detection costs nothing beside
+the parse.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-from typing import Callable
 
-MJLOG, TENHOU_JSON, MJAI = "mjlog", "tenhou_json", "mjai"
+from analyzer.importers.majsoul_raw import looks_like_majsoul_raw
+
+MJLOG, TENHOU_JSON, MJAI, MAJSOUL_RAW = "mjlog", "tenhou_json", "mjai", "majsoul_raw"
 SNIFF_CHARS = 4096
-
-# (format name, module, detector, parser): readers that may be absent; the detector takes the log's text, the
-# parser the text and the file's path (tried only on a text none of the formats above is)
-EXTRA_DETECTORS: list[tuple[str, str, str, str]] = [
-    ("majsoul_raw", "analyzer.importers.majsoul_raw", "looks_like_majsoul_raw", "parse_majsoul"),
-]
 
 
 def detect_format(text: str) -> str | None:
-    """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai`` or an extra reader's name), None when
-    it is none of them."""
+    """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai`` or ``majsoul_raw``), None when it is
+    none of them."""
     found = _built_in(text)
-    if found is None:  # only then the extra readers, which may parse the whole text to tell
-        for name, looks_like in _extra_detectors():
-            if looks_like(text):
-                return name
+    if found is None and looks_like_majsoul_raw(text):  # asked last: it may parse the whole text to tell
+        return MAJSOUL_RAW
     return found
 
 
@@ -66,18 +58,3 @@ def _first_object(head: str) -> dict | None:
         except ValueError:
             return None
     return first if isinstance(first, dict) else {}
-
-
-_loaded: list[tuple[str, Callable[[str], bool]]] | None = None
-
-
-def _extra_detectors() -> list[tuple[str, Callable[[str], bool]]]:
-    global _loaded
-    if _loaded is None:
-        _loaded = []
-        for name, module, function, _ in EXTRA_DETECTORS:
-            try:
-                _loaded.append((name, getattr(importlib.import_module(module), function)))
-            except (ImportError, AttributeError):
-                continue  # that reader is not part of this installation
-    return _loaded

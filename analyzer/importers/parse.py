@@ -3,10 +3,9 @@ and Tenhou JSON told apart by content, mjai when asked for, or every format told
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
-from analyzer.importers.detect import EXTRA_DETECTORS, MJAI, MJLOG, TENHOU_JSON, detect_format
+from analyzer.importers.detect import MAJSOUL_RAW, MJAI, MJLOG, TENHOU_JSON, detect_format
 from analyzer.importers.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
 from analyzer.importers.identity import content_digest
 from analyzer.importers.majsoul_raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul
@@ -71,7 +70,7 @@ def _parse_detected(text: str, path: str) -> Game:
         return parse_json(text, path)
     if found == MJAI:
         return parse_mjai(text, path)
-    for name, module, _, parser in EXTRA_DETECTORS:
-        if found == name:
-            return getattr(importlib.import_module(module), parser)(text, path)
-    raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON or mjai JSON lines)")
+    if found == MAJSOUL_RAW:
+        return parse_majsoul(text, path)
+    raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul raw "
+                   "records)")

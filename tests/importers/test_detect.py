@@ -75,10 +75,11 @@ def test_import_names_a_file_of_no_known_format(tmp_path: Path) -> None:
     hands, problems = read_logs([tmp_path], 1, "auto")
     assert hands.height > 0
     assert [(Path(p.file).name, p.reason) for p in problems] == [
-        ("notes.json", "not a log of a known format (mjlog XML, tenhou.net/6 JSON or mjai JSON lines)")]
+        ("notes.json", "not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul "
+                       "raw records)")]
 
 
-def test_an_extra_reader_is_asked_only_about_texts_of_no_known_format(monkeypatch) -> None:
+def test_the_raw_record_reader_is_asked_only_about_texts_of_no_other_format(monkeypatch) -> None:
     from analyzer.importers import detect
 
     asked: list[str] = []
@@ -87,8 +88,8 @@ def test_an_extra_reader_is_asked_only_about_texts_of_no_known_format(monkeypatc
         asked.append(text)
         return text.startswith("[")
 
-    monkeypatch.setattr(detect, "_loaded", [("other", looks_like)])
-    assert detect_format('[{"name": ".lq.RecordNewRound"}]') == "other"
+    monkeypatch.setattr(detect, "looks_like_majsoul_raw", looks_like)
+    assert detect_format('[{"name": ".lq.RecordNewRound"}]') == detect.MAJSOUL_RAW
     assert detect_format('{"head": {}, "data": []}') is None
     assert detect_format("<mjloggm>") == MJLOG and detect_format(json.dumps(TENHOU_GAME)) == TENHOU_JSON
     assert len(asked) == 2
