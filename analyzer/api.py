@@ -22,11 +22,11 @@ from analyzer.io.unknown_columns import check_input_columns
 from analyzer.io.workbook import require_xlsxwriter
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
 from analyzer.jobs.score import NO_HANDS
-from analyzer.rejects import REJECTS_SCHEMA
+from analyzer.scoring.rejects import REJECTS_SCHEMA
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.ratings import RatingOptions
 from analyzer.report import write_report
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.run import (
     ClusterDirectorySink,
     DirectorySink,
@@ -87,12 +87,12 @@ def score(
     """Score hand records — a frame of raw columns (as :func:`analyzer.load` gives) or paths — in memory.
 
     Without ``rules``, games that carry a ``rules`` column are scored under it, the others under the default
-    preset (:func:`analyzer.parts.score_parts`). Paths are scored in partitions of whole games
+    preset (:func:`analyzer.scoring.parts.score_parts`). Paths are scored in partitions of whole games
     (``partition_rows`` rows, or as many as ``memory_limit`` allows, e.g. ``"2GB"``); for inputs too big for
     memory, :func:`score_to` writes each partition's rows as it goes.
-    ``result.standings`` ranks the players of each kind of game (:mod:`analyzer.standings`); those with fewer
+    ``result.standings`` ranks the players of each kind of game (:mod:`analyzer.tournament.standings`); those with fewer
     than ``min_games`` games of a kind are listed after its ranked players, unranked.
-    ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.sheets`, by
+    ``input_kind``: each file read as its columns say (``auto``: game-level sheets, :mod:`analyzer.tournament.sheets`, by
     their ``player`` and ``final_score`` columns), or every file as ``hands`` or as ``games`` (sheets).
     A column whose name is a near miss of one analyzer reads is a :class:`~analyzer.io.unknown_columns.ColumnWarning`
     before the run; ``strict`` refuses any column analyzer neither reads nor writes (an ``InputError``).

@@ -42,14 +42,14 @@ RUNS = ("import", "events", "mjai")
 def measure(kind: str, root: Path, out: Path, workers: int) -> dict:
     """One run, in this process: its seconds, games, rows and peak RSS (this process, largest worker)."""
     if kind == "import":
-        from analyzer.importers.tenhou import read_logs
+        from analyzer.formats.read import read_logs
 
         t0 = time.perf_counter()
         hands, problems = read_logs([root], workers, "auto")
         seconds = time.perf_counter() - t0
         games, rows, failed = hands["game_id"].n_unique(), hands.height, sum(not p.imported for p in problems)
     else:
-        from analyzer.exporters import export_events, export_mjai
+        from analyzer.formats.export import export_events, export_mjai
 
         target = out / "events.parquet" if kind == "events" else out / "mjai"
         t0 = time.perf_counter()

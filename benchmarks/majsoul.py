@@ -30,8 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyzer.importers.files import expand_paths
-from analyzer.importers.tenhou import read_majsoul, read_tenhou
+from analyzer.formats.files import expand_paths
+from analyzer.formats.read import read_majsoul, read_tenhou
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 
 ROOT = Path(__file__).resolve().parents[1]

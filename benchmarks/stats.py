@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from analyzer.games import game_results
-from analyzer.parts import raw_input, score_parts
+from analyzer.game.games import game_results
+from analyzer.scoring.parts import raw_input, score_parts
 from analyzer.players import player_partials
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.gamegen import generate

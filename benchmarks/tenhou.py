@@ -33,8 +33,8 @@ from pathlib import Path
 
 
 from analyzer.api import check, score
-from analyzer.importers.files import expand_paths
-from analyzer.importers.tenhou import read_tenhou
+from analyzer.formats.files import expand_paths
+from analyzer.formats.read import read_tenhou
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 
 ROOT = Path(__file__).resolve().parents[1]

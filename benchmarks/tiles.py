@@ -30,8 +30,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.points import base_points, hand_points
-from analyzer.rules import load_rules
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.core.rules import load_rules
 from benchmarks.figures import RESULTS, peak_rss_mb, run_info, save
 from benchmarks.handgen import generate
 

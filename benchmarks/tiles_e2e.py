@@ -41,7 +41,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.rules import load_rules
+from analyzer.core.rules import load_rules
 from benchmarks.figures import RESULTS, run_info, save
 from benchmarks.handgen import generate
 from benchmarks.scale import timed
@@ -234,7 +234,7 @@ def measure_steps(data: Path, outputs: Path) -> dict:
     (with the run's writer, a part at a time as the run appends them), each alone: run in a fresh process."""
     from analyzer.io.write import ResultWriter
     from analyzer.run.plan import DEFAULT_PARTITION_ROWS
-    from analyzer.rules import load_rules
+    from analyzer.core.rules import load_rules
     from analyzer.tiles import score_tiles
     from benchmarks.tiles import _with_points
 

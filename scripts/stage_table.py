@@ -1,4 +1,4 @@
-"""Write the scoring stages' table (analyzer.stages.stage_table) into docs/architecture.md between its markers.
+"""Write the scoring stages' table (analyzer.scoring.stages.stage_table) into docs/architecture.md between its markers.
 
     .venv/bin/python scripts/stage_table.py
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.stages import stage_table
+from analyzer.scoring.stages import stage_table
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
 BEGIN, END = "<!-- stages:begin -->", "<!-- stages:end -->"

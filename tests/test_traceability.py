@@ -21,11 +21,11 @@ from rich.console import Console
 from analyzer.api import check, score
 from analyzer.cli import display, main
 from analyzer.findings.report import write_findings
-from analyzer.importers.parse import parse_file
-from analyzer.importers.tenhou import read_mjai, read_tenhou
+from analyzer.formats.parse import parse_file
+from analyzer.formats.read import read_mjai, read_tenhou
 from analyzer.report import write_report
-from analyzer.viewer import tenhou_url, tenhou_url_expr, where_recorded
-from tests.importers.tenhou_to_mjai import to_mjai
+from analyzer.report.viewer import tenhou_url, tenhou_url_expr, where_recorded
+from tests.formats.mjai.tenhou_to_mjai import to_mjai
 
 ROOT = Path(__file__).resolve().parents[1]
 MJLOGS = ROOT / "tests" / "data" / "mjlog"

@@ -15,7 +15,7 @@ import pytest
 from conftest import game
 
 import analyzer
-from analyzer.importers.tenhou import read_tenhou
+from analyzer.formats.read import read_tenhou
 from analyzer.api import score_to
 
 SAMPLE = "sample_logs/tenhou/sample_tonpuu.json"
@@ -176,7 +176,7 @@ def test_problems_are_a_list_in_parquet_and_text_in_csv(tmp_path):
 
 def test_a_csv_hands_output_read_back_counts_its_problems(tmp_path):
     from analyzer.players import yaku_stats_from_hands
-    from analyzer.problems import problem_lists, rows_with_problems
+    from analyzer.game.problems import problem_lists, rows_with_problems
 
     df = game([
         {"round": "E1", "honba": 0, "result": "draw", "riichi": "Aoki", "tenpai": "Aoki"},

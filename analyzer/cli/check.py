@@ -8,7 +8,7 @@ import click
 
 from analyzer.api import check
 from analyzer.findings.report import REPORT_FORMATS, write_findings
-from analyzer.rules import load_rules
+from analyzer.core.rules import load_rules
 
 from analyzer.cli.display import column_warnings, print_findings, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, friendly_errors, refuse_inputs_as_outputs

@@ -17,8 +17,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from analyzer.io.unknown_columns import ColumnWarning
-from analyzer.standings import KIND, game_kind, kind_seats, kinds_of
-from analyzer.viewer import where_recorded
+from analyzer.tournament.standings import KIND, game_kind, kind_seats, kinds_of
+from analyzer.report.viewer import where_recorded
 
 # soft wrap: a message is one line in a log however long (tables still fit the width)
 console = Console(stderr=True, soft_wrap=True)
@@ -106,7 +106,7 @@ def print_line(text: str) -> None:
 
 def print_standings(result, top: int) -> None:
     """The standings of a run (``result.standings``): one table per kind of game when the games mix kinds
-    (:mod:`analyzer.standings`), each cut at ``top`` players with a line saying how many more there are."""
+    (:mod:`analyzer.tournament.standings`), each cut at ``top`` players with a line saying how many more there are."""
     standings = getattr(result, "standings", None)
     if top <= 0 or standings is None or standings.height == 0:
         return
@@ -208,7 +208,7 @@ def print_rejects(rows: int, reasons, where) -> None:
 def print_findings(result, show: int, notes: bool = False) -> None:
     """The findings of ``check``: counts per kind and field, then the first ``show`` of them, most serious kind
     first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given and where it
-    was recorded (:func:`analyzer.viewer.where_recorded`). Notes are one line of counts unless ``notes`` lists them too (after
+    was recorded (:func:`analyzer.report.viewer.where_recorded`). Notes are one line of counts unless ``notes`` lists them too (after
     the mismatches)."""
     if result.findings.height == 0:
         return

@@ -17,7 +17,7 @@ import polars as pl
 from analyzer.run import ClusterUnavailable
 from analyzer.io.faults import OutputError
 from analyzer.io.load import InputError, expand_inputs
-from analyzer.rules import RulesError
+from analyzer.core.rules import RulesError
 
 from analyzer.cli.display import cell, console
 

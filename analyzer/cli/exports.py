@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from analyzer.exporters import export_events, export_mjai, export_tenhou6
+from analyzer.formats.export import export_events, export_mjai, export_tenhou6
 
 from analyzer.cli.display import cell, console, print_line, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors

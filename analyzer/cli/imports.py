@@ -9,7 +9,7 @@ import click
 import polars as pl
 import polars.selectors as cs
 
-from analyzer.importers.tenhou import read_logs
+from analyzer.formats.read import read_logs
 from analyzer.io.write import write_table
 
 from analyzer.cli.display import cell, console, print_line, progress_bar

@@ -10,8 +10,8 @@ from analyzer.api import check
 from analyzer.io.load import load
 from analyzer.io.unknown_columns import check_input_columns
 from analyzer.report import write_report
-from analyzer.rules import load_rules
-from analyzer.selection import select_games
+from analyzer.core.rules import load_rules
+from analyzer.core.selection import select_games
 
 from analyzer.cli.display import column_warnings, print_line, progress
 from analyzer.cli.rating_options import rating_choice, rating_options

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from analyzer.rules import load_rules, preset_names
+from analyzer.core.rules import load_rules, preset_names
 
 from analyzer.cli.display import cell, out
 from analyzer.cli.errors import friendly_errors

@@ -9,7 +9,7 @@ import click
 
 from analyzer.api import score_to
 from analyzer.io.formats import RUN_FORMATS, table_file
-from analyzer.rules import load_rules
+from analyzer.core.rules import load_rules
 
 from analyzer.cli.display import column_warnings, print_counts, print_notes, print_standings, print_teams, progress_bar
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, WRITTEN, friendly_errors, refuse_inputs_as_outputs

@@ -25,7 +25,7 @@ explanation     a short reason: the yaku or fu items that differ, the payment be
 source_file,    where the row came from: the input file and row
 source_row
 log_file,       where an imported row was recorded: the log file and the hand in it (``log_row``, from 1),
-log_row         null for score sheets (the columns of :mod:`analyzer.importers.columns`)
+log_row         null for score sheets (the columns of :mod:`analyzer.formats.columns`)
 =============== =========================================================================================
 
 Everything is column work on the scored frames. The check job lists findings most serious kind first
@@ -44,8 +44,8 @@ from analyzer.findings.game_end import (
 from analyzer.findings.rejects import reject_findings
 from analyzer.findings.table import money_findings, problem_findings, round_findings, table_findings
 from analyzer.findings.values import VALUE_FIELDS, delta_findings, plausibility_findings, value_findings
-from analyzer.parts import ScoredPart
-from analyzer.schema import log_columns
+from analyzer.scoring.parts import ScoredPart
+from analyzer.core.schema import log_columns
 
 __all__ = ["FINDING_SCHEMA", "KIND_ORDER", "NOT_A_MISMATCH", "VALUE_FIELDS", "part_findings", "reject_findings",
            "severity"]

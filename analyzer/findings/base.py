@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.players.seats import at_seat
-from analyzer.schema import PLAYER_COLUMNS
-from analyzer.text import one_of
+from analyzer.core.schema import PLAYER_COLUMNS
+from analyzer.core.text import one_of
 
 FINDING_SCHEMA = {
     "game_id": pl.String,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import finding, number_text
-from analyzer.game_end import hand_ends
-from analyzer.per_game import last_round_expr
-from analyzer.rules import Rules
-from analyzer.schema import SEATS
-from analyzer.text import format_text
+from analyzer.game.game_end import hand_ends
+from analyzer.game.per_game import last_round_expr
+from analyzer.core.rules import Rules
+from analyzer.core.schema import SEATS
+from analyzer.core.text import format_text
 
 
 def game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFrame) -> list[pl.LazyFrame]:
@@ -49,7 +49,7 @@ def game_end_findings(hands: pl.LazyFrame, names: list[str], games: pl.DataFrame
 
 def settlement_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
     """One note per game whose recorded game points fit no rule we know (the importer's ``settlement``,
-    :mod:`analyzer.importers.settlement`): the game is scored as the server settled it, so its points agree;
+    :mod:`analyzer.formats.settlement`): the game is scored as the server settled it, so its points agree;
     what the settlement may be is said once, not as a mismatch per seat."""
     if "settlement" not in names:
         return []
@@ -58,7 +58,7 @@ def settlement_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFr
 
 
 def lobby_rules_findings(hands: pl.LazyFrame, names: list[str]) -> list[pl.LazyFrame]:
-    """One note per game of a special lobby (the importer's ``rules_note``, :mod:`analyzer.importers.lobby`):
+    """One note per game of a special lobby (the importer's ``rules_note``, :mod:`analyzer.formats.tenhou.lobby`):
     what its lobby's rules give and what of them is not reproduced, said once, not as mismatches."""
     if "rules_note" not in names:
         return []

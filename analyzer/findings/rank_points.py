@@ -8,9 +8,9 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, number_text
-from analyzer.parts import ScoredPart
+from analyzer.scoring.parts import ScoredPart
 from analyzer.ratings.majsoul_points import CELESTIAL_LEVEL
-from analyzer.schema import log_columns
+from analyzer.core.schema import log_columns
 
 
 def _where(parts: list[ScoredPart]) -> pl.DataFrame:

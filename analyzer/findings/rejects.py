@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.validate import COPY_REASON_START, DUPLICATE_ROW
+from analyzer.scoring.validate import COPY_REASON_START, DUPLICATE_ROW
 
 
 def reject_findings(rejects: pl.DataFrame) -> pl.DataFrame:

@@ -9,14 +9,14 @@ import polars as pl
 from analyzer.io.html import html_page
 from analyzer.io.load import InputError
 from analyzer.io.write import write_atomic, write_table
-from analyzer.viewer import tenhou_url_expr, where_recorded
+from analyzer.report.viewer import tenhou_url_expr, where_recorded
 
 REPORT_FORMATS = ("csv", "parquet", "html")
 WHERE_COLUMNS = ("source_file", "source_row", "log_file", "log_row")  # one ``where`` column on the page
 
 
 def _cited(findings: pl.DataFrame) -> pl.DataFrame:
-    """Findings with ``where`` (:func:`~analyzer.viewer.where_recorded`) after their game, for the page."""
+    """Findings with ``where`` (:func:`~analyzer.report.viewer.where_recorded`) after their game, for the page."""
     first, *rest = findings.columns
     return findings.select(first, where_recorded().alias("where"), *rest)
 

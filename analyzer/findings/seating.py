@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, NO_LOG
-from analyzer.sessions import session_order
-from analyzer.teams import merge_teams, team_partials, two_teams
-from analyzer.text import format_text
+from analyzer.tournament.sessions import session_order
+from analyzer.tournament.teams import merge_teams, team_partials, two_teams
+from analyzer.core.text import format_text
 
 SEATING_SCHEMA = {"session": pl.String, "player": pl.String, "games": pl.Int64, "first_game": pl.String,
                   "first_table": pl.String, "last_game": pl.String, "last_table": pl.String, "last_file": pl.String,

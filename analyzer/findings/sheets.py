@@ -1,4 +1,4 @@
-"""Findings on a game-level sheet (:mod:`analyzer.sheets`), one partition's games at a time.
+"""Findings on a game-level sheet (:mod:`analyzer.tournament.sheets`), one partition's games at a time.
 
 * ``table`` — a game that cannot be settled: the table has another number of players than its rules play
   (field ``players``), a player is at the table twice (``player``), seats clash (``seat``), the game also has
@@ -19,9 +19,9 @@ import polars as pl
 
 from analyzer.findings.base import FINDING_SCHEMA, NO_LOG, number_text
 from analyzer.io.wide import WIDE_INDEX, WIDE_WIND, wide_column
-from analyzer.rejects import REJECT
-from analyzer.sheets import SheetPart
-from analyzer.text import format_text
+from analyzer.scoring.rejects import REJECT
+from analyzer.tournament.sheets import SheetPart
+from analyzer.core.text import format_text
 
 COMPUTED = ("place", "uma", "oka", "penalty", "game_points", "final_score", "chombo")
 POINTS_TOLERANCE = 0.05  # recorded game points are written to a tenth: 15.3 for 15.333…

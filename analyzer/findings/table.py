@@ -6,9 +6,9 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import as_int, finding
-from analyzer.game_end import dealer_stays, next_round, round_name
-from analyzer.rules import Rules
-from analyzer.text import format_text
+from analyzer.game.game_end import dealer_stays, next_round, round_name
+from analyzer.core.rules import Rules
+from analyzer.core.text import format_text
 
 # problem codes of the scoring pipeline that are findings of their own (the *_mismatch codes of the tiles
 # stage are covered by the field comparisons instead): code -> (field, kind, explanation)

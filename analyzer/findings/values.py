@@ -6,10 +6,10 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.findings.base import WIN, as_int, finding
-from analyzer.rules import Rules
-from analyzer.schema import DELTA_COLUMNS, SEATS
-from analyzer.points import base_points, hand_points
-from analyzer.text import format_text
+from analyzer.core.rules import Rules
+from analyzer.core.schema import DELTA_COLUMNS, SEATS
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.core.text import format_text
 
 
 def _yaku_names(column: str) -> pl.Expr:

@@ -20,7 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.wide import is_wide
-from analyzer.schema import LOSER_RESULTS, PLAYER_COLUMNS, WINNER_RESULTS
+from analyzer.core.schema import LOSER_RESULTS, PLAYER_COLUMNS, WINNER_RESULTS
 
 
 class InputError(Exception):
@@ -34,7 +34,7 @@ _HEADER_BYTES = 1 << 16
 ALWAYS_REQUIRED = ["game_id", "round", "honba", "result", *PLAYER_COLUMNS[:3]]
 # Needed only where some row's result needs them (a sheet of draws names no winner).
 REQUIRED_BY_RESULT = {"winner": WINNER_RESULTS, "loser": LOSER_RESULTS}
-# A game-level result sheet (one row per player per game, analyzer.sheets) needs these, and has no ``result``.
+# A game-level result sheet (one row per player per game, analyzer.tournament.sheets) needs these, and has no ``result``.
 SHEET_REQUIRED = ["game_id", "player", "final_score"]
 SHEET_OPTIONAL = ["session", "table", "seat", "chombo", "penalty", "team", "leftover_sticks", "recorded_place",
                   "recorded_points"]

@@ -22,7 +22,7 @@ from analyzer.io.columns import (
     SHEET_COLUMNS, InputError, check_header, csv_separator, is_sheet, read_names, separator_name,
 )
 from analyzer.io.wide import SEAT_FIELDS, WIDE_COLUMNS, missing_seat_columns, to_long, wide_layout
-from analyzer.schema import (
+from analyzer.core.schema import (
     INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SHEET_ROW, SITUATION_FLAGS, SOURCE_FILE,
     SOURCE_ROW,
 )
@@ -188,7 +188,7 @@ def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
     if schema is None:
         schema = pl.scan_csv(path, infer_schema=False, glob=False, separator=separator).collect_schema()
         # validated columns by the name they are read as (`Honba` is `honba`: text too); a game-level sheet's
-        # columns too, where the file is one (analyzer.sheets reads them from their text)
+        # columns too, where the file is one (analyzer.tournament.sheets reads them from their text)
         sheet = is_sheet(n.strip().lower() for n in schema)
         text = {n: pl.String for n in schema
                 if input_name(n).lower() in VALIDATED_COLUMNS

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.importers.columns import COLUMNS as IMPORTED_COLUMNS
+from analyzer.formats.columns import COLUMNS as IMPORTED_COLUMNS
 from analyzer.io.columns import (
     ALWAYS_REQUIRED, REQUIRED_BY_RESULT, SHEET_COLUMNS, SHEET_REQUIRED, InputError, csv_header, is_sheet,
     sheet_file,
@@ -32,7 +32,7 @@ from analyzer.io.load import (
     scan_file,
 )
 from analyzer.io.near_miss import suggestion
-from analyzer.schema import SEATS, WINNER_RESULTS
+from analyzer.core.schema import SEATS, WINNER_RESULTS
 from analyzer.tiles.codes import CODE_COLUMNS
 
 # What `check` compares with what it computes (analyzer.findings): read, so a misspelling of one is a near miss.

@@ -1,5 +1,5 @@
 """Wide game-level sheets: one row per game (a table of a session), each seat's cells in columns of their own,
-turned into the long form (one row per player per game, :mod:`analyzer.sheets`) as they are read, so that the
+turned into the long form (one row per player per game, :mod:`analyzer.tournament.sheets`) as they are read, so that the
 same checks and the same settlement apply.
 
 Two ways of naming a seat's columns are read:

@@ -11,10 +11,10 @@ from analyzer.findings.rank_points import rank_point_findings
 from analyzer.findings.seating import SeatingSums
 from analyzer.findings.sheets import sheet_findings, table_rejects
 from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
-from analyzer.outputs import finish_rejects, rules_label
+from analyzer.jobs.outputs import finish_rejects, rules_label
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
-from analyzer.schema import SEATS
+from analyzer.core.schema import SEATS
 
 # most serious kind first (analyzer.findings.KIND_ORDER), then by game, hand, field and seat
 FINDING_ORDER = ("_severity", "kind", "game_id", "hand_no", "field", "seat")

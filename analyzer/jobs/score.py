@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.outputs import (
+from analyzer.jobs.outputs import (
     PartTables,
     assemble_part,
     finish_players,
@@ -20,24 +20,24 @@ from analyzer.outputs import (
 )
 from analyzer.io.columns import sheet_file
 from analyzer.io.load import prepare_input
-from analyzer.parts import ScoredPart, score_parts, unique_rulesets
+from analyzer.scoring.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
-from analyzer.problems import rows_with_problems
-from analyzer.rejects import reasons_summary
+from analyzer.game.problems import rows_with_problems
+from analyzer.scoring.rejects import reasons_summary
 from analyzer.ratings import (
     RatingOptions, compute_ratings, game_times, rating_rows, sessions_with_ratings, stacked as stacked_ratings,
     with_ratings,
 )
 from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT
 from analyzer.ratings.platform import finish_platform_ranks, part_rows, recorded_ranks, with_latest
-from analyzer.rules import Rules, load_rules
+from analyzer.core.rules import Rules, load_rules
 from analyzer.run.job import PartOutput, RunInfo
 from analyzer.run.sink import Sink
-from analyzer.schema import SHEET_ROW
-from analyzer.sheets import SheetPart, score_sheet
-from analyzer.standings import finish_standings, merge_standings, standings_partials_of_part
-from analyzer.teams import read_teams
-from analyzer.tournament import TournamentSums
+from analyzer.core.schema import SHEET_ROW
+from analyzer.tournament.sheets import SheetPart, score_sheet
+from analyzer.tournament.standings import finish_standings, merge_standings, standings_partials_of_part
+from analyzer.tournament.teams import read_teams
+from analyzer.tournament.sums import TournamentSums
 
 # The partitions' partial rows (one per player and partition, ~75 columns: about 0.6 kB each) are merged into one
 # row per player once this many pile up, and at least twice the rows of the merge so far: memory stays flat
@@ -51,7 +51,7 @@ NO_HANDS = {"game_id": pl.String, "source_file": pl.String, "source_row": pl.Int
 
 def reject_reasons(rejects: pl.DataFrame) -> pl.DataFrame:
     """The rejects per kind of reason, most first: ``column``, ``reason``, ``rows``, ``example``
-    (:func:`analyzer.rejects.reasons_summary`)."""
+    (:func:`analyzer.scoring.rejects.reasons_summary`)."""
     return reasons_summary(rejects)
 
 
@@ -77,10 +77,10 @@ class ScoreResult:
     rules: Rules
     rulesets: list[Rules] = field(default_factory=list)
     yaku_stats: pl.DataFrame | None = None  # player, yaku, count, rate (player null: all players)
-    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
+    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.tournament.standings)
     sheet_rows: int = 0  # rows of game-level sheets scored: each is a row of the games table, not of hands
-    sessions: pl.DataFrame | None = None  # standings after each session (analyzer.sessions); None without
-    teams: pl.DataFrame | None = None  # team standings (analyzer.teams); None without teams
+    sessions: pl.DataFrame | None = None  # standings after each session (analyzer.tournament.sessions); None without
+    teams: pl.DataFrame | None = None  # team standings (analyzer.tournament.teams); None without teams
     team_of: pl.DataFrame | None = None  # player -> team
     ratings: pl.DataFrame | None = None  # one row per player per game, in the order of games; None without
     platform_ranks: pl.DataFrame | None = None  # recorded ranks per player and game; None where none recorded
@@ -128,7 +128,7 @@ class RunSummary:
     yaku_stats: pl.DataFrame | None = None
     # the rejects per reason, most first: column, reason, rows (the rejects table itself is in paths["rejects"])
     reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
-    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.standings)
+    standings: pl.DataFrame | None = None  # one ranking per kind of game (analyzer.tournament.standings)
     sheet_rows: int = 0  # of the rows scored, those of game-level sheets (rows of the games table)
     sessions: pl.DataFrame | None = None  # standings after each session; None without sessions
     teams: pl.DataFrame | None = None  # team standings; None without teams
@@ -188,12 +188,12 @@ class ScoredPartition:
 
 class ScoreJob:
     """Score hand records: ``rules`` for every game, or None for each game's own ``rules`` column (see
-    :func:`analyzer.parts.score_parts`); players ranked by ``rank_by``, and so are the standings of each kind
-    of game (:mod:`analyzer.standings`), where players with fewer than ``min_games`` games go unranked.
+    :func:`analyzer.scoring.parts.score_parts`); players ranked by ``rank_by``, and so are the standings of each kind
+    of game (:mod:`analyzer.tournament.standings`), where players with fewer than ``min_games`` games go unranked.
     ``statistics=False`` leaves out the players' and the standings' partial sums (a sink that takes no
     players table needs none). ``input_kind``: each input file read as its columns say (``auto``), or every
-    file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.sheets`). ``teams``: a
-    teams file (path) or frame (``player``, ``team``) for the team standings (:mod:`analyzer.teams`).
+    file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.tournament.sheets`). ``teams``: a
+    teams file (path) or frame (``player``, ``team``) for the team standings (:mod:`analyzer.tournament.teams`).
 
     The standings are kept as partial sums per kind and player, not as the games: like the players' partials
     they are as small as the player pool (times the kinds of game), however many games a run writes."""
@@ -219,7 +219,7 @@ class ScoreJob:
 
     def score_partition(self, rows: pl.LazyFrame) -> ScoredPartition:
         """The partition's rows validated and scored: hand records one part per ruleset
-        (:func:`analyzer.parts.score_parts`), game-level sheet rows as a :class:`~analyzer.sheets.SheetPart`."""
+        (:func:`analyzer.scoring.parts.score_parts`), game-level sheet rows as a :class:`~analyzer.tournament.sheets.SheetPart`."""
         raw = prepare_input(rows).collect()
         is_sheet = pl.col(SHEET_ROW) if self.input_kind == "auto" else pl.lit(self.input_kind == "games")
         sheet_rows = raw.select(is_sheet.sum()).item() if raw.height else 0

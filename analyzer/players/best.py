@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 import polars as pl
 
-from analyzer import segments as seg
+from analyzer.core import segments as seg
 from analyzer.players.columns import BEST
-from analyzer.schema import ROUND_NAMES
-from analyzer.validate import MAX_HONBA
+from analyzer.core.schema import ROUND_NAMES
+from analyzer.scoring.validate import MAX_HONBA
 
 # Scored rows have honba 0..MAX_HONBA (validation rejects others); the bits of the game number and of the
 # largest value are read from the part, and must fit 63 bits with the place.

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer import segments as seg
+from analyzer.core import segments as seg
 from analyzer.players.seats import at_seat, bit, seats_where, spread, unit
-from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
-from analyzer.text import columns_where_every_row, one_of
+from analyzer.core.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
+from analyzer.core.text import columns_where_every_row, one_of
 
 YES_WORDS = ["true", "1", "yes", "t"]
 NO_WORDS = ["false", "0", "no", "f"]
@@ -77,9 +77,9 @@ def hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     ``_tenpai``, and with ``open_*`` ``_open`` / ``_closed`` (known open / known closed); the outcome tests
     ``_counted_hand`` (a hand's first row, not chombo), ``_exhaustive`` (draw or nagashi), ``_paid_tsumo``.
 
-    The rows are in replay order (:mod:`analyzer.replay`): a hand is a run of rows from ``_first`` to ``_last``,
+    The rows are in replay order (:mod:`analyzer.game.replay`): a hand is a run of rows from ``_first`` to ``_last``,
     so its totals are segment passes, not hashed windows; its yes/no facts share one running total
-    (:func:`analyzer.segments.pack`), ``longest`` the rows of the longest hand. Inputs the hands do not carry
+    (:func:`analyzer.core.segments.pack`), ``longest`` the rows of the longest hand. Inputs the hands do not carry
     add no columns. Each step is its own ``select``: an expression used twice inside one is computed twice."""
     names = hands.collect_schema().names()
     inputs = seat_inputs(names)

@@ -15,7 +15,7 @@ from analyzer.players.columns import BEST, INT_PARTIALS, MERGE, PLACES, POINT_UN
 from analyzer.players.facts import hand_facts, seat_inputs
 from analyzer.players.seats import at_seat
 from analyzer.players.sums import per_seat_sums, seat_rows
-from analyzer.schema import PLAYER_COLUMNS
+from analyzer.core.schema import PLAYER_COLUMNS
 
 
 def _yaku_names(schema: pl.Schema) -> pl.Expr | None:
@@ -68,7 +68,7 @@ def _game_sums(games: pl.LazyFrame, chombo: bool = False) -> pl.LazyFrame:
 
 
 def game_partials(games: pl.LazyFrame) -> pl.LazyFrame:
-    """Partial rows of games that have no hand records (a game-level sheet's, :mod:`analyzer.sheets`): the
+    """Partial rows of games that have no hand records (a game-level sheet's, :mod:`analyzer.tournament.sheets`): the
     sums of the games table and their chombo; every hand count 0, no best hand, no yaku. The published table
     leaves a player's hand statistics empty while they have no hand counted."""
     per_game = _game_sums(games, chombo=True)

@@ -12,10 +12,10 @@ import polars as pl
 from analyzer.players.columns import LIMIT_BUCKETS, OPEN_COUNTS, PLACES, POINT_UNITS
 from analyzer.players.partials import player_partials, yaku_partials
 from analyzer.players.seats import at_seat
-from analyzer.problems import has_code, problem_lists
-from analyzer.schema import PLAYER_COLUMNS
-from analyzer.text import one_of
-from analyzer.validate import seat_of
+from analyzer.game.problems import has_code, problem_lists
+from analyzer.core.schema import PLAYER_COLUMNS
+from analyzer.core.text import one_of
+from analyzer.scoring.validate import seat_of
 
 PLAYER_COLUMNS_OUT = [
     "rank", "player", "games", "incomplete_games", "total_points", "avg_points",

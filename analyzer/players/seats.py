@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer import segments as seg
-from analyzer.schema import SEATS
+from analyzer.core import segments as seg
+from analyzer.core.schema import SEATS
 
 FIELD_BITS = 8
 FIELD_MASK = (1 << FIELD_BITS) - 1

@@ -15,15 +15,15 @@ from typing import NamedTuple
 
 import polars as pl
 
-from analyzer import segments as seg
+from analyzer.core import segments as seg
 from analyzer.players.best import PartBounds, hand_key
 from analyzer.players.columns import BEST, COUNTS, LIMIT_BUCKETS, OPEN_COUNTS, SUMS
 from analyzer.players.facts import NEEDS
 from analyzer.players.seats import (
     ALL_SEATS, FIELD_BITS, MASKS_PER_WORD, RUN_ROWS, SEAT_FIELDS, SEAT_WORD_FIELDS, bit, has, seat_mask, seats_where,
 )
-from analyzer.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
-from analyzer.text import one_of
+from analyzer.core.schema import DELTA_COLUMNS, PLAYER_COLUMNS, SEATS
+from analyzer.core.text import one_of
 
 
 def chasing_riichi(s: int) -> tuple[pl.Expr, pl.Expr]:

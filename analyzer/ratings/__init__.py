@@ -23,7 +23,7 @@ import polars as pl
 from analyzer.io.columns import InputError
 from analyzer.ratings import skill, tenhou
 from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT, PLAYED_AT_TYPE, SESSION, game_times, sort_games
-from analyzer.schema import INPUT_POSITION
+from analyzer.core.schema import INPUT_POSITION
 
 __all__ = ["RatingOptions", "Ratings", "SYSTEMS", "compute_ratings", "game_times", "previous_state", "rating_rows",
            "sort_games", "with_ratings", "read_previous"]

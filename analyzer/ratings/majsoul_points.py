@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.importers.majsoul_rooms import room_from_name
+from analyzer.formats.majsoul.rooms import room_from_name
 
 # period -> from when (UTC date) its tables hold
 PERIODS = {"2021-08": "2021-08-24"}

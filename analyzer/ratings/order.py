@@ -7,7 +7,7 @@ A game's place in time is, in this order of preference:
    any ISO 8601 date and time, with or without an offset; a time without an offset is taken as UTC);
 2. ``date`` — a day (``YYYY-MM-DD``), taken as midnight UTC;
 3. ``session`` — the tournament's sessions in play order (by number when every session is a whole number, as
-   :func:`analyzer.sessions.session_order` says);
+   :func:`analyzer.tournament.sessions.session_order` says);
 4. the input: files in the order given, rows in file order (the game's first input row).
 
 Each key decides only between games that both have it; a game without a time comes after the games with
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.schema import INPUT_POSITION
-from analyzer.sessions import session_order
+from analyzer.core.schema import INPUT_POSITION
+from analyzer.tournament.sessions import session_order
 
 PLAYED_AT = "played_at"
 PLAYED_AT_TYPE = pl.Datetime("us", "UTC")

@@ -1,7 +1,7 @@
 """Recorded ranks over time: the ``platform_ranks`` table, each player's rank on their platform at the start of each
 game as the game's record gives it, in the order of games (:mod:`analyzer.ratings.order`).
 
-The records' columns (:mod:`analyzer.importers.columns`): Tenhou's ``dan_0..3`` (0 新人 … 10 初段 … 20 天鳳) and
+The records' columns (:mod:`analyzer.formats.columns`): Tenhou's ``dan_0..3`` (0 新人 … 10 初段 … 20 天鳳) and
 ``rate_0..3`` (R), Mahjong Soul's ``platform_rank_0..3`` (``雀士★2``, ``魂天Lv3``) and, for raw Mahjong Soul
 records, ``recorded_rank_points_0..3`` (the rank-point change the server recorded, on the game's last row), read
 from each game's first row with its ``room`` (Mahjong Soul) or ``lobby`` (Tenhou). A game whose record has none of
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.importers.identity import DAN_NAMES
+from analyzer.formats.identity import DAN_NAMES
 from analyzer.ratings.majsoul_points import with_computed_rank_points
 from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT, PLAYED_AT_TYPE, SESSION, sort_games
-from analyzer.schema import INPUT_POSITION, PLAYER_COLUMNS
+from analyzer.core.schema import INPUT_POSITION, PLAYER_COLUMNS
 
 SOURCES = ("dan", "rate", "platform_rank", "recorded_rank_points")
 PART_SCHEMA = {"game_id": pl.String, "seat": pl.Int64, "player": pl.String, "room": pl.String, "dan": pl.Int64,

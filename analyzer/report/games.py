@@ -3,7 +3,7 @@
 A game is incomplete (``complete`` false in the games table) for one of three reasons, read back here from the
 result's tables: it is a fragment (its first row has the ``partial_game`` problem: it does not start at E1
 with nothing on the table), rows of it were rejected (the rejects table; a rejected copy of a scored row does
-not count), or neither: then it does not end where its rules end a game (:mod:`analyzer.game_end`) — it goes
+not count), or neither: then it does not end where its rules end a game (:mod:`analyzer.game.game_end`) — it goes
 on after its end (a check's ``game_end`` finding says where) or its record stops before its last round.
 """
 
@@ -14,14 +14,14 @@ from html import escape
 
 import polars as pl
 
-from analyzer.per_game import last_round_of
-from analyzer.rules import RulesError, load_rules
-from analyzer.schema import ROUND_NAMES, log_columns
+from analyzer.game.per_game import last_round_of
+from analyzer.core.rules import RulesError, load_rules
+from analyzer.core.schema import ROUND_NAMES, log_columns
 
 from analyzer.report.markup import anchor, link
 from analyzer.report.svg import legend, line_chart
-from analyzer.validate import COPY_REASON_START
-from analyzer.viewer import tenhou_url
+from analyzer.scoring.validate import COPY_REASON_START
+from analyzer.report.viewer import tenhou_url
 
 
 def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame,

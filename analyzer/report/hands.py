@@ -4,7 +4,7 @@
 
 Players by name (a winner or loser given as a seat number is looked up in the seating), the hand's value as
 han and fu, the limit (``5 han, mangan``) or the yakuman, the points (hand value without honba and sticks), and
-the yaku by their English and Japanese names (:mod:`analyzer.yaku_labels`) with the dora counted. Yaku come
+the yaku by their English and Japanese names (:mod:`analyzer.core.yaku_labels`) with the dora counted. Yaku come
 from the tiles (``yaku``) or, without tiles, from ``recorded_yaku``; a han/fu sheet has neither: its hands
 show han and fu only. A CSV output read back holds these lists as text: both forms are read.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.problems import has_problems, problem_lists, problems_text
-from analyzer.schema import PLAYER_COLUMNS, SEATS
-from analyzer.validate import seat_of
-from analyzer.yaku_labels import YAKU_LABELS, yaku_label_map
+from analyzer.game.problems import has_problems, problem_lists, problems_text
+from analyzer.core.schema import PLAYER_COLUMNS, SEATS
+from analyzer.scoring.validate import seat_of
+from analyzer.core.yaku_labels import YAKU_LABELS, yaku_label_map
 
 NOT_PAID = ["head_bump", "triple_ron_abort"]  # problem codes of winners paid nothing
 # (tile columns, recorded columns, yaku id) of the dora counts listed after the yaku

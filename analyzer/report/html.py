@@ -15,18 +15,18 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.io.write import write_atomic
-from analyzer.problems import has_problems, problem_lists, problems_text
+from analyzer.game.problems import has_problems, problem_lists, problems_text
 from analyzer.report.games import game_section, hand_lines, incomplete_reasons, said
 from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.players import player_section
 from analyzer.report.ratings import platform_charts, rating_charts, system_of, with_rating
-from analyzer.schema import log_columns
+from analyzer.core.schema import log_columns
 from analyzer.report.tournament import is_tournament, tournament_sections
-from analyzer.selection import game_date
-from analyzer.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
-from analyzer.viewer import where_recorded
+from analyzer.core.selection import game_date
+from analyzer.tournament.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
+from analyzer.report.viewer import where_recorded
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#222;background:#fff}
@@ -88,7 +88,7 @@ def _link(kind: str, name: str | None) -> str:
 
 
 def _standings(result, players: pl.DataFrame) -> str:
-    """One sortable standings table per kind of game (:mod:`analyzer.standings`), of the players in
+    """One sortable standings table per kind of game (:mod:`analyzer.tournament.standings`), of the players in
     ``players``; the hand statistics (win %, …, over all of a player's games) only when every game is of one
     kind."""
     table = result.standings if getattr(result, "standings", None) is not None else standings(

@@ -8,7 +8,7 @@ from html import escape
 from analyzer.report.glossary import STAT_GROUPS
 from analyzer.report.markup import anchor, fmt_value, link
 from analyzer.report.svg import bar_chart, line_chart
-from analyzer.yaku_labels import yaku_label
+from analyzer.core.yaku_labels import yaku_label
 
 
 def stat_groups(row: dict) -> str:

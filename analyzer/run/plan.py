@@ -33,7 +33,7 @@ from analyzer.io.columns import check_required
 from analyzer.io.faults import writing
 from analyzer.io.load import (InputError, expand_inputs, format_of, input_schema, read_as, read_frame, scan_file,
                               to_schema)
-from analyzer.schema import INPUT_POSITION
+from analyzer.core.schema import INPUT_POSITION
 
 ROWS_PER_FILE = 1 << 32
 DEFAULT_PARTITION_ROWS = 500_000

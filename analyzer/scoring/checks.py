@@ -6,7 +6,7 @@
   and, for ``players = 3``: seat 3 must be empty (no ``player_3``, no winner, loser, liable player, riichi or
   tenpai at seat 3, no round E4 / S4 / …); for ``players = 4`` a row with north tiles set aside (``kita``) or
   a ``players`` column of 3 is refused (three-player records need a three-player ruleset). The reject bit
-  of a missing ``player_3`` that :func:`analyzer.validate.validate` sets is cleared for three players; under a
+  of a missing ``player_3`` that :func:`analyzer.scoring.validate.validate` sets is cleared for three players; under a
   four-player ruleset, in a game with no ``player_3`` on any row, it becomes the reason that the game has three
   players and the ruleset four (naming a three-player preset).
 * ``value_checks`` (after the tiles): under ``limits = "aotenjou"`` a win needs fu (also at 5+ han and for
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.rejects import REJECT, add_bits, reason, when
-from analyzer.per_game import rules_name_expr
-from analyzer.points import AOTENJOU_MAX_BASE, aotenjou_han
-from analyzer.rules import Rules, preset_names
-from analyzer.text import one_of
-from analyzer.validate import R_PLAYER, parse_int
+from analyzer.scoring.rejects import REJECT, add_bits, reason, when
+from analyzer.game.per_game import rules_name_expr
+from analyzer.scoring.points import AOTENJOU_MAX_BASE, aotenjou_han
+from analyzer.core.rules import Rules, preset_names
+from analyzer.core.text import one_of
+from analyzer.scoring.validate import R_PLAYER, parse_int
 
 R_SEAT3_PLAYER = reason("player_3", pl.col("player_3"), "a three-player ruleset: seat 3 must be empty")
 R_SEAT3_ROUND = reason("round", pl.col("round"), "three players: rounds are E1-E3, S1-S3, W1-W3 or N1-N3")

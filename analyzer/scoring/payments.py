@@ -4,7 +4,7 @@
 ``points`` (the hand's value without honba and sticks: the ron payment, or the tsumo total; a nagashi is
 valued as a mangan tsumo).
 
-``deltas`` needs the columns of :mod:`analyzer.replay` and adds ``delta_0``..``delta_3``: each seat's score
+``deltas`` needs the columns of :mod:`analyzer.game.replay` and adds ``delta_0``..``delta_3``: each seat's score
 change from the row, everything included (hand, honba, riichi sticks put out and collected, noten
 payments, nagashi, chombo). Riichi sticks put out in a hand are charged on its first row. With three players
 (``rules.players == 3``) only seats 0-2 pay and are paid; ``delta_3`` is null.
@@ -16,8 +16,8 @@ from functools import lru_cache
 
 import polars as pl
 
-from analyzer import segments as seg
-from analyzer.points import (
+from analyzer.core import segments as seg
+from analyzer.scoring.points import (
     MANGAN,
     YAKUMAN,
     base_points,
@@ -27,9 +27,9 @@ from analyzer.points import (
     ron_payment,
     tsumo_shares,
 )
-from analyzer.rules import Rules
-from analyzer.schema import DELTA_COLUMNS, SEATS
-from analyzer.text import one_of
+from analyzer.core.rules import Rules
+from analyzer.core.schema import DELTA_COLUMNS, SEATS
+from analyzer.core.text import one_of
 
 WINNER = pl.col("_winner")
 LOSER = pl.col("_loser")

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.rejects import add_bits, is_clean, reason, when
-from analyzer.rules import Rules
-from analyzer.segments import seat_bit
-from analyzer.schema import SITUATION_FLAGS
-from analyzer.text import columns_where_every_row, format_text, one_of
+from analyzer.scoring.rejects import add_bits, is_clean, reason, when
+from analyzer.core.rules import Rules
+from analyzer.core.segments import seat_bit
+from analyzer.core.schema import SITUATION_FLAGS
+from analyzer.core.text import columns_where_every_row, format_text, one_of
 from analyzer.tiles import score_tiles
 from analyzer.tiles.codes import CODE_COLUMNS, has_codes
 

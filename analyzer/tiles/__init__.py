@@ -44,7 +44,7 @@ Modules
   kokushi shapes (~3.5%) are exploded into all their readings on a side branch, priced, reduced to the best
   per hand and joined back on a narrow frame.  Inside a split the wait is chosen in closed form: pinfu
   ryanmen > kanchan > penchan > tanki > other ryanmen > shanpon (a shanpon by ron opens that triplet for fu
-  and ankou counts).  The best reading has the highest payment (``analyzer.points``), then yakuman
+  and ankou counts).  The best reading has the highest payment (``analyzer.scoring.points``), then yakuman
   over kazoe, han, fu.  The scoring works on a narrow copy of the inputs and every ``.cache()`` holds only the
   columns read after it; the pass-through columns are put back with a horizontal concat at the end.
 * :mod:`.yaku` - names and han (closed/open); a reading's yaku are a bit mask, han and yakuman counts come

@@ -16,7 +16,7 @@ import polars as pl
 from analyzer.io.load import InputError, expand_inputs
 from analyzer.io.write import ResultWriter
 from analyzer.run.plan import DEFAULT_PARTITION_ROWS, row_chunks
-from analyzer.schema import INPUT_POSITION, SOURCE_FILE, SOURCE_ROW
+from analyzer.core.schema import INPUT_POSITION, SOURCE_FILE, SOURCE_ROW
 from analyzer.tiles.codes import TEXT_COLUMNS, encode_tiles
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.tiles.columns import PROBLEMS, P, C, I, any_of, apply_stages, input_flag, where
 from analyzer.tiles.codes import CODE_COLUMNS, INDICATOR_BITS, MAX_INDICATORS
 from analyzer.tiles.readings import hand_level

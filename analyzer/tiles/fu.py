@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 
 BASE = "base"
 CHIITOITSU = "chiitoitsu"

@@ -13,8 +13,8 @@ from functools import cache
 import numpy as np
 import polars as pl
 
-from analyzer.points import base_points, hand_points
-from analyzer.rules import Rules
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.core.rules import Rules
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import C, Stages, input_flag, where

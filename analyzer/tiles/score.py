@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.tiles import fu as F
 from analyzer.tiles import yaku as Y
 from analyzer.tiles.columns import PROBLEMS, P, C, Stages, apply_stages

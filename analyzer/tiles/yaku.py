@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 import polars as pl
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.tiles.columns import where
 
 # (name, closed han, open han; 0 = closed only).  Order is the bit index and the order of the output list.

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import analyzer
-from analyzer.importers import read_majsoul, read_tenhou
+from analyzer.formats import read_majsoul, read_tenhou
 from analyzer.ratings.majsoul_points import with_computed_rank_points
 from analyzer.ratings.platform import level_of
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import SHARED_HINT, SHARED_LOGS
 
 import analyzer
-from analyzer.importers.tenhou import read_tenhou
+from analyzer.formats.read import read_tenhou
 from analyzer.ratings.platform import level_of
 
 MAJSOUL = Path(__file__).parents[1] / "data" / "majsoul"

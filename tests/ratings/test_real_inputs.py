@@ -10,7 +10,7 @@ import pytest
 from conftest import SHARED_HINT, SHARED_LOGS
 
 import analyzer
-from analyzer.importers.tenhou import read_tenhou
+from analyzer.formats.read import read_tenhou
 
 SAMPLE_SHEET = Path(__file__).parents[2] / "sample_logs" / "tournament" / "sheet.csv"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import analyzer
-from analyzer.importers.tenhou import read_tenhou
+from analyzer.formats.read import read_tenhou
 from analyzer.report import build_report
 
 MAJSOUL = Path(__file__).parents[1] / "data" / "majsoul"

@@ -10,7 +10,7 @@ import pytest
 
 import analyzer
 from analyzer.report import build_report
-from analyzer.viewer import tenhou_url
+from analyzer.report.viewer import tenhou_url
 from analyzer.report.glossary import DERIVED, figures
 from analyzer.report.markup import anchor
 from analyzer.report.svg import bar_chart, line_chart

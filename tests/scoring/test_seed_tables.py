@@ -21,8 +21,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyzer.points import base_points, hand_points, limit_name, ron_payment, tsumo_payment
-from analyzer.rules import preset
+from analyzer.scoring.points import base_points, hand_points, limit_name, ron_payment, tsumo_payment
+from analyzer.core.rules import preset
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TENHOU = preset("tenhou")  # no kiriage

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.points import base_points, hand_points
-from analyzer.rules import Rules
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.core.rules import Rules
 from analyzer.tiles import score_tiles
 
 FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou")

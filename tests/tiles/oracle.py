@@ -25,7 +25,7 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.meld import Meld
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 
 # mahjong yaku class name -> our canonical yaku name (dora / aka / ura are counted separately).
 YAKU_NAMES = {

@@ -20,8 +20,8 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from analyzer.points import base_points, hand_points
-from analyzer.rules import Rules, preset
+from analyzer.scoring.points import base_points, hand_points
+from analyzer.core.rules import Rules, preset
 
 pytest.importorskip("mahjong", reason="the mahjong package is the test-only oracle (pip install -e '.[test]')")
 pytest.importorskip("numpy", reason="the hand generator needs numpy (pip install -e '.[test]')")

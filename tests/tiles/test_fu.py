@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.tiles import fu as F
 from tests.tiles.helpers import score_frame
 

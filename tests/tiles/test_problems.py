@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from analyzer.tiles import score_tiles
 from tests.tiles.helpers import make_frame, score_frame
 

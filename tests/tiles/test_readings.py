@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from tests.tiles.helpers import score_frame, yaku_of
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from tests.tiles.helpers import score_frame
 
 ROWS = list(csv.DictReader((Path(__file__).parent / "seed_examples.csv").open(encoding="utf-8")))

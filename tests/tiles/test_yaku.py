@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.rules import Rules
+from analyzer.core.rules import Rules
 from tests.tiles.helpers import score_frame, yaku_of
 
 # id, case, expected yaku {name: han}, han, fu, wait

@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.importers.hand_shape import is_complete, is_tenpai
-from analyzer.importers.tenhou_json_play import json_tile
+from analyzer.formats.hand_shape import is_complete, is_tenpai
+from analyzer.formats.tenhou.tenhou6_play import json_tile
 
 HERE = Path(__file__).resolve().parent
 RED_OF = {51: 15, 52: 25, 53: 35}  # a red five and its plain five

@@ -32,12 +32,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path.insert(0, str(ROOT))
 
-from analyzer.importers.hand_shape import is_tenpai  # noqa: E402
-from analyzer.importers.majsoul_rooms import FAN_NAMES  # noqa: E402
-from analyzer.importers.replay import replay  # noqa: E402
-from analyzer.importers.tenhou_json import parse_json  # noqa: E402
-from analyzer.importers.tile_text import tile_str  # noqa: E402
-from analyzer.importers.yaku_names import yaku_name  # noqa: E402
+from analyzer.formats.hand_shape import is_tenpai  # noqa: E402
+from analyzer.formats.majsoul.rooms import FAN_NAMES  # noqa: E402
+from analyzer.formats.replay import replay  # noqa: E402
+from analyzer.formats.tenhou.tenhou6_read import parse_json  # noqa: E402
+from analyzer.formats.tile_text import tile_str  # noqa: E402
+from analyzer.formats.tenhou.yaku_names import yaku_name  # noqa: E402
 from tests.data.majsoul.compose import east_game, sanma_game, south_game  # noqa: E402
 
 FAN_IDS = {name: fid for fid, name in FAN_NAMES.items() if fid != 34} | {"kita": 34}

@@ -1,0 +1,60 @@
+"""Telling a log's format from its content, not its name: a folder of mixed logs is read in one run.
+
+* mjlog XML: the text starts with ``<`` (after a byte-order mark, blanks or an XML declaration);
+* tenhou.net/6 JSON (Tenhou's viewer, tensoul's Mahjong Soul conversions): a JSON object, or JSON lines of
+  objects, the first holding ``log``;
+* mjai JSON lines (Mortal, mjai-reviewer, gimite's mjai): the first line is an object with a ``type``;
+* Mahjong Soul raw game records: a text none of the above is, told by
+  :func:`analyzer.formats.majsoul.raw.looks_like_majsoul_raw` (which may parse the whole text).
+
+The first three look only at the start of the text (:data:`SNIFF_CHARS`): their detection costs nothing beside
+the parse.
+"""
+
+from __future__ import annotations
+
+import json
+
+from analyzer.formats.majsoul.raw import looks_like_majsoul_raw
+
+MJLOG, TENHOU_JSON, MJAI, MAJSOUL_RAW = "mjlog", "tenhou_json", "mjai", "majsoul_raw"
+SNIFF_CHARS = 4096
+
+
+def detect_format(text: str) -> str | None:
+    """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai`` or ``majsoul_raw``), None when it is
+    none of them."""
+    found = _built_in(text)
+    if found is None and looks_like_majsoul_raw(text):  # asked last: it may parse the whole text to tell
+        return MAJSOUL_RAW
+    return found
+
+
+def _built_in(text: str) -> str | None:
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<"):
+        return MJLOG
+    if not head.startswith("{"):
+        return None
+    first = _first_object(head)
+    if first is None:  # the first object does not end in the sniffed text: a whole game in one object
+        return TENHOU_JSON if '"log"' in head[:SNIFF_CHARS] or '"title"' in head[:SNIFF_CHARS] else None
+    if "log" in first:
+        return TENHOU_JSON
+    return MJAI if isinstance(first.get("type"), str) else None
+
+
+def _first_object(head: str) -> dict | None:
+    """The first JSON object of the text (its first line, else its first value), None when it does not
+    decode from the first :data:`SNIFF_CHARS` characters."""
+    line = head.split("\n", 1)[0]
+    try:
+        first = json.loads(line) if len(line) <= SNIFF_CHARS else None
+    except ValueError:
+        first = None
+    if first is None:
+        try:
+            first = json.JSONDecoder().raw_decode(head[:SNIFF_CHARS])[0]
+        except ValueError:
+            return None
+    return first if isinstance(first, dict) else {}

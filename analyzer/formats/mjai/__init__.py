@@ -1,0 +1,1 @@
+"""mjai JSON lines (Mortal, akochan, mjai-reviewer): read and written."""

@@ -1,0 +1,76 @@
+"""One log file into the game model (:mod:`.model`): its bytes read with the caps of :mod:`.files`, mjlog XML
+and Tenhou JSON told apart by content, mjai when asked for, or every format told by content (``auto``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, TENHOU_JSON, detect_format
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
+from analyzer.formats.identity import content_digest
+from analyzer.formats.majsoul.raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul
+from analyzer.formats.mjai.read import parse_mjai
+from analyzer.formats.tenhou.mjlog import parse_mjlog
+from analyzer.formats.model import Game, LogError
+from analyzer.formats.tenhou.tenhou6_read import parse_json
+
+
+def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> Game:
+    """One log file into the shared game model (raises ``LogError`` with the problem's reason).
+
+    ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content), ``mjai`` (JSON lines) or
+    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`) or ``auto`` (any of them,
+    told by :func:`.detect.detect_format`).
+    Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
+    path = Path(path)
+    data = read_log_bytes(path, max_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LogError(REFUSED_BINARY if log_format == "majsoul" else "not UTF-8 text") from None
+    game = _parse_text(text, str(path), log_format)
+    check_magnitudes(game)
+    game.digest = game.digest or content_digest(data)  # an mjlog's is its root element's (mjlog.split_prolog)
+    return game
+
+
+def _parse_text(text: str, path: str, log_format: str) -> Game:
+    if log_format == "auto":
+        return _parse_detected(text, path)
+    if log_format == "mjai":
+        return parse_mjai(text, path)
+    if log_format == "majsoul":
+        return parse_majsoul(text, path)
+    head = text.lstrip()[:1]
+    if head == "<":
+        return parse_mjlog(text, path)
+    if head in "{[" and head:
+        try:
+            return parse_json(text, path)
+        except LogError:
+            if looks_like_majsoul_raw(text):
+                raise LogError("a Mahjong Soul raw record, not a Tenhou log: import it with "
+                               "`analyzer import majsoul`") from None
+            if _looks_like_mjai(text):
+                raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            raise
+    raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
+
+
+def _looks_like_mjai(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0]
+    return first.startswith("{") and '"type"' in first and '"log"' not in first
+
+
+def _parse_detected(text: str, path: str) -> Game:
+    found = detect_format(text)
+    if found == MJLOG:
+        return parse_mjlog(text, path)
+    if found == TENHOU_JSON:
+        return parse_json(text, path)
+    if found == MJAI:
+        return parse_mjai(text, path)
+    if found == MAJSOUL_RAW:
+        return parse_majsoul(text, path)
+    raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul raw "
+                   "records)")

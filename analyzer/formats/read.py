@@ -1,0 +1,237 @@
+"""Import real Tenhou game logs as hand records: :func:`read_tenhou`.
+
+Formats (sniffed from the content, ``.gz`` files are decompressed):
+
+* mjlog XML (``<mjloggm>``), a whole game per file;
+* Tenhou JSON (the tenhou.net/6 viewer format): a whole game as one object, or JSON lines each holding some
+  kyoku of the same game (the lines of one file are one game).
+
+The same driver reads mjai logs (:func:`read_mjai`, parsed by :mod:`analyzer.formats.mjai.read`) into the same
+columns; what mjai does not record is null there.
+
+Standard Tenhou games are imported (and Mahjong Soul games converted to Tenhou JSON by tensoul, as Mahjong Soul
+games: :mod:`.majsoul`), four-player and three-player (mjlog GO type bit 0x10; JSON with seat 3
+empty or left out, see :mod:`analyzer.formats.tenhou.tenhou6_read`: seat 3 is then null in every per-seat column and the
+rules spec is ``tenhou_sanma``); a special lobby's game (GO type bits above 0xFF, custom ``csrule``) imports under
+its lobby's settlement with a note (:mod:`.lobby`); a malformed file becomes an :class:`ImportProblem` and the
+other files still import. ``read_tenhou`` has no side effects (it only reads the given paths).
+
+Output: one row per outcome, in play order (files in sorted path order); the columns are described in
+:mod:`.columns`. A file is parsed by :mod:`.parse` and its game turned into rows by :mod:`.rows`; here the
+files are found, read in parallel, and the games put together with their ids, a game met twice kept once.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import Callable
+
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.columns import COLUMNS
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
+from analyzer.formats.identity import game_id, id_kind, played_at
+from analyzer.formats.model import ImportProblem, LogError
+from analyzer.formats.parse import parse_file
+from analyzer.formats.rows import ANONYMOUS, game_rows
+from analyzer.run.file_batches import check_where, default_workers, map_in_order
+
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_majsoul", "read_logs", "parse_file", "COLUMNS"]
+
+
+def read_tenhou(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read Tenhou logs (files, directories searched recursively, or glob patterns; ``.gz`` allowed).
+
+    Returns the hand records (columns: :mod:`.columns`) and the problems: files that did not import
+    (malformed, not a regular file, larger than ``max_log_size`` bytes, also
+    once decompressed, another version of a game imported from an earlier file: the same Tenhou log id with
+    other content) and caveats about imported games (``imported=True``: a special lobby's rules, an exact copy
+    of a game, the same content as an earlier file, imported once and the later file skipped), with the game
+    and the hand they are about where known.
+
+    ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
+    pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
+    files_total, games_done)`` is called as batches of files are done.
+    """
+    return read_logs(paths, workers, "tenhou", progress, max_log_size)
+
+
+def read_mjai(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read mjai logs (JSON lines, one whole game per file; see :mod:`analyzer.formats.mjai.read`) like
+    :func:`read_tenhou`: the same columns, flags derived the same way; what mjai does not carry is null.
+    Directories are searched for ``.json``, ``.jsonl`` and ``.mjson`` files (``.gz`` too)."""
+    return read_logs(paths, workers, "mjai", progress, max_log_size)
+
+
+def read_majsoul(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read Mahjong Soul game records (the raw records its downloaders give, or tensoul's tenhou.net/6 JSON; see
+    :mod:`analyzer.formats.majsoul.raw`) like :func:`read_tenhou`: the same columns, and from a raw record
+    ``played_at`` from its start time and the server's rank-point changes (``recorded_rank_points_*``)."""
+    return read_logs(paths, workers, "majsoul", progress, max_log_size)
+
+
+def read_logs(
+    paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
+    progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+    scheduler: str | None = None, client=None,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read logs of ``log_format`` (``tenhou``, ``mjai``, ``majsoul``, or ``auto``: each file's format told from
+    its content, :mod:`.detect`) into hand records and problems. The batches of files are read by ``workers``
+    local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
+    if log_format not in FORMATS:
+        raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
+    check_where(workers, scheduler, client)
+    files, problems = expand_paths(paths, FORMATS[log_format])
+    read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
+    if workers is None:
+        workers = default_workers(len(files), PARALLEL_FROM_FILES)
+    batches = file_batches(files)
+    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress)
+
+
+def file_batches(files: list[Path]) -> list[list[Path]]:
+    return [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+
+
+PARALLEL_FROM_FILES = 200
+BATCH_FILES = 32  # files per task: enough to pay for a task, small enough for an even load and a live progress bar
+
+
+def _read_batch(
+    files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[list[tuple[str, str, int, list[str], str | None]], pa.Table]:
+    """Per file (game id, content digest, rows, notes, error), and the columns of the rows of every file that
+    imports as an Arrow table, without the columns that depend on the game id. Arrow, not Polars: the workers
+    are forked, and Polars' threads do not survive a fork; a table travels to the parent as one buffer."""
+    outcomes = []
+    columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
+    for f in files:
+        gid, digest, rows, notes, error = _read_file(f, log_format, max_bytes)
+        started = rows[0].get("played_at") if rows else None  # a log that says when its game started
+        outcomes.append((gid, digest, len(rows), notes, error, started))
+        for name, values in columns.items():
+            values.extend([row.get(name) for row in rows])
+    return outcomes, _table(columns)
+
+
+ID_COLUMNS = ("game_id", "played_at")  # given per game when the game ids are known
+ROW_COLUMNS = [name for name in COLUMNS if name not in ID_COLUMNS]
+
+
+def _table(columns: dict[str, list]) -> pa.Table:
+    """Python lists into Arrow: its converter builds the list columns ~20x faster than Polars' does."""
+    return pa.table({name: pa.array(columns[name], type=_ARROW_TYPES[name]) for name in ROW_COLUMNS})
+
+
+_ARROW_TYPES = {name: pl.Series(dtype=COLUMNS[name]).to_arrow().type for name in ROW_COLUMNS}
+
+
+def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Game ids and start times per game, a game met again (the same content or Tenhou log id as an earlier
+    file) kept once, anonymous players named after their game."""
+    first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
+    ids: list[str] = []
+    times: list = []
+    frames: list[pl.DataFrame] = []
+    done = games = 0
+    for outcomes, table in batches:
+        keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
+        for gid, digest, n_rows, notes, error, started in outcomes:
+            f = files[done]
+            done += 1
+            if error is not None:
+                problems.append(ImportProblem(str(f), error))
+                continue
+            copy = copy_of(gid, digest, first_file)
+            keep.extend([copy is None] * n_rows)
+            if copy is not None:
+                earlier, reason, same_content = copy
+                problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
+                continue
+            first_file[("id", gid)] = first_file[("content", digest)] = f
+            games += 1
+            ids.extend([gid] * n_rows)
+            times.extend([started or played_at(gid)] * n_rows)
+            problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
+                            for note in notes)
+        frame = pl.from_arrow(table)
+        frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
+        if progress is not None:
+            progress(done, len(files), games)
+    rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+    game_id = pl.col("game_id")
+    hands = rows.with_columns(
+        pl.Series("game_id", ids, pl.String), pl.Series("played_at", times, COLUMNS["played_at"])
+    ).with_columns(
+        # players without a name are different people in every game
+        pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
+        .then(pl.lit(f"{ANONYMOUS}@") + game_id + pl.lit(f"#{s}"))
+        .otherwise(pl.col(f"player_{s}"))
+        .alias(f"player_{s}")
+        for s in range(4)
+    )
+    return hands.select(list(COLUMNS)), problems
+
+
+def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],
+            verb: str = "imported") -> tuple[Path, str, bool] | None:
+    """(the earlier file, the reason, whether the content is the same) when a game was met before in this
+    run (``verb``: what the run does with a game). The same content is a copy (nothing lost); the same Tenhou
+    log id with other content (an edited or partial log) is a conflict the user should look at: the file is
+    not read."""
+    by_content, by_id = first_file.get(("content", digest)), first_file.get(("id", gid))
+    if by_content is not None:
+        return by_content, f"the same game as {by_content} (the same content), skipped: {verb} once", True
+    if by_id is not None:
+        return by_id, (f"the same {id_kind(gid)} {gid} as {by_id} but other content: not {verb} "
+                       f"(the game is {verb} from the earlier file)"), False
+    return None
+
+
+def _read_file(
+    f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES
+) -> tuple[str, str, list[dict], list[str], str | None]:
+    """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
+    that does not."""
+    game, gid, digest, error = read_game(f, log_format, max_bytes)
+    if game is None:
+        return "", "", [], [], error
+    try:
+        return gid, digest, game_rows(game), list(game.notes), None
+    except LogError as exc:
+        return "", "", [], [], str(exc)
+    except ValueError as exc:
+        return "", "", [], [], _malformed(exc)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):
+    """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
+    not: the reasons ``import`` and ``export`` give."""
+    try:
+        game = parse_file(f, log_format, max_bytes)
+        return game, game_id(game.ref, f, game.digest), game.digest, None
+    except LogError as exc:
+        return None, "", "", str(exc)
+    except ValueError as exc:
+        return None, "", "", _malformed(exc)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def _malformed(exc: ValueError) -> str:
+    if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+        return "a number of thousands of digits in the log is not a real value"
+    return f"malformed log (ValueError: {str(exc)[:200]})"

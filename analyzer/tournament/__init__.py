@@ -1,0 +1,1 @@
+"""Tournaments: game-level score sheets, standings, sessions and teams."""

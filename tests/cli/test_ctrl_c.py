@@ -1,0 +1,165 @@
+"""Ctrl-C the way a terminal sends it — SIGINT to the whole process group of ``analyzer score`` — at random
+moments of a 300,000-row run into an OUTDIR that holds an earlier run: afterwards OUTDIR holds exactly the old
+set or exactly the new one, no run directory and no lock file (issue 34).
+
+Half the moments are spread over the whole run; the other half fall just after the first new entry appears in
+OUTDIR (the run directory being made and locked), where a run is most fragile. Seeded: the same moments, as
+fractions of the measured run time, every time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from analyzer.io.lock import LOCK_NAME
+from analyzer.io.write import MANIFEST_NAME
+
+REPO = Path(__file__).resolve().parents[2]
+ROWS = 300_000
+SPREAD_RUNS, EARLY_RUNS = 6, 6
+SEED = 34
+HANG_SECONDS = 60
+
+
+def start_score(inputs: Path, outdir: Path) -> subprocess.Popen:
+    """``analyzer score`` in a session of its own: its process group is what a terminal's Ctrl-C reaches."""
+    return subprocess.Popen([sys.executable, "-m", "analyzer.cli", "score", str(inputs), "-o", str(outdir)],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"})  # a hang's threads, on SIGABRT
+
+
+def finish(process: subprocess.Popen) -> tuple[int, str]:
+    try:
+        _, errors = process.communicate(timeout=HANG_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGABRT)
+        _, errors = process.communicate()
+        pytest.fail(f"analyzer score hung after Ctrl-C; its threads:\n{errors.decode(errors='replace')[-8000:]}")
+    return process.returncode, errors.decode(errors="replace")
+
+
+def contents(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under ``folder``: a file with its bytes, a directory as None."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
+
+
+def tables_of(snapshot: dict[str, bytes | None]) -> dict[str, bytes | None]:
+    """A result set without its manifest (whose run id and seconds differ from run to run)."""
+    return {name: data for name, data in snapshot.items() if name != MANIFEST_NAME}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The input, the set an earlier run left (a smaller input, so the two sets differ in every table) and the
+    set a finished run writes, with how long that run took and its exit status."""
+    from benchmarks.gamegen import generate
+
+    base = tmp_path_factory.mktemp("ctrl_c")
+    rows = generate(ROWS, seed=SEED)
+    rows.write_parquet(base / "hands.parquet")
+    rows.head(2_000).write_parquet(base / "earlier.parquet")
+    assert subprocess.run([sys.executable, "-m", "analyzer.cli", "score", str(base / "earlier.parquet"), "-o",
+                           str(base / "old")], cwd=REPO, capture_output=True).returncode in (0, 1)
+    (base / "old" / LOCK_NAME).unlink(missing_ok=True)  # the state this test starts from: a clean earlier run
+    begun = time.perf_counter()
+    process = start_score(base / "hands.parquet", base / "new")
+    while process.poll() is None and not (base / "new").exists():
+        time.sleep(0.001)
+    writing = time.perf_counter() - begun  # before, the command is starting and reading: OUTDIR is not touched
+    status, errors = finish(process)
+    seconds = time.perf_counter() - begun
+    assert status in (0, 1), errors
+    return base, contents(base / "old"), contents(base / "new"), (writing, seconds), status
+
+
+def moments(writing: float, seconds: float) -> list[tuple[str, float]]:
+    """(kind, delay): ``spread`` waits that long after the start (from the moment the run first touches OUTDIR to
+    a little past its end), ``early`` that long after the first new entry in OUTDIR appears."""
+    rng = random.Random(SEED)
+    spread = [("spread", writing + rng.random() * (seconds * 1.1 - writing)) for _ in range(SPREAD_RUNS)]
+    early = [("early", rng.random() * 0.005) for _ in range(EARLY_RUNS)]
+    return [item for pair in zip(spread, early) for item in pair]
+
+
+def wait_for_new_entry(outdir: Path, known: set[str], process: subprocess.Popen) -> None:
+    while process.poll() is None and set(os.listdir(outdir)) <= known:
+        time.sleep(0.0005)
+
+
+def test_ctrl_c_at_random_moments_leaves_the_old_set_or_the_new_one(runs):
+    base, old, new, seconds, finished_status = runs
+    assert not [name for name in new if name == LOCK_NAME or name.startswith(".analyzer-run-")], sorted(new)
+    outdir = base / "out"
+    failures = []
+    for trial, (kind, delay) in enumerate(moments(*seconds)):
+        shutil.rmtree(outdir, ignore_errors=True)
+        shutil.copytree(base / "old", outdir)
+        known = set(os.listdir(outdir))
+        process = start_score(base / "hands.parquet", outdir)
+        if kind == "early":
+            wait_for_new_entry(outdir, known, process)
+        time.sleep(delay)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGINT)
+        status, errors = finish(process)
+        after = contents(outdir)
+        left = sorted(name for name in after if name.startswith(".analyzer-run-") or name == LOCK_NAME)
+        if after == old:
+            state = "old"
+        elif tables_of(after) == tables_of(new) and json.loads(after[MANIFEST_NAME])["tables"] == \
+                json.loads(new[MANIFEST_NAME])["tables"]:
+            state = "new"
+        else:
+            state = "mixed: " + ", ".join(sorted(after))
+        # killed by SIGINT itself: Ctrl-C while Python exits after the run (a shell shows 130 for it too)
+        interrupted = status in (130, -signal.SIGINT)
+        expected = interrupted or (status == finished_status and state == "new")
+        if left or state.startswith("mixed") or not expected or "Traceback" in errors:
+            failures.append(f"run {trial} ({kind}, {delay:.3f} s): exit {status}, {state}, left {left}, "
+                            f"{errors.strip().splitlines()[-1:] if errors.strip() else ''}")
+    assert not failures, "\n".join(failures)
+
+
+def test_ctrl_c_after_the_commit_says_the_outputs_were_written(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import analyzer.cli.score as score_command
+    from analyzer.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(score_command, "print_standings", interrupted)
+    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 130
+    assert f"interrupted: the outputs were written to {tmp_path / 'out'}" in result.output
+    assert (tmp_path / "out" / "hands.parquet").exists() and not (tmp_path / "out" / LOCK_NAME).exists()
+
+
+def test_ctrl_c_as_a_single_output_file_is_begun_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """``import … -o hands.parquet`` and the other single files: Ctrl-C just as the temporary file is made."""
+    import polars as pl
+
+    import analyzer.io.write as write
+
+    real_mkstemp = write.tempfile.mkstemp
+
+    def mkstemp_then_ctrl_c(*args, **kwargs):
+        made = real_mkstemp(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # held back until the file's name is known
+        return made
+
+    monkeypatch.setattr(write.tempfile, "mkstemp", mkstemp_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        write.write_table(pl.DataFrame({"a": [1]}), tmp_path / "hands.parquet")
+    assert list(tmp_path.iterdir()) == []

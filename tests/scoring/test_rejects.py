@@ -1,0 +1,99 @@
+"""Reject summaries by kind of reason (analyzer.scoring.rejects.reasons_summary): reasons that name something of their row
+(a copy's original row, a table's players) are counted as one kind, with one example."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import analyzer
+from analyzer.cli import main
+from analyzer.scoring.rejects import reasons_summary
+
+HEADER = "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,riichi,tenpai,han,fu"
+ROUNDS = [f"{wind}{n}" for wind in "ES" for n in range(1, 5)]
+
+
+def _hands(games: int) -> list[str]:
+    """Whole hanchan of dealer-passing rons: 8 rows a game."""
+    return [f"G{g},{r},0,A,B,C,D,ron,{'BCDA'[i % 4]},{'ABCD'[i % 4]},,,2,30"
+            for g in range(1, games + 1) for i, r in enumerate(ROUNDS)]
+
+
+def test_copies_are_one_kind_of_reason_with_one_example(tmp_path):
+    rows = _hands(3)
+    path = tmp_path / "hands.csv"
+    path.write_text("\n".join([HEADER, *rows, *rows]) + "\n", encoding="utf-8")  # every row given twice
+    summary = analyzer.score(path).reject_reasons
+    assert summary.rows() == [(None, "duplicate_row: an exact copy of an earlier row", 24, f"row 1 of {path}")]
+    result = CliRunner().invoke(main, ["score", str(path), "-o", str(tmp_path / "out"), "--top", "0"])
+    assert result.exit_code == 1
+    assert result.output.rstrip().endswith(
+        f"24 row(s) rejected — see {tmp_path / 'out' / 'rejects.parquet'}: 24× duplicate_row: an exact copy of an "
+        f"earlier row (e.g. row 1 of {path})")
+
+
+def test_one_reject_shows_its_own_row(tmp_path):
+    rows = _hands(1)
+    path = tmp_path / "hands.csv"
+    path.write_text("\n".join([HEADER, *rows, rows[2]]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(path), "-o", str(tmp_path / "out"), "--top", "0"])
+    assert result.output.rstrip().endswith(
+        f"1× duplicate_row: an exact copy of an earlier row (row 3 of {path})")
+
+
+SHEET = """game_id,player,final_score
+T1,Ana,40000
+T1,Ana,30000
+T1,Cho,20000
+T1,Dai,10000
+T2,Eve,40000
+T2,Eve,30000
+T2,Gus,20000
+T2,Hal,10000
+T3,Ian,40000
+T3,Jo,30000
+T3,Kim,30000
+"""
+
+
+def test_table_reasons_are_counted_by_kind(tmp_path):
+    path = tmp_path / "sheet.csv"
+    path.write_text(SHEET, encoding="utf-8")
+    summary = analyzer.score(path).reject_reasons
+    assert summary.rows() == [
+        ("player", "a player is at the table twice", 8, "Ana"),
+        ("player", "the table has another number of players than its rules play", 3,
+         "the table has 3 players (Ian, Jo, Kim); the rules (tenhou) play 4"),
+    ]
+    # the rejects table itself keeps each row's own reason
+    rejects = analyzer.score(path).rejects
+    assert set(rejects["reason"]) == {"Ana is at this table twice", "Eve is at this table twice",
+                                      "the table has 3 players (Ian, Jo, Kim); the rules (tenhou) play 4"}
+
+
+@pytest.mark.parametrize(("column", "reason", "rows", "example"), [
+    ("fu", "not a whole number", 1, None),  # a reason that names nothing of its row is its own kind
+    ("player", "a player is at the table twice", 2, "Ana"),
+    ("seat", "two players in one seat", 1, "seat 1"),
+    ("game_id", "the game cannot be settled without its rejected row(s)", 1, "row(s) 2, 3"),
+])
+def test_reasons_summary_table(column, reason, rows, example):
+    texts = {
+        "not a whole number": ["not a whole number"],
+        "a player is at the table twice": ["Ana is at this table twice", "Bob is at this table twice"],
+        "two players in one seat": ["two players in seat 1"],
+        "the game cannot be settled without its rejected row(s)":
+            ["the game cannot be settled without its rejected row(s) 2, 3"],
+    }[reason]
+    rejects = pl.DataFrame({"file": "f.csv", "row": list(range(1, len(texts) + 1)), "column": column,
+                            "reason": texts})
+    assert reasons_summary(rejects).rows() == [(column, reason, rows, example)]
+
+
+def test_a_row_counts_once_per_kind():
+    rejects = pl.DataFrame({"file": ["f", "f", "f"], "row": [1, 1, 2], "column": ["han", "fu", "han"],
+                            "reason": ["not a whole number"] * 3})
+    assert reasons_summary(rejects).rows() == [("han", "not a whole number", 2, None),
+                                               ("fu", "not a whole number", 1, None)]
