@@ -141,3 +141,42 @@ def test_one_run_path():
         if "import distributed" in text or "from distributed" in text or ".submit(" in text:
             offenders.append(name)
     assert offenders == []
+
+
+LOOSE_MODULES = {"__init__.py", "api.py", "allocator.py"}
+FORMAT_FOLDERS = ("analyzer.formats.tenhou", "analyzer.formats.mjai", "analyzer.formats.majsoul")
+# who may use a format's own modules beside the formats: the CLI, the report, the public API (re-exports), and
+# the Mahjong Soul rank points, which look a room's table up by its name
+FORMAT_USERS = ("analyzer.formats", "analyzer.cli", "analyzer.report")
+FORMAT_TABLE_USERS = {"analyzer": FORMAT_FOLDERS, "analyzer.ratings.majsoul_points": ("analyzer.formats.majsoul.rooms",)}
+
+
+def test_the_top_level_is_folders_by_domain():
+    loose = {p.name for p in PACKAGE.glob("*.py")}
+    assert loose <= LOOSE_MODULES, f"loose modules in analyzer/: {sorted(loose - LOOSE_MODULES)}; put them in a domain folder"
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert not folders & {"importers", "exporters"}, "a log format's reader and writer live together in formats/"
+    assert len(folders) <= 15, f"{len(folders)} folders at the top: {sorted(folders)}"
+
+
+def test_a_formats_own_modules_are_used_by_the_formats():
+    modules = _modules()
+    offenders = []
+    for name, path in modules.items():
+        if name.startswith(FORMAT_USERS):
+            continue
+        allowed = FORMAT_TABLE_USERS.get(name, ())
+        for target, _, line, _ in _imports(path, modules):
+            if target.startswith(FORMAT_FOLDERS) and not target.startswith(allowed):
+                offenders.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    assert offenders == []
+
+
+def test_tests_mirror_the_tree():
+    """A folder of tests names a folder of the package (or of the formats), so that a module's tests are found
+    where the module is."""
+    tests = Path(__file__).resolve().parent
+    folders = {p.relative_to(tests).as_posix() for p in tests.rglob("test_*.py") if p.parent != tests}
+    missing = sorted(f for f in {Path(f).parent.as_posix() for f in folders}
+                     if not (PACKAGE / f).is_dir())
+    assert missing == [], f"test folders with no package folder of that name: {missing}"
