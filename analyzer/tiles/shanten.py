@@ -29,7 +29,7 @@ ROW = 2 * (MAX_SETS + 1)  # a table row: index 2*k + p, k sets (0-4) and p pairs
 MAX_SUIT_TILES = 14
 TERMINALS_AND_HONOURS = np.array([0, 8, 9, 17, 18, 26, *range(27, 34)])
 SANMA_ABSENT = np.arange(1, 8)  # 2m-8m: not in a three-player set
-NO_SHAPE = 99
+NO_SHAPE = 60  # above any real count; two of them still fit an int8
 
 
 def _digits(kinds: int) -> np.ndarray:
@@ -92,31 +92,35 @@ def _tables(three_players: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return man, suit_table(), suit_table(7, False)
 
 
-def _combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Min-plus convolution of two suits' rows: the fewest tiles for k sets and p pairs from both."""
-    out = np.full(a.shape, NO_SHAPE, np.int16)
-    for k in range(MAX_SETS + 1):
+def _combine(a: np.ndarray, b: np.ndarray, upto: int = MAX_SETS) -> np.ndarray:
+    """Min-plus convolution of two suits' columns (10, N): the fewest tiles for k sets (k ≤ ``upto``) and p
+    pairs from both."""
+    out = np.full(a.shape, NO_SHAPE, np.int8)
+    for k in range(upto + 1):
         for p in range(2):
+            target = out[2 * k + p]
             for k1 in range(k + 1):
                 for p1 in range(p + 1):
-                    out[:, 2 * k + p] = np.minimum(out[:, 2 * k + p], a[:, 2 * k1 + p1].astype(np.int16)
-                                                   + b[:, 2 * (k - k1) + (p - p1)])
+                    np.minimum(target, a[2 * k1 + p1] + b[2 * (k - k1) + (p - p1)], out=target)
     return out
 
 
 def _codes(counts: np.ndarray, start: int, kinds: int) -> np.ndarray:
-    return counts[:, start:start + kinds].astype(np.int64) @ (5 ** np.arange(kinds, dtype=np.int64))
+    code = np.zeros(len(counts), np.int64)
+    for rank in range(kinds):
+        code += counts[:, start + rank].astype(np.int64) * 5**rank
+    return code
 
 
 def regular_shanten(counts: np.ndarray, melds: np.ndarray, three_players: bool = False) -> np.ndarray:
     """Shanten of four sets and a pair: ``counts`` (N, 34) the concealed tiles, ``melds`` (N,) the called
     sets (kans included) that stand for sets of the four."""
     man, number, honours = _tables(three_players)
-    rows = _combine(_combine(man[_codes(counts, 0, 9)], number[_codes(counts, 9, 9)]),
-                    number[_codes(counts, 18, 9)])
-    rows = _combine(rows, honours[_codes(counts, 27, 7)])
+    columns = [table[_codes(counts, start, kinds)].T.copy()
+               for table, start, kinds in ((man, 0, 9), (number, 9, 9), (number, 18, 9), (honours, 27, 7))]
+    rows = _combine(_combine(_combine(columns[0], columns[1]), columns[2]), columns[3])
     need = np.clip(MAX_SETS - np.asarray(melds, np.int64), 0, MAX_SETS)
-    return rows[np.arange(len(rows)), 2 * need + 1].astype(np.int8) - 1
+    return rows[2 * need + 1, np.arange(rows.shape[1])] - 1
 
 
 def seven_pairs_shanten(counts: np.ndarray) -> np.ndarray:

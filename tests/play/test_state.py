@@ -1,0 +1,95 @@
+"""The seats' hands replayed from the events table as columns, against a plain reading of the events one at a
+time, and the shanten they give against the facts of play: a riichi discard leaves a tenpai hand, a tsumo's
+draw completes one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import analyzer
+from analyzer.formats.events import TILES
+from analyzer.play.state import KIND_OF_TILE, seat_states, with_shanten
+from tests.conftest import SHARED_HINT, SHARED_LOGS
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+LOGS = [DATA / "mjlog", DATA / "mjai", DATA / "majsoul", DATA / "majsoul_raw"]
+
+
+@pytest.fixture(scope="module")
+def events(tmp_path_factory) -> pl.DataFrame:
+    out = tmp_path_factory.mktemp("events") / "events.parquet"
+    analyzer.export_events([str(p) for p in LOGS], out)
+    return pl.read_parquet(out)
+
+
+@pytest.fixture(scope="module")
+def real_events(tmp_path_factory) -> pl.DataFrame:
+    """The shared real logs' events (the test logs above are composed: their riichi need not be tenpai)."""
+    if not SHARED_LOGS.is_dir():
+        pytest.skip(f"no shared logs at {SHARED_LOGS}: {SHARED_HINT}")
+    out = tmp_path_factory.mktemp("real") / "events.parquet"
+    analyzer.export_events([str(SHARED_LOGS)], out)
+    return pl.read_parquet(out)
+
+
+def kind(tile: str) -> int:
+    return int(KIND_OF_TILE[TILES.index(tile)])
+
+
+def plain_hands(events: pl.DataFrame) -> dict[int, tuple[list[int], int]]:
+    """Row -> (the acting seat's 34 counts after it, its called sets), one event at a time."""
+    hands: dict[tuple, list[int]] = {}
+    sets: dict[tuple, int] = {}
+    out = {}
+    for row, e in enumerate(events.iter_rows(named=True)):
+        if e["seat"] is None:
+            continue
+        key = (e["game_id"], e["log_row"], e["seat"])
+        hand = hands.setdefault(key, [0] * 34)
+        name = e["event"]
+        if name == "haipai":
+            for t in e["tiles"]:
+                hand[kind(t)] += 1
+        elif name == "draw":
+            hand[kind(e["tile"])] += 1
+        elif name in ("discard", "kakan", "kita"):
+            hand[kind(e["tile"])] -= 1
+        elif name in ("chi", "pon", "minkan", "ankan"):
+            for t in e["tiles"]:
+                hand[kind(t)] -= 1
+            if name != "ankan":
+                hand[kind(e["tile"])] += 1
+            sets[key] = sets.get(key, 0) + 1
+        out[row] = (list(hand), sets.get(key, 0))
+    return out
+
+
+def test_the_hands_are_those_of_a_plain_replay(events):
+    rows, counts, sets = seat_states(events)
+    plain = plain_hands(events)
+    assert sorted(rows.tolist()) == sorted(plain)
+    for i, row in enumerate(rows.tolist()):
+        assert (counts[i].tolist(), int(sets[i])) == plain[row], row
+    assert counts.min() >= 0 and counts.max() <= 4
+
+
+def test_shanten_follows_the_play(real_events):
+    shanten = with_shanten(real_events)
+    assert shanten.filter(pl.col("event").is_in(["ron", "tsumo", "dora", "riichi_declared"]))["shanten"] \
+        .null_count() == shanten.filter(pl.col("event").is_in(["ron", "tsumo", "dora", "riichi_declared"])).height
+    assert shanten.filter(pl.col("event").is_in(["haipai", "draw", "discard"]))["shanten"].null_count() == 0
+    keys = ["game_id", "log_row", "seat"]
+    declared = shanten.filter(pl.col("event") == "riichi_declared").select(*keys, "seq")
+    riichi_discards = shanten.join(declared.with_columns(pl.col("seq") + 1), on=[*keys, "seq"])
+    assert riichi_discards.height > 0
+    assert set(riichi_discards["event"].cast(pl.String)) == {"discard"}
+    assert set(riichi_discards["shanten"]) == {0}
+    tsumo = shanten.filter(pl.col("event") == "tsumo").select(*keys)
+    last_draws = (shanten.filter(pl.col("event") == "draw").join(tsumo, on=keys)
+                  .group_by(keys).agg(pl.col("shanten").sort_by("seq").last()))
+    assert last_draws.height > 0 and set(last_draws["shanten"]) == {-1}
+    assert np.all(shanten.filter(pl.col("event") == "haipai")["shanten"].to_numpy() >= 0)
