@@ -12,10 +12,14 @@ Data flows one way; bad rows become rejects (with file, row, column, value and r
 
 from __future__ import annotations
 
+import os
+import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
 
+from analyzer.io.faults import interrupts_held, writing
 from analyzer.io.formats import read_table
 from analyzer.io.load import InputError
 from analyzer.io.unknown_columns import check_input_columns
@@ -25,7 +29,7 @@ from analyzer.jobs.score import NO_HANDS
 from analyzer.scoring.rejects import REJECTS_SCHEMA
 from analyzer.players import DEFAULT_RANK_BY
 from analyzer.ratings import RatingOptions
-from analyzer.report import write_report
+from analyzer.report import ReportOptions, write_report
 from analyzer.core.rules import Rules
 from analyzer.run import (
     ClusterDirectorySink,
@@ -120,7 +124,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
 
 
 def score_to(
-    data: str | Path | list[str | Path],
+    data: Data,
     outdir: str | Path,
     fmt: str = "parquet",
     rules: Rules | str | Path | None = None,
@@ -129,6 +133,7 @@ def score_to(
     rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY,
     min_games: int = 1,
     report: str | Path | None = None,
+    report_options: ReportOptions | None = None,
     input_kind: str = "auto",
     teams: str | Path | pl.DataFrame | None = None,
     ratings: RatingOptions | str | None = None,
@@ -143,48 +148,78 @@ def score_to(
     strict: bool = False,
     part_files: bool = False,
 ) -> RunSummary:
-    """Score hand records into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``, one partition at a time.
+    """Score hand records (paths; a frame is one partition) into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``,
+    one partition at a time.
 
     Each partition's hands, games and rejects are appended as soon as it is scored, so memory depends on the
     partition size, not on the input size. The four tables appear together when the run succeeds; a failed
     run leaves OUTDIR as it was. On a cluster the workers write their partitions' hands and games, and the
     same single files result (see docs/cluster.md); ``part_files=True`` keeps them as part files instead
-    (``OUTDIR/hands/part-K.parquet``). ``report``: also write the HTML report there. ``progress(rows_done,
+    (``OUTDIR/hands/part-K.parquet``). ``report``: also write the HTML report there (``report_options``: its
+    heading and how much of a big input it shows, :class:`~analyzer.report.ReportOptions`). ``progress(rows_done,
     rows_total, partitions_done)`` is called after each partition. ``strict``: as for :func:`score`.
     """
     check_input_columns(data, input_kind, strict)
     with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
         if fmt == "xlsx":
             require_xlsxwriter()  # before any input is read
-        sink = _directory_sink(chosen, outdir, fmt, part_files)
+        sink = _directory_sink(chosen, outdir, fmt, part_files, held=report is not None)
         job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
                        ratings=RatingOptions.of(ratings, ratings_from))
         # with a report, the check's findings too (the report of a tournament lists them)
         result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
                      _partition_rows(chosen, partition_rows, memory_limit))
-    summary = result.run if report is not None else result
-    if report is not None:
-        summary.paths["report"] = write_report(written_tables(summary, fmt), report, findings=result.findings)
-    return summary
+    if report is None:
+        return result
+    try:  # the report is part of the run's set: written beside the staged tables, put in place with them
+        result.run.paths["report"] = _report_with_tables(sink, result.run, result.findings, fmt, Path(report),
+                                                         report_options)
+    except BaseException:
+        sink.abort()
+        raise
+    return result.run
 
 
-def _directory_sink(executor, outdir: str | Path, fmt: str, part_files: bool):
-    """Where a :func:`score_to` run writes: the same files whatever the executor, or part files on request."""
+def _report_with_tables(sink, summary: RunSummary, findings: pl.DataFrame, fmt: str, report: Path,
+                        options: ReportOptions | None) -> Path:
+    """The report of the tables ``sink`` holds staged, then the tables and the report put in place together:
+    a report in OUTDIR is renamed in with the tables (an earlier one put back if that fails); one elsewhere is
+    written to a temporary name beside it and renamed right after the tables."""
+    tables = written_tables(replace(summary, paths=sink.staged(summary.paths)), fmt)
+    inside = isinstance(sink, DirectorySink) and report.resolve().parent == sink.outdir.resolve()
+    staged = sink.staging / report.name if inside else report.with_name(f".{report.name}.{uuid.uuid4().hex[:8]}.tmp")
+    with writing(report):
+        try:
+            write_report(tables, staged, findings=findings, options=options)
+            with interrupts_held():  # the tables in place, then the report: Ctrl-C waits for both
+                sink.release((report.name,) if inside else ())
+                if not inside:
+                    os.replace(staged, report)
+        finally:
+            if not inside:
+                staged.unlink(missing_ok=True)
+    return report
+
+
+def _directory_sink(executor, outdir: str | Path, fmt: str, part_files: bool, held: bool = False):
+    """Where a :func:`score_to` run writes: the same files whatever the executor, or part files on request;
+    ``held``: the commit stages the tables, put in place by the sink's ``release``."""
     if not executor.remote:
         if part_files:
             raise InputError("part files are written by a cluster's workers: add --workers or --scheduler, or "
                              "leave out --part-files")
-        return DirectorySink(outdir, fmt)
+        return DirectorySink(outdir, fmt, held)
     if part_files or "://" in str(outdir):  # an object store, say: fsspec moves instead of renames
         if fmt != "parquet":
             raise InputError("part files, and an OUTDIR given as a URL, are written as Parquet: leave out "
                              f"--format {fmt}")
-        return PartFilesSink(outdir, part_files=part_files)
-    return ClusterDirectorySink(outdir, fmt)
+        return PartFilesSink(outdir, part_files=part_files, held=held)
+    return ClusterDirectorySink(outdir, fmt, held)
 
 
 def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
-    """The tables a :func:`score_to` run wrote, read back (with its players and yaku tables) for a report."""
+    """The tables a :func:`score_to` run wrote, read back (with its players and yaku tables) for a report: a
+    Parquet table as a lazy scan of its file, so that the report collects only the rows it shows."""
     paths = summary.paths
     if Path(str(paths["hands"])).suffix == "":  # part files of a cluster run
         tables = read_part_files(Path(str(paths["hands"])).parent)
@@ -194,8 +229,8 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
             raise InputError(f"the report needs the {', '.join(missing)} table(s), too big for a workbook: "
                              "use --format parquet")
         empty = {"rejects": REJECTS_SCHEMA, "hands": NO_HANDS}
-        tables = {name: read_table(paths[name], name, empty.get(name)) for name in ("hands", "games", "rejects")}
-        tables.update({name: read_table(paths[name], name) for name in ("ratings", "platform_ranks") if name in paths})
+        tables = {name: _scanned(paths[name], name, empty.get(name)) for name in ("hands", "games", "rejects")}
+        tables.update({name: _scanned(paths[name], name) for name in ("ratings", "platform_ranks") if name in paths})
     return ScoreResult(
         hands=tables["hands"], games=tables["games"], players=summary.players, rejects=tables["rejects"],
         rules=summary.rules, rulesets=summary.rulesets, yaku_stats=summary.yaku_stats,
@@ -203,6 +238,13 @@ def written_tables(summary: RunSummary, fmt: str = "parquet") -> ScoreResult:
         teams=summary.teams, team_of=summary.team_of, ratings=tables.get("ratings"),
         platform_ranks=tables.get("platform_ranks"),
     )
+
+
+def _scanned(path: str | Path, name: str, empty: dict | None = None) -> pl.DataFrame | pl.LazyFrame:
+    """A table a run wrote: a Parquet file scanned lazily, any other format read."""
+    if Path(str(path)).suffix.lower() == ".parquet":
+        return pl.scan_parquet(path)
+    return read_table(path, name, empty)
 
 
 def check(

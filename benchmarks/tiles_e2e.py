@@ -16,8 +16,8 @@ time once). analyzer and the riichienv passes alternate for ``--repeat`` rounds,
 rounds, so a shared machine's load weighs on both alike. Both are also given in hands per CPU second
 (analyzer's over all its threads, riichienv's fastest path on its one), which a shared machine's load hardly
 moves. A check counts the closed hands riichienv and
-``score_tiles`` score alike. riichienv is optional (`pip install 'analyzer[bench]'`); without it the run says
-so.
+``score_tiles`` score alike. riichienv is optional (`pip install 'riichi-analyzer[bench]'`); without it the run
+says so.
 
 The run also measures, in the same run, what `analyzer score` cannot do without, each step alone in a fresh
 process: starting Python and importing analyzer, reading the input, scoring the tiles (``score_tiles`` and
@@ -111,7 +111,7 @@ def _riichienv_rates(rows: list[dict]) -> tuple[dict[str, float | None], list, s
         import riichienv
         from riichienv import _riichienv as core
     except ImportError:
-        return {}, [], "riichienv is not installed (pip install 'analyzer[bench]')"
+        return {}, [], "riichienv is not installed (pip install 'riichi-analyzer[bench]')"
     closed = [r for r in rows if not r["melds"]]
     parse_hand, parse_tile, evaluator, conditions_of = riichienv.parse_hand, riichienv.parse_tile, \
         riichienv.HandEvaluator, riichienv.Conditions

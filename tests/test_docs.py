@@ -118,3 +118,39 @@ def test_the_checker_finds_broken_links(tmp_path: Path):
         "target.md#nowhere: no heading #nowhere in " + str(tmp_path / "target.md"),
         "#nowhere: no heading #nowhere in " + str(page),
     ]
+
+
+MAIN_GUARD = 'if __name__ == "__main__":'
+LOCAL_CLUSTER = re.compile(r"\bworkers\s*=\s*(?:\d|[A-Za-z_])")  # DaskExecutor(workers=4), score(..., workers=n)
+
+
+def python_blocks(text: str) -> list[str]:
+    """The code of each ```python block of a page, comments left out."""
+    blocks, current = [], None
+    for line in text.splitlines():
+        if current is None and re.match(r"^\s*```python\s*$", line):
+            current = []
+        elif current is not None and FENCE.match(line):
+            blocks.append("\n".join(current))
+            current = None
+        elif current is not None:
+            current.append(line.split("#", 1)[0])
+    return blocks
+
+
+def unguarded_clusters(text: str) -> list[str]:
+    """The Python examples of a page that start a local cluster (worker processes, which import the script
+    that starts them) without the ``__main__`` guard: in a script they stop with 'Nanny failed to start'."""
+    return [block for block in python_blocks(text) if LOCAL_CLUSTER.search(block) and MAIN_GUARD not in block]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_local_cluster_example_shows_the_main_guard(page: Path):
+    assert unguarded_clusters(page.read_text(encoding="utf-8")) == []
+
+
+def test_the_guard_check_finds_a_local_cluster():
+    bare = "```python\nwith analyzer.DaskExecutor(workers=4) as cluster:\n    analyzer.score(x, executor=cluster)\n```\n"
+    guarded = f"```python\n{MAIN_GUARD}\n    analyzer.score(x, workers=2)\n```\n"
+    other = "```python\nanalyzer.score(x, scheduler='tcp://h:8786')  # or workers=N\n```\n```\nworkers=4\n```\n"
+    assert len(unguarded_clusters(bare + guarded + other)) == 1

@@ -109,7 +109,7 @@ def test_a_file_that_still_cannot_be_read_says_which_separator_was_found(tmp_pat
                     "g;E1;0;A;B;C;D;draw\n"
                     "g;E2;0;A;B;C;D;draw;extra;fields\n", encoding="utf-8")
     line = _cli_error(path, tmp_path)
-    assert f"cannot read {path} (read as semicolon-separated)" in line
+    assert f"cannot read {path} (read as semicolon-separated; line 3 has 10 fields, the header 8)" in line
 
 
 def test_a_column_named_twice_in_one_file_is_refused(tmp_path):

@@ -23,7 +23,7 @@ from analyzer.cli import display, main
 from analyzer.findings.report import write_findings
 from analyzer.formats.parse import parse_file
 from analyzer.formats.read import read_mjai, read_tenhou
-from analyzer.report import write_report
+from analyzer.report import ReportOptions, write_report
 from analyzer.report.viewer import tenhou_url, tenhou_url_expr, where_recorded
 from tests.formats.mjai.tenhou_to_mjai import to_mjai
 
@@ -170,13 +170,18 @@ def test_the_console_says_where_each_finding_was_recorded(logs, tmp_path, monkey
     assert f"{logs / 'mjlog' / 'private_lobby.mjlog'} hand 2" in text
 
 
-def test_the_report_says_where_each_game_was_recorded(logs, tmp_path):
+def test_the_report_says_where_each_game_was_recorded_when_asked(logs, tmp_path):
     hands, _ = read_tenhou([logs / "mjlog"])
     result = score(hands, None)
-    page = write_report(result, tmp_path / "report.html").read_text(encoding="utf-8")
+    page = write_report(result, tmp_path / "report.html", options=ReportOptions(sources=True)).read_text(
+        encoding="utf-8")
     for name in ("commented_chankan", "private_lobby", "triple_yakuman"):
         assert f"Recorded in {logs / 'mjlog' / name}.mjlog" in page
     assert f'href="https://tenhou.net/0/?log={COMMENTED_ID}"' in page
+    # a published page names no file of this machine: only the viewer's address
+    published = write_report(result, tmp_path / "published.html").read_text(encoding="utf-8")
+    assert str(logs) not in published and "Recorded in" not in published
+    assert f'href="https://tenhou.net/0/?log={COMMENTED_ID}"' in published
 
 
 def test_every_finding_on_the_shared_logs_names_its_log_file(shared_logs, tmp_path):

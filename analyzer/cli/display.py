@@ -3,10 +3,14 @@
 Text from the data or the user (player names, file names, values, messages) goes through :func:`shown` (or
 :func:`cell` inside rich markup): a control character is shown escaped (``\\x1b``), never sent to the terminal,
 where an escape sequence in a player name could clear the screen or forge output.
+
+The tables fit the terminal's width without cutting a name or a number (:mod:`analyzer.cli.fit`): a narrow
+terminal gets fewer columns and shorter headers, and the findings as a list.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from contextlib import contextmanager
@@ -14,19 +18,25 @@ from contextlib import contextmanager
 import polars as pl
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
+from analyzer.cli.fit import annotation, first_fitting, wrapped_widths
 from analyzer.io.unknown_columns import ColumnWarning
 from analyzer.tournament.standings import KIND, game_kind, kind_seats, kinds_of
 from analyzer.report.viewer import where_recorded
 
 # soft wrap: a message is one line in a log however long (tables still fit the width)
 console = Console(stderr=True, soft_wrap=True)
-out = Console(width=None if Console().is_terminal else 160, soft_wrap=True)
+# stdout: the terminal's width, or COLUMNS where it is set; else (a pipe, a file) 160, wide enough for the tables
+out = Console(width=None if Console().is_terminal or os.environ.get("COLUMNS", "").isdigit() else 160,
+              soft_wrap=True)
 
 # C0 and C1 controls, DEL, and the bidirectional overrides and isolates (they reorder the text after them)
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 REASONS_SHOWN = 5  # reject reasons listed after a run
+WIDE_PROGRESS = 120  # the terminal width from which the progress bar shows every column
 
 
 def shown(value: object) -> str:
@@ -63,9 +73,11 @@ def progress_bar(label: str, unit: str = "rows", counted: str = "partition(s)", 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
 
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
-               TextColumn("{task.fields[count]:,} " + counted), TextColumn("{task.fields[rate]}"),
-               TimeElapsedColumn(), TimeRemainingColumn()]
+    # a narrow terminal: no partition count and no time left, the bar as long as the rest leaves it
+    wide = console.width >= WIDE_PROGRESS
+    columns = [TextColumn("{task.description}"), BarColumn(bar_width=40 if wide else None), MofNCompleteColumn(),
+               TextColumn(unit), *[TextColumn("{task.fields[count]:,} " + counted)] * wide,
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), *[TimeRemainingColumn()] * wide]
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(label, total=None, count=0, rate="")
 
@@ -119,20 +131,41 @@ def print_standings(result, top: int) -> None:
             names = sorted({r.name for r in getattr(result, "rulesets", []) if game_kind(r) == kind})
             title = f"Standings: {cell(kind)}" + (f" (rules: {cell(', '.join(names))})" if names else "")
         # hand statistics are over all of a player's games: shown when every game is of this kind
-        out.print(_standings_table(rows, top, title, kind_seats(kind), hand_rates=len(kinds) == 1))
+        out.print(first_fitting(out, [_standings_table(rows, top, title, kind_seats(kind), len(kinds) == 1, *layout)
+                                      for layout in STANDINGS_LAYOUTS]))
         if rows.height > top:
             print_line(f"… and {rows.height - top} more (--top N to show more)")
 
 
-def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_rates: bool) -> Table:
+# the standings' layouts, widest first (short: the headers on two lines and the places in one column, 2-0-0-1;
+# rates: the hand rates; wrap: the names wrapped, the last resort): the first that fits the terminal is shown
+STANDINGS_LAYOUTS = ((False, True, False), (True, True, False), (True, False, False), (True, False, True))
+
+
+def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_rates: bool, short: bool = False,
+                     with_rates: bool = True, wrap: bool = False) -> Table:
     # hand rates where some player has hands (a game-level sheet has none)
     rates = [c for c in ("win_rate", "deal_in_rate")
-             if hand_rates and c in rows.columns and rows[c].null_count() < rows.height]
+             if hand_rates and with_rates and c in rows.columns and rows[c].null_count() < rows.height]
     places = ["1st", "2nd", "3rd", "4th"][:seats]
-    table = Table(title=title)
     headers = {"win_rate": "win %", "deal_in_rate": "deal-in %"}
-    for name in ["#", "player", "games", "points", "avg", *places, "avg place", *[headers[r] for r in rates]]:
-        table.add_column(name, justify="left" if name == "player" else "right")
+    names = ["#", "player", "games", "points", "avg", *([f"1st-{places[-1]}"] if short else places), "avg place",
+             *[headers[r] for r in rates]]
+    cells = []
+    for row in rows.head(top).iter_rows(named=True):
+        counts = [str(row[f"place_{p}"]) for p in range(1, seats + 1)]
+        cells.append([
+            "–" if row["rank"] is None else str(row["rank"]),
+            shown(row["player"]),
+            str(row["games"]) + ("*" if row["incomplete_games"] else ""),
+            f"{row['total_points']:+.1f}",
+            f"{row['avg_points']:+.1f}",
+            *(["-".join(counts)] if short else counts),
+            f"{row['avg_place']:.2f}",
+            *["–" if row[r] is None else f"{100 * row[r]:.1f}" for r in rates],
+        ])
+    table = _plain_table(title, [(_two_lines(n) if short else n, "left" if n == "player" else "right") for n in names],
+                         cells, {1} if wrap else set())
     captions = []
     # each game of the kind is counted once per seat in the players' incomplete games
     incomplete = int(rows["incomplete_games"].sum()) // seats
@@ -141,18 +174,34 @@ def _standings_table(rows: pl.DataFrame, top: int, title: str, seats: int, hand_
                         " end where their rules end them (games table, column complete)")
     if rows["rank"].null_count():
         captions.append("– unranked: fewer games than --min-games")
-    table.caption = "\n".join(captions) or None
-    for row in rows.head(top).iter_rows(named=True):
-        table.add_row(
-            "–" if row["rank"] is None else str(row["rank"]),
-            cell(row["player"]),
-            str(row["games"]) + ("*" if row["incomplete_games"] else ""),
-            f"{row['total_points']:+.1f}",
-            f"{row['avg_points']:+.1f}",
-            *[str(row[f"place_{p}"]) for p in range(1, seats + 1)],
-            f"{row['avg_place']:.2f}",
-            *["–" if row[r] is None else f"{100 * row[r]:.1f}" for r in rates],
-        )
+    table.caption = annotation("\n".join(captions), out.width) if captions else None
+    return table
+
+
+def _two_lines(header: str) -> str:
+    """A header on two lines, its last word on the second (``avg place``: ``avg`` over ``place``; ``games``
+    under an empty line), so that a column is as narrow as its values or its longest header word."""
+    first, _, last = header.rpartition(" ")
+    return f"{first}\n{last}"
+
+
+def _plain_table(title: str, columns: list[tuple[str, str]], cells: list[list[str]], wrap: set[int],
+                 must_fit: bool = False) -> Table | None:
+    """A table of ``columns`` (header, justify) and rows of plain text (:func:`shown`), no cell ever cut: a
+    column is as wide as its widest cell, those in ``wrap`` wrap at their spaces, as wide as the terminal leaves
+    them with no word split (:func:`analyzer.cli.fit.wrapped_widths`). Where that does not fit, None when
+    ``must_fit``, else a table whose wrapping columns rich narrows further (a word longer than them folded)."""
+    widths: list[int | None] | None = [None] * len(columns)
+    if wrap:
+        texts = [[header, *[row[i] for row in cells]] for i, (header, _) in enumerate(columns)]
+        widths = wrapped_widths(texts, wrap, out.width - 3 * len(columns) - 1)  # padding and borders
+        if widths is None and must_fit:
+            return None
+    table = Table(title=annotation(title, out.width))
+    for i, ((header, justify), width) in enumerate(zip(columns, widths or [None] * len(columns))):
+        table.add_column(header, justify=justify, width=width, no_wrap=i not in wrap, overflow="fold")
+    for row in cells:
+        table.add_row(*[escape(value) for value in row])
     return table
 
 
@@ -161,16 +210,18 @@ def print_teams(result, top: int) -> None:
     teams = getattr(result, "teams", None)
     if top <= 0 or teams is None or teams.height == 0:
         return
-    table = Table(title="Team standings")
-    for name in ("#", "team", "members", "games", "points", "avg", "avg place"):
-        table.add_column(name, justify="left" if name == "team" else "right")
-    for row in teams.head(top).iter_rows(named=True):
-        table.add_row(str(row["rank"]), cell(row["team"]), str(row["members"]), str(row["games"]),
-                      f"{row['total_points']:+.1f}", "–" if row["avg_points"] is None else f"{row['avg_points']:+.1f}",
-                      "–" if row["avg_place"] is None else f"{row['avg_place']:.2f}")
-    out.print(table)
+    out.print(first_fitting(out, [_teams_table(teams.head(top), wrap) for wrap in (False, True)]))
     if teams.height > top:
         print_line(f"… and {teams.height - top} more (--top N to show more)")
+
+
+def _teams_table(teams: pl.DataFrame, wrap: bool) -> Table:
+    names = ("#", "team", "members", "games", "points", "avg", "avg place")
+    cells = [[str(row["rank"]), shown(row["team"]), str(row["members"]), str(row["games"]),
+              f"{row['total_points']:+.1f}", "–" if row["avg_points"] is None else f"{row['avg_points']:+.1f}",
+              "–" if row["avg_place"] is None else f"{row['avg_place']:.2f}"] for row in teams.iter_rows(named=True)]
+    return _plain_table("Team standings", [(n, "left" if n == "team" else "right") for n in names], cells,
+                        {1} if wrap else set())
 
 
 def print_counts(result) -> None:
@@ -208,8 +259,9 @@ def print_rejects(rows: int, reasons, where) -> None:
 def print_findings(result, show: int, notes: bool = False) -> None:
     """The findings of ``check``: counts per kind and field, then the first ``show`` of them, most serious kind
     first (:data:`analyzer.findings.KIND_ORDER`), each with the player's name where a seat is given and where it
-    was recorded (:func:`analyzer.report.viewer.where_recorded`). Notes are one line of counts unless ``notes`` lists them too (after
-    the mismatches)."""
+    was recorded (:func:`analyzer.report.viewer.where_recorded`): a table where it fits the terminal with no word
+    split, else a list (a line per finding, its explanation and where under it). Notes are one line of counts
+    unless ``notes`` lists them too (after the mismatches)."""
     if result.findings.height == 0:
         return
     listed = result.findings if notes else result.mismatches
@@ -223,13 +275,41 @@ def print_findings(result, show: int, notes: bool = False) -> None:
         out.print(summary)
     if show > 0 and listed.height:
         what = "findings" if notes else "mismatches"
-        columns = ["game_id", "round", "honba", "seat", "player", "kind", "field", "recorded", "computed",
-                   "explanation"]
-        table = Table(title=f"First {min(show, listed.height)} of {listed.height} {what}")
-        for name in [*columns, "where"]:
-            table.add_column(name, overflow="fold")
-        for row in listed.head(show).select(*columns, where_recorded().alias("where")).iter_rows():
-            table.add_row(*[cell(v) for v in row])
-        out.print(table)
+        title = f"First {min(show, listed.height)} of {listed.height} {what}"
+        rows = listed.head(show).select(*FINDING_COLUMNS, where_recorded().alias("where"))
+        table = _findings_table(rows, title)
+        if table is not None:
+            out.print(table)
+        else:
+            _list_findings(rows, title)
     if not notes and result.notes.height:
         print_line(f"{result.notes_text()} — --notes to list them")
+
+
+FINDING_COLUMNS = ["game_id", "round", "honba", "seat", "player", "kind", "field", "recorded", "computed",
+                   "explanation"]
+FINDINGS_WRAPPED = {"recorded", "computed", "explanation"}  # the columns that may wrap (at their spaces)
+
+
+def _findings_table(rows: pl.DataFrame, title: str) -> Table | None:
+    """The findings as a table, the columns that may wrap as wide as the terminal leaves them with no word split;
+    None where that does not fit."""
+    cells = [[shown(v) for v in row] for row in rows.iter_rows()]
+    wrap = {i for i, name in enumerate(rows.columns) if name in FINDINGS_WRAPPED}
+    return _plain_table(escape(title), [(name, "left") for name in rows.columns], cells, wrap, must_fit=True)
+
+
+def _list_findings(rows: pl.DataFrame, title: str) -> None:
+    """The findings one after the other: ``T1 E2 honba 1 · seat 0 Aoki · payment delta_0: recorded -300,
+    computed -400``, then its explanation and where it was recorded, indented; every line wrapped at spaces."""
+    print_line(title)
+    for row in rows.iter_rows(named=True):
+        hand = [shown(row["game_id"]), shown(row["round"]), "" if row["honba"] is None else f"honba {row['honba']}"]
+        who = ["" if row["seat"] is None else f"seat {row['seat']}", shown(row["player"])]
+        parts = [" ".join(p for p in hand if p), " ".join(p for p in who if p), f"{row['kind']} {row['field']}"]
+        values = ", ".join(f"{c} {shown(row[c])}" for c in ("recorded", "computed") if row[c] is not None)
+        head = " · ".join(p for p in parts if p) + (f": {values}" if values else "")
+        out.print(Text(shown(head), overflow="fold"), soft_wrap=False)
+        for detail in (shown(row["explanation"]), f"at {shown(row['where'])}" if row["where"] else ""):
+            if detail:
+                out.print(Padding(Text(detail, overflow="fold"), (0, 0, 0, 4), expand=False), soft_wrap=False)

@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import polars as pl
 
+from analyzer.core.startup import EXIT_INTERRUPTED, command_started
 from analyzer.run import ClusterUnavailable
 from analyzer.io.faults import OutputError
 from analyzer.io.load import InputError, expand_inputs
@@ -21,8 +22,7 @@ from analyzer.core.rules import RulesError
 
 from analyzer.cli.display import cell, console
 
-EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2
-EXIT_INTERRUPTED = 130
+EXIT_CLEAN, EXIT_REJECTS, EXIT_USAGE = 0, 1, 2  # and EXIT_INTERRUPTED, 130 (analyzer.core.startup)
 # what to do about an output that cannot be written, by the OS error behind it
 WRITE_ADVICE = {errno.ENOSPC: "free space or choose another -o", errno.EDQUOT: "free space or choose another -o",
                 errno.EACCES: "make it writable or choose another -o", errno.EPERM: "make it writable or choose another -o",
@@ -79,9 +79,15 @@ class InterruptibleGroup(click.Group):
     errors (an unknown option, a missing argument, a bad option value) read like every other error: one line,
     ``error: …``, with the way to the command's help (:func:`usage_failure`), exit status 2."""
 
+    def main(self, *args, **kwargs):
+        command_started()  # Ctrl-C from here on is a KeyboardInterrupt, ended below (before: analyzer.core.startup)
+        return super().main(*args, **kwargs)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
+        except KeyboardInterrupt:
+            interrupted(ctx)
         except _HELP_AS_ERROR:  # `analyzer` alone: the help, as click prints it
             raise
         except click.UsageError as exc:
@@ -91,14 +97,19 @@ class InterruptibleGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            written = ctx.meta.get(WRITTEN)
-            what = f"the outputs were written to {cell(written)}" if written else "outputs of this run were not written"
-            console.print(f"[bold red]interrupted[/]: {what}", highlight=False)
-            ctx.exit(EXIT_INTERRUPTED)
+            interrupted(ctx)
         except _HELP_AS_ERROR:  # `analyzer rules` alone: its help
             raise
         except click.UsageError as exc:
             raise usage_failure(exc, ctx) from exc
+
+
+def interrupted(ctx: click.Context) -> None:
+    """Ctrl-C: one line saying whether the outputs were written, exit status 130."""
+    written = ctx.meta.get(WRITTEN)
+    what = f"the outputs were written to {cell(written)}" if written else "outputs of this run were not written"
+    console.print(f"[bold red]interrupted[/]: {what}", highlight=False)
+    ctx.exit(EXIT_INTERRUPTED)
 
 
 def usage_failure(exc: click.UsageError, ctx: click.Context) -> Failure:

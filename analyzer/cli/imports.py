@@ -61,9 +61,10 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, sche
     are read as Mahjong Soul games (rules majsoul, the record id as game id); a special lobby's game (chips,
     雀荘, custom rules) imports with a note on what of its rules is not reproduced. A malformed file (e.g. a
     corrupt .gz, not a regular file, too large) is reported and the others still import; exit status 1 when
-    some file did not import. Notes name the file, and the game and hand where known. A copy of a game (the same content as an earlier file)
-    is imported once and the copy reported (exit 0); another version of a game (the same log id, other
-    content) is reported and not imported (exit 1).
+    some file did not import. Notes name the file, and the game and hand where known. A copy of a game (the same content as an earlier file,
+    or the same log id and plays written otherwise: a Mahjong Soul raw record and its tensoul copy) is imported
+    once, from the first file, and the copy reported (exit 0); another version of a game (the same log id,
+    other plays) is reported and not imported (exit 1).
     """
     _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size, scheduler)
 

@@ -20,7 +20,8 @@ RULES_HELP = "Ruleset: a preset name (see `analyzer rules list`), NAME;option=va
 PER_GAME_HELP = "Default: each game's own `rules` column (as imported logs have), else tenhou."
 PARTITION_ROWS_HELP = ("Rows per partition of whole games (memory grows with it). [default: 500,000 shared by the "
                        "partitions in flight, at least 125,000 each]")
-MEMORY_LIMIT_HELP = "Choose the partition size to stay within SIZE (e.g. 2GB, 512MB) while scoring."
+MEMORY_LIMIT_HELP = ("Keep the run within SIZE (e.g. 2GB): partitions are cut from what SIZE leaves beside the "
+                     "run's fixed cost; a SIZE below it is refused with the figure needed.")
 SCHEDULER_HELP = "Run on this Dask cluster (tcp://HOST:8786); needs the dask extra. See docs/cluster.md."
 IN_FLIGHT_HELP = ("Score N partitions at once on this machine, sharing its cores; --memory-limit is shared "
                   "between them. [default: half the cores, 2 to 8]")

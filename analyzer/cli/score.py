@@ -12,8 +12,11 @@ from analyzer.io.formats import RUN_FORMATS, table_file
 from analyzer.core.rules import load_rules
 
 from analyzer.cli.display import column_warnings, print_counts, print_notes, print_standings, print_teams, progress_bar
-from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, WRITTEN, friendly_errors, refuse_inputs_as_outputs
+from analyzer.cli.errors import (
+    EXIT_CLEAN, EXIT_REJECTS, WRITTEN, Failure, friendly_errors, refuse_inputs_as_outputs,
+)
 from analyzer.cli.rating_options import rating_choice, rating_options
+from analyzer.cli.report_options import report_page_choice, report_page_given, report_page_options
 from analyzer.cli.options import (
     debug_option, html_output, input_kind_option, min_games_option, rank_by_option, rules_option, run_options,
     strict_option, teams_option,
@@ -42,13 +45,15 @@ TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings"
 @rating_options
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, callback=html_output,
               help="Also write the HTML report (standings, players, games) to this file.")
+@report_page_options("report-")
 @debug_option
 def score_command(
     inputs: tuple[str, ...], outdir: str, rules_spec: str | None, fmt: str, top: int, partition_rows: int | None,
     memory_limit: int | None, in_flight: int | None, scheduler: str | None, workers: int | None,
     rank_by: tuple[str, ...],
     min_games: int, input_kind: str, strict: bool, teams_path: str | None, part_files: bool, ratings: str,
-    ratings_from: str | None, rating_start: float, rating_scale: float, report_path: str | None, debug: bool,
+    ratings_from: str | None, rating_start: float, rating_scale: float, report_path: str | None, title: str,
+    max_players: int | None, max_games: int | None, max_standings: int | None, sources: bool, debug: bool,
 ) -> None:
     """Score hand records (CSV/Parquet files, directories, globs) into OUTDIR.
 
@@ -60,6 +65,9 @@ def score_command(
     the standings after each session are a table of their own (sessions), with teams the team standings (teams).
     """
     with friendly_errors(debug), column_warnings():
+        given = report_page_given(click.get_current_context())
+        if given and report_path is None:
+            raise Failure(f"{', '.join(given)}: options of the --report page: add --report FILE")
         refuse_inputs_as_outputs(inputs, [Path(outdir) / table_file(name, fmt) for name in TABLES])
         rules = load_rules(rules_spec) if rules_spec is not None else None
         rating = rating_choice(ratings, ratings_from, rating_start, rating_scale)
@@ -67,6 +75,8 @@ def score_command(
         with progress_bar(f"Scoring under {label}") as bar:
             result = score_to(list(inputs), outdir, fmt, rules, rank_by=rank_by, min_games=min_games,
                               report=report_path, input_kind=input_kind, teams=teams_path,
+                              report_options=report_page_choice(title, max_players, max_games, max_standings,
+                                                                sources),
                               ratings=rating,
                               partition_rows=partition_rows, memory_limit=memory_limit,
                               progress=bar, scheduler=scheduler, workers=workers, in_flight=in_flight,

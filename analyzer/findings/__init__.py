@@ -11,8 +11,9 @@ seat, player    per-seat fields, both null otherwise
 field           what differs: ``han``, ``fu``, ``yakuman``, ``points``, ``limit``, ``yaku``, ``dora``,
                 ``ura_dora``, ``aka_dora``, ``delta_0``..``delta_3``, ``honba``, ``kyotaku``, ``round``,
                 ``delta_sum``, ``han_fu``, ``final_score``, ``game_points``, ``end`` (where the game ends), a problem
-                code's field, ``duplicate_row`` (a row that exactly repeats an earlier row of its game: counted
-                once), or the column of a rejected row
+                code's field, ``duplicate_row`` (a row that exactly repeats an earlier row of its game, or a
+                game's later record with the same plays: counted once), ``other_version`` (a game's later record
+                with other plays: not scored), or the column of a rejected row
 kind            ``value`` (the hand's worth), ``payment`` (score changes), ``table`` (honba, sticks, dealer
                 rotation), ``plausibility`` (a han/fu or winner combination no hand can have), ``money``
                 (recorded changes do not balance), ``game_end`` (final scores, game points, a game that goes on

@@ -21,6 +21,9 @@ from analyzer.core.text import format_text
 SEATING_SCHEMA = {"session": pl.String, "player": pl.String, "games": pl.Int64, "first_game": pl.String,
                   "first_table": pl.String, "last_game": pl.String, "last_table": pl.String, "last_file": pl.String,
                   "last_row": pl.Int64}
+# the code of each note that records a value (the session missed), by its field: a hand's notes record their
+# code (partial_game, settlement), and the notes are counted by code (CheckResult.notes_text)
+NOTE_CODES = {"session": "missed_session"}
 
 
 def _merge(frames: list[pl.DataFrame]) -> pl.DataFrame:

@@ -8,7 +8,8 @@
 * ``money`` — a settled table whose final scores and leftover sticks do not add up to its players' start
   points (``final_score_sum``);
 * ``game_end`` — a recorded place or game points that differ from the computed ones (``place``,
-  ``game_points``), with the arithmetic.
+  ``game_points``), with the arithmetic; a recorded value that cannot be read (only compared, it leaves its row
+  scored: the finding stands for it), with what is computed.
 
 Each finding names the file and row, the game and (where one player holds it) the player and seat.
 """
@@ -20,7 +21,7 @@ import polars as pl
 from analyzer.findings.base import FINDING_SCHEMA, NO_LOG, number_text
 from analyzer.io.wide import WIDE_INDEX, WIDE_WIND, wide_column
 from analyzer.scoring.rejects import REJECT
-from analyzer.tournament.sheets import SheetPart
+from analyzer.tournament.sheets import COMPARED, UNREADABLE, SheetPart
 from analyzer.core.text import format_text
 
 COMPUTED = ("place", "uma", "oka", "penalty", "game_points", "final_score", "chombo")
@@ -121,8 +122,9 @@ def _signed(value: pl.Expr, label: str) -> pl.Expr:
         value < 0).then(pl.concat_str(pl.lit(" - "), number_text(-value), pl.lit(f" {label}"))).otherwise(pl.lit(""))
 
 
-def recorded_findings(sheet: SheetPart, valid: pl.LazyFrame) -> list[pl.LazyFrame]:
-    """Recorded places and game points against the computed ones, with the arithmetic."""
+def recorded_findings(sheet: SheetPart, rows: pl.LazyFrame, valid: pl.LazyFrame) -> list[pl.LazyFrame]:
+    """Recorded places and game points against the computed ones, with the arithmetic; recorded values that
+    cannot be read (on any row but a copy), with the computed value where the game is settled."""
     games = sheet.games.lazy().select(  # the computed columns under names no input column has
         "game_id", pl.col("seat").alias("_seat"), *[pl.col(c).alias(f"_computed_{c}") for c in COMPUTED],
     )
@@ -144,20 +146,40 @@ def recorded_findings(sheet: SheetPart, valid: pl.LazyFrame) -> list[pl.LazyFram
     differs = joined.filter(pl.col("_recorded_points").is_not_null()
                             & ((pl.col("_recorded_points") - points).abs() >= POINTS_TOLERANCE))
     places = joined.filter(pl.col("_recorded_place").is_not_null() & (pl.col("_recorded_place") != place))
+    place_why = format_text("{} is {} of the final scores {}", "_final", place_name, "_table")
     return [
         sheet_finding(differs, "game_points", "game_end", number_text(pl.col("_recorded_points")),
                       number_text(points), arithmetic, pl.col("player"), pl.col("_seat")),
-        sheet_finding(places, "place", "game_end", pl.col("_recorded_place"), place,
-                      format_text("{} is {} of the final scores {}", "_final", place_name, "_table"),
+        sheet_finding(places, "place", "game_end", pl.col("_recorded_place"), place, place_why,
                       pl.col("player"), pl.col("_seat")),
+        *_unreadable_findings(rows, joined.select(
+            "game_id", "_seat", number_text(points).alias("_points"), place.cast(pl.String).alias("_place"),
+            arithmetic.alias("_points_why"), place_why.alias("_place_why"))),
     ]
+
+
+def _unreadable_findings(rows: pl.LazyFrame, computed: pl.LazyFrame) -> list[pl.LazyFrame]:
+    """A recorded value that cannot be read (:data:`analyzer.tournament.sheets.UNREADABLE`) on a row that is not
+    a copy: its text, the computed value and how it is computed (where the game is settled: ``computed``, one
+    row per game and seat)."""
+    found = []
+    for column, field, value, why in (("recorded_points", "game_points", "_points", "_points_why"),
+                                      ("recorded_place", "place", "_place", "_place_why")):
+        text = pl.col(UNREADABLE[column])
+        unread = rows.filter(text.is_not_null() & ~pl.col("_copy")).join(
+            computed, on=["game_id", "_seat"], how="left", maintain_order="left")
+        explanation = pl.concat_str(pl.lit(f"{COMPARED[column][1]}, so it cannot be compared"),
+                                    pl.lit(": ") + pl.col(why), ignore_nulls=True)
+        found.append(sheet_finding(unread, field, "game_end", text, pl.col(value), explanation, pl.col("player"),
+                                   pl.col("_seat")))
+    return found
 
 
 def sheet_findings(sheet: SheetPart) -> list[pl.DataFrame]:
     """Every finding on the sheet rows of one partition."""
     rows = sheet.rows.lazy()
     valid = rows.filter(pl.col(REJECT) == 0)
-    frames = [*table_findings(rows), money_findings(sheet, valid), *recorded_findings(sheet, valid)]
+    frames = [*table_findings(rows), money_findings(sheet, valid), *recorded_findings(sheet, rows, valid)]
     return pl.collect_all(frames)
 
 

@@ -11,7 +11,8 @@ game_id                  stable (:mod:`.identity`): the Tenhou log id the log ca
                          root names (``log=…``), else the one the file is named after
                          (``2010112714gm-00a9-0000-d497e395``), else ``log-`` + 16 hex digits hashing the log's
                          content; a game met again in the same import (same content, or same id) is imported
-                         once, the copy reported
+                         once, from the first file, the copy (or another version: same id, other plays)
+                         reported
 log_file                 the log the row comes from: its path as the import was given it (a folder given is
                          joined with the file's path inside it), so that every finding can name its file
 log_row                  the row's hand in that file, counted from 1 (the n-th INIT of an mjlog, kyoku of a

@@ -19,11 +19,12 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from analyzer.formats.export_run import read_game
+from analyzer.formats.export_run import TableOutput, read_game
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import Game, wall_draws
 from analyzer.formats.rows import ANONYMOUS, seat_names
 from analyzer.formats.tile_text import RED, tile_str
+from analyzer.play.state import shanten_column
 
 EVENTS = ("haipai", "draw", "discard", "chi", "pon", "minkan", "kakan", "ankan", "kita", "riichi_declared",
           "riichi_accepted", "dora", "ron", "tsumo", "exhaustive_draw", "abort")
@@ -50,8 +51,13 @@ SCHEMA = pl.Schema({
     "tsumogiri": pl.Boolean,
     "wall_left": pl.Int8,
     **{f"delta_{s}": pl.Int32 for s in range(4)},
+    "shanten": pl.Int8,
 })
 ARROW_SCHEMA: pa.Schema = pl.DataFrame(schema=SCHEMA).to_arrow().schema
+# what the export workers build (pyarrow and numpy only: Polars is not used in a forked worker); the parent adds
+# the columns derived from the play (EventsOutput)
+DERIVED = ("shanten",)
+PLAYED_SCHEMA = pa.schema([field for field in ARROW_SCHEMA if field.name not in DERIVED])
 
 INT16_MAX = 32767
 _TILE_INDEX = {t: i for i, t in enumerate(TILE_CODES)}
@@ -161,7 +167,7 @@ class _Columns:
             no_delta[self.delta_rows] = np.array([d is None for d in self.deltas]).reshape(-1, 4)
         for s in range(4):
             arrays[f"delta_{s}"] = pa.array(deltas[:, s].astype(np.int32), pa.int32(), mask=no_delta[:, s])
-        return pa.Table.from_arrays([arrays[name] for name in ARROW_SCHEMA.names], schema=ARROW_SCHEMA)
+        return pa.Table.from_arrays([arrays[name] for name in PLAYED_SCHEMA.names], schema=PLAYED_SCHEMA)
 
 
 _DICTIONARIES = {"round": pa.array(ROUNDS, pa.large_string()), "event": pa.array(EVENTS, pa.large_string()),
@@ -284,3 +290,17 @@ def events_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES):
             continue
         outcomes.append((gid, digest, rows, [tuple(note) for note in game.notes], None))
     return outcomes, out.table()
+
+
+class EventsOutput(TableOutput):
+    """The events table's Parquet file: each batch gains the columns derived from its play (``shanten``, from
+    the seats' hands replayed as columns by :mod:`analyzer.play.state`) as it is appended."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, ARROW_SCHEMA)
+
+    def write(self, table: pa.Table) -> int:
+        if table.num_rows:
+            shanten = shanten_column(pl.from_arrow(table)).to_arrow()
+            table = table.append_column(ARROW_SCHEMA.field("shanten"), shanten)
+        return super().write(table)

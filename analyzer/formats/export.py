@@ -8,9 +8,9 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from analyzer.formats.events import ARROW_SCHEMA, SCHEMA, events_batch
+from analyzer.formats.events import SCHEMA, EventsOutput, events_batch
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
-from analyzer.formats.export_run import DirectoryOutput, ExportSummary, Progress, TableOutput, export_logs
+from analyzer.formats.export_run import DirectoryOutput, ExportSummary, Progress, export_logs
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 
 __all__ = ["EVENTS_SCHEMA", "ExportSummary", "export_events", "export_games", "export_mjai", "export_tenhou6"]
@@ -29,7 +29,7 @@ def export_events(paths: list[str | Path], output: str | Path, workers: int | No
     files_total, games_done)`` is called as batches of files are written. Returns the counts and the problems
     (files that did not read, copies of a game met before, notes), as ``import`` reports them; the table is
     written only when some game was exported."""
-    return export_logs(paths, events_batch, TableOutput(output, ARROW_SCHEMA), workers, scheduler, client,
+    return export_logs(paths, events_batch, EventsOutput(output), workers, scheduler, client,
                        progress, max_log_size)
 
 

@@ -5,15 +5,20 @@ A game is read as ``import`` reads it (:func:`analyzer.formats.parse.parse_file`
 the content), with the same game id; a file that does not read is named, skipped and counted, a copy of an
 earlier game (the same content or the same log id) is exported once. Two kinds of output:
 
-* a table (:class:`TableOutput`): one Arrow table per batch of files, appended to one Parquet file written to
-  a temporary name and renamed when the run ends (memory holds a few batches, never the archive);
-* a directory (:class:`DirectoryOutput`): one text file per game, each written to a temporary name and renamed.
+* a table (:class:`TableOutput`): one Arrow table per batch of files, appended to one Parquet file written in
+  a staging folder beside it and renamed when the run ends (memory holds a few batches, never the archive);
+* a directory (:class:`DirectoryOutput`): one text file per game, written in a staging folder inside it and
+  renamed into place together when the run ends.
+
+Either way a fault or Ctrl-C leaves nothing behind (:class:`Staged`); an OS error names the output
+(:class:`~analyzer.io.faults.OutputError`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
+from analyzer.io.faults import interrupts_held, writing
 from analyzer.formats.model import Game, ImportProblem
 from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of
 from analyzer.formats.read import read_game as read_log_game
@@ -56,58 +62,131 @@ class ExportSummary:
 STATISTICS = ["game_id", "log_row", "event", "seat", "round"]
 
 
+class Staged:
+    """What an output writes, in a folder of its own (``.analyzer-export-…``) beside the files it makes, put
+    in place together at the commit; the abort (a fault, Ctrl-C) removes it and the folders the output made,
+    so a failed export leaves the disk as it was. Its files follow the umask, as ``score``'s."""
+
+    def __init__(self, path: Path, folder: Path) -> None:
+        self.path, self.folder = path, folder  # the output named in errors; where its files go
+        self.made: list[Path] = []
+        self.staging: Path | None = None
+
+    def open(self) -> None:
+        with interrupts_held(), writing(self.path):  # Ctrl-C while they are made: known, for the abort
+            self.made = [f for f in [self.folder, *self.folder.parents] if not f.exists()]
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.staging = Path(tempfile.mkdtemp(prefix=".analyzer-export-", dir=self.folder))
+
+    def put_in_place(self, names: list[str]) -> None:
+        """The staged files ``names`` renamed into the folder together: a file one replaces is kept until all
+        are in, and put back if a rename fails or Ctrl-C comes meanwhile."""
+        kept, done = self.staging / ".replaced", []
+        with interrupts_held() as held, writing(self.path):
+            kept.mkdir()
+            try:
+                for name in names:
+                    final = self.folder / name
+                    if final.exists():
+                        try:
+                            os.link(final, kept / name)  # the old file stays in place until the new one replaces it
+                        except OSError:  # a filesystem without hard links
+                            os.replace(final, kept / name)
+                    done.append(name)
+                    os.replace(self.staging / name, final)
+            except BaseException:
+                self._put_back(done, kept)
+                raise
+            if held.interrupted:  # the export is not written, as for Ctrl-C before
+                self._put_back(done, kept)
+            self.remove(keep_folders=not held.interrupted)
+
+    def _put_back(self, names: list[str], kept: Path) -> None:
+        for name in reversed(names):
+            if (kept / name).exists():
+                os.replace(kept / name, self.folder / name)
+            else:
+                (self.folder / name).unlink(missing_ok=True)
+
+    def remove(self, keep_folders: bool = False) -> None:
+        """The staging folder removed, and (``keep_folders`` aside) the folders the output made."""
+        with interrupts_held():
+            if self.staging is not None:
+                shutil.rmtree(self.staging, ignore_errors=True)
+                self.staging = None
+            for folder in [] if keep_folders else self.made:  # deepest first; one holding something else stays
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+            self.made = []
+
+
 class TableOutput:
-    """Arrow tables appended to one Parquet file: a temporary file beside it, renamed at the end."""
+    """Arrow tables appended to one Parquet file, written in a staging folder beside it and renamed at the end."""
 
     unit = "event row(s)"
 
     def __init__(self, path: str | Path, schema: pa.Schema) -> None:
         self.path, self.schema = Path(path), schema
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, self.temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        os.close(handle)
-        self.writer = pq.ParquetWriter(self.temp, schema, compression="zstd", write_statistics=STATISTICS)
+        self.files = Staged(self.path, self.path.parent)
+        self.writer: pq.ParquetWriter | None = None
+
+    def open(self) -> None:
+        self.files.open()
+        with writing(self.path):
+            self.writer = pq.ParquetWriter(self.files.staging / self.path.name, self.schema, compression="zstd",
+                                           write_statistics=STATISTICS)
 
     def write(self, table: pa.Table) -> int:
         if table.num_rows:
-            self.writer.write_table(table.cast(self.schema))
+            with writing(self.path):
+                self.writer.write_table(table.cast(self.schema))
         return table.num_rows
 
     def commit(self) -> None:
-        self.writer.close()
-        os.replace(self.temp, self.path)
+        with writing(self.path):  # closing writes what is buffered: the disk may be full
+            self.writer, writer = None, self.writer
+            writer.close()
+        self.files.put_in_place([self.path.name])
 
     def abort(self) -> None:
-        self.writer.close()
-        Path(self.temp).unlink(missing_ok=True)
+        with interrupts_held():
+            try:
+                if self.writer is not None:
+                    self.writer, writer = None, self.writer
+                    writer.close()
+            except Exception:  # a full disk again: the run's own error is what matters
+                pass
+            finally:
+                self.files.remove()
 
 
 class DirectoryOutput:
-    """One text file per game in a directory, ``GAME_ID`` + ``suffix``, each written whole under a temporary
-    name and renamed: a file there is always complete."""
+    """One text file per game in a directory, ``GAME_ID`` + ``suffix``, written in a staging folder inside it
+    and renamed into place together at the end: the directory holds this export's files all, or none."""
 
     unit = "file(s)"
 
     def __init__(self, path: str | Path, suffix: str) -> None:
         self.path, self.suffix = Path(path), suffix
-        self.path.mkdir(parents=True, exist_ok=True)
+        self.files = Staged(self.path, self.path)
+        self.names: list[str] = []
+
+    def open(self) -> None:
+        self.files.open()
 
     def write_game(self, gid: str, text: str) -> None:
-        target = self.path / (_safe_name(gid) + self.suffix)
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.path)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-                out.write(text)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        name = _safe_name(gid) + self.suffix
+        with writing(self.path / name):
+            (self.files.staging / name).write_text(text, encoding="utf-8", newline="\n")
+        self.names.append(name)
 
     def commit(self) -> None:
-        pass
+        self.files.put_in_place(list(dict.fromkeys(self.names)))
 
     def abort(self) -> None:
-        pass
+        self.files.remove()
 
 
 def _safe_name(gid: str) -> str:
@@ -136,6 +215,7 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
     first_file: dict[tuple[str, str], Path] = {}
     done = 0
     try:
+        output.open()
         for outcomes, payload in map_in_order(partial(batch, max_bytes=max_log_size), batches, workers,
                                               scheduler, client):
             keep: list[bool] = []
@@ -165,11 +245,11 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
                 summary.rows += output.write(table)
             if progress is not None:
                 progress(done, len(files), summary.games)
+        if summary.games:
+            output.commit()
+        else:
+            output.abort()
     except BaseException:
-        output.abort()
+        output.abort()  # nothing left behind: no temporary file, no folder the export made
         raise
-    if summary.games:
-        output.commit()
-    else:
-        output.abort()
     return summary

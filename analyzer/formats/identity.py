@@ -2,7 +2,8 @@
 
 A game's id is stable: the same game imported twice, from any folder, under any file name, compressed or
 not, gets the same id, so copies are found (``import`` skips them, ``score``/``check`` reject them as
-``duplicate_row``). In order of preference:
+``duplicate_row``, another version of a game as ``other_version``: :mod:`analyzer.core.records`). In order
+of preference:
 
 1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
    ``2019050417gm-0029-0000-4f2a8622``, or the Mahjong Soul record id a tensoul log carries in ``ref``

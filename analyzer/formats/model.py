@@ -45,9 +45,9 @@ class ImportProblem:
 
     ``file`` is the path as found; ``reason`` says what is wrong. ``game_id`` is set when the problem concerns
     one game whose rows were still imported (``imported=True``), e.g. an unknown yaku name kept as
-    ``unknown:NAME``. ``same_as`` names the earlier file of a game met again: an exact copy is skipped with
-    ``imported=True`` (nothing is lost), another version (the same Tenhou log id, other content) with
-    ``imported=False``. ``hand`` is the hand of the file a caveat is about (from 1, as ``log_row``), when it
+    ``unknown:NAME``. ``same_as`` names the earlier file of a game met again: a copy (the same content, or the
+    same id and plays written otherwise) is skipped with ``imported=True`` (nothing is lost), another version
+    (the same Tenhou log id, other plays) with ``imported=False``. ``hand`` is the hand of the file a caveat is about (from 1, as ``log_row``), when it
     is about one.
     """
 

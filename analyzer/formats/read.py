@@ -23,6 +23,7 @@ files are found, read in parallel, and the games put together with their ids, a 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -30,6 +31,7 @@ from typing import Callable
 import polars as pl
 import pyarrow as pa
 
+from analyzer.core.records import COPY, OTHER, compare_sources
 from analyzer.formats.columns import COLUMNS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
 from analyzer.formats.identity import game_id, id_kind, played_at
@@ -50,9 +52,10 @@ def read_tenhou(
     Returns the hand records (columns: :mod:`.columns`) and the problems: files that did not import
     (malformed, not a regular file, larger than ``max_log_size`` bytes, also
     once decompressed, another version of a game imported from an earlier file: the same Tenhou log id with
-    other content) and caveats about imported games (``imported=True``: a special lobby's rules, an exact copy
-    of a game, the same content as an earlier file, imported once and the later file skipped), with the game
-    and the hand they are about where known.
+    other plays) and caveats about imported games (``imported=True``: a special lobby's rules, a copy of a
+    game — the same content as an earlier file, or the same id and plays written otherwise
+    (:mod:`analyzer.core.records`) — imported once and the later file skipped), with the game and the hand
+    they are about where known.
 
     ``workers`` processes parse the files in parallel (default: one per core once there are enough files to
     pay for starting them); the result is the same in any case, rows in file order. ``progress(files_done,
@@ -139,10 +142,12 @@ _ARROW_TYPES = {name: pl.Series(dtype=COLUMNS[name]).to_arrow().type for name in
 
 def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Game ids and start times per game, a game met again (the same content or Tenhou log id as an earlier
-    file) kept once, anonymous players named after their game."""
+    file) kept once, from the earlier file, anonymous players named after their game."""
     first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
     ids: list[str] = []
     times: list = []
+    sources: list[int] = []  # per row kept: the number of its file
+    pending: dict[int, int] = {}  # a file of a game met before with other content -> its problem's index
     frames: list[pl.DataFrame] = []
     done = games = 0
     for outcomes, table in batches:
@@ -154,15 +159,21 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
                 problems.append(ImportProblem(str(f), error))
                 continue
             copy = copy_of(gid, digest, first_file)
-            keep.extend([copy is None] * n_rows)
+            same_content = copy is not None and copy[2]
+            keep.extend([not same_content] * n_rows)
             if copy is not None:
-                earlier, reason, same_content = copy
+                earlier, reason, _ = copy
                 problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
+            if same_content:
+                continue
+            ids.extend([gid] * n_rows)
+            times.extend([started or played_at(gid)] * n_rows)
+            sources.extend([done - 1] * n_rows)
+            if copy is not None:  # the same id, other content: its rows are compared with the earlier file's below
+                pending[done - 1] = len(problems) - 1
                 continue
             first_file[("id", gid)] = first_file[("content", digest)] = f
             games += 1
-            ids.extend([gid] * n_rows)
-            times.extend([started or played_at(gid)] * n_rows)
             problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
                             for note in notes)
         frame = pl.from_arrow(table)
@@ -172,7 +183,8 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
     game_id = pl.col("game_id")
     hands = rows.with_columns(
-        pl.Series("game_id", ids, pl.String), pl.Series("played_at", times, COLUMNS["played_at"])
+        pl.Series("game_id", ids, pl.String), pl.Series("played_at", times, COLUMNS["played_at"]),
+        pl.Series(SOURCE, sources, pl.Int64),
     ).with_columns(
         # players without a name are different people in every game
         pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
@@ -181,7 +193,32 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
         .alias(f"player_{s}")
         for s in range(4)
     )
+    if pending:
+        hands = _written_twice(hands, pending, problems)
     return hands.select(list(COLUMNS)), problems
+
+
+SOURCE = "_source"  # the number of a row's file while the games are put together
+
+
+def _written_twice(hands: pl.DataFrame, pending: dict[int, int], problems: list[ImportProblem]) -> pl.DataFrame:
+    """The rows of the files whose game was met before with other content (``pending``: file number -> its
+    problem) compared with the earlier file's (:func:`analyzer.core.records.compare_sources`): the same game
+    recorded otherwise (a Mahjong Soul raw record and its tensoul copy) is skipped as a copy, imported once;
+    another version stays refused. Either way only the earlier file's rows are kept."""
+    later = pl.col(SOURCE).is_in(list(pending))
+    games = hands.filter(later)["game_id"].unique().implode()
+    for number, kind in compare_sources(hands.filter(pl.col("game_id").is_in(games)), "game_id", SOURCE, SOURCE
+                                        ).select(SOURCE, "kind").iter_rows():
+        if kind == OTHER or number not in pending:
+            continue
+        index = pending[number]
+        problem = problems[index]
+        written = "rows" if kind == COPY else "plays, recorded otherwise"
+        problems[index] = replace(problem, imported=True, reason=(
+            f"the same game as {problem.same_as} (the same {id_kind(problem.game_id)} and {written}), "
+            "skipped: imported once"))
+    return hands.filter(~later)
 
 
 def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],

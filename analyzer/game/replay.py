@@ -1,10 +1,13 @@
 """Replaying games: hand order, hand grouping, the honba and riichi sticks each hand starts with, running scores.
 
 ``order_hands`` sorts the rows into replay order — game, round, honba, then a chombo before the hand it
-interrupts, the winners of a multiple ron by their seat distance from the discarder, then input position —
-and every later stage works on that order with the segment arithmetic of :mod:`analyzer.core.segments` (a game and
-a hand are runs of rows; no hashed window over string keys). The order does not depend on the order of the
-input files. ``order_hands`` adds:
+interrupts, then the hands of one round and honba in input order (each at its first row: the rows of a multiple
+ron, one discarder, are one hand, and so are the nagashi rows of one draw; a row with the outcome of an earlier
+one, the same result, winner and loser, an exact copy among them, follows that one), the winners of a multiple
+ron by their seat distance from the discarder, then input position — and every later stage works on that order
+with the segment arithmetic of :mod:`analyzer.core.segments` (a game and a hand are runs of rows; no hashed window
+over string keys). Only rows of one round and honba, which are one hand or a record's mistake, are replayed in
+input order; the order of the rounds does not depend on the order of the rows. ``order_hands`` adds:
 
 ================ ====================================================================================
 _game            integer key of the game (games in ``game_id`` order)
@@ -34,11 +37,11 @@ import polars as pl
 
 from analyzer.core import segments as seg
 from analyzer.core.rules import Rules
-from analyzer.core.schema import DELTA_COLUMNS, SCORE_COLUMNS
+from analyzer.core.schema import DELTA_COLUMNS, RESULTS, SCORE_COLUMNS
 from analyzer.core.text import one_of
 
 GAME = "game_id"
-REPLAY_ORDER = ["_game", "_round_idx", "honba", "_chombo_later", "_ron_loser", "_win_distance", "_pos"]
+REPLAY_ORDER = ["_game", "_round_idx", "honba", "_chombo_later", "_hand_pos", "_win_distance", "_pos"]
 GAME_START, GAME_END = pl.col("_game_start"), pl.col("_game_end")
 HAND_START, HAND_END = pl.col("_first"), pl.col("_last")
 
@@ -51,10 +54,18 @@ def game_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _order_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
-    ron = pl.col("result") == "ron"
+    """The keys of :data:`REPLAY_ORDER`. ``_hand_pos``: the input position of the first row of the row's hand
+    among the rows of its round and honba — the rons off one discarder, the nagashi rows, and otherwise the rows
+    of one result, winner and loser (so that an exact copy follows its original and is found)."""
+    ron, nagashi = pl.col("result") == "ron", pl.col("result") == "nagashi"
+    winner = pl.when(~(ron | nagashi)).then(pl.col("_winner").cast(pl.Int64)).fill_null(-1) + 1
+    loser = pl.when(~nagashi).then(pl.col("_loser").cast(pl.Int64)).fill_null(-1) + 1
+    result = pl.col("result").replace_strict(list(RESULTS), list(range(len(RESULTS))), default=len(RESULTS),
+                                             return_dtype=pl.Int64)
+    outcome = (result * 5 + winner) * 5 + loser  # one integer: no window over text
     return game_keys(lf).with_columns(
         (pl.col("result") != "chombo").cast(pl.Int8).alias("_chombo_later"),
-        pl.when(ron).then(pl.col("_loser")).otherwise(-1).alias("_ron_loser"),
+        pl.col("_pos").min().over("_game", "_round_idx", "honba", outcome).alias("_hand_pos"),
         pl.when(ron).then((pl.col("_winner") - pl.col("_loser")) % 4).otherwise(0).alias("_win_distance"),
     )
 
@@ -107,7 +118,7 @@ def order_hands(lf: pl.LazyFrame, rules: Rules, presorted: bool = False) -> pl.L
         (is_ron_or_tsumo & head_bumped).alias("_head_bumped"),
     )
     return lf.with_columns(seg.any_(pl.col("_paid"), HAND_START, HAND_END).alias("_is_win")).drop(
-        "_chombo_later", "_ron_loser", "_win_distance"
+        "_chombo_later", "_hand_pos", "_win_distance"
     )
 
 

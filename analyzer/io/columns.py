@@ -1,8 +1,8 @@
 """What an input's columns say before any row is scored: the mistakes a new user makes with them, each one clear
 line (an :class:`InputError`) raised while the run is planned, before anything is written.
 
-* a CSV file's separator is read off its header line (comma, semicolon or tab: :func:`csv_separator`), and a
-  header that names a column twice is refused (:func:`check_header`) — Polars would rename the second copy;
+* a CSV file's separator and encoding are read off its start (:mod:`analyzer.io.csv_text`), and a header that
+  names a column twice is refused (:func:`check_header`) — Polars would rename the second copy;
 * column names are matched without case and surrounding spaces where that names a known column (``Round`` is
   ``round``); two columns that meet in one name are refused (:func:`read_names`);
 * a required column that is missing is named with the closest column present (:func:`check_required`): a sheet
@@ -11,25 +11,18 @@ line (an :class:`InputError`) raised while the run is planned, before anything i
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import polars as pl
 
+from analyzer.io.csv_text import csv_header
+from analyzer.io.errors import InputError
 from analyzer.io.wide import is_wide
 from analyzer.core.schema import LOSER_RESULTS, PLAYER_COLUMNS, WINNER_RESULTS
 
 
-class InputError(Exception):
-    """Input that cannot be read at all (missing file, unknown format, unreadable content, a missing column)."""
-
-
-SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
-# The header is read from the file's first bytes: enough for any real header (a quoted name may hold a newline).
-_HEADER_BYTES = 1 << 16
 # Every row needs these: without one, every row of the file would be rejected for the same reason.
 ALWAYS_REQUIRED = ["game_id", "round", "honba", "result", *PLAYER_COLUMNS[:3]]
 # Needed only where some row's result needs them (a sheet of draws names no winner).
@@ -58,53 +51,6 @@ def sheet_file(names: Iterable[str], input_kind: str = "auto") -> bool:
     return input_kind == "games" or (input_kind == "auto" and is_sheet(names))
 
 
-def header_fields(path: str | Path) -> tuple[str, list[str]] | None:
-    """(separator, names) of a local CSV file's header line; None where it cannot be opened here (a remote
-    file of a cluster run: Polars reads it, with a comma) or is empty."""
-    try:
-        with open(path, "rb") as handle:
-            start = handle.read(_HEADER_BYTES)
-    except OSError:
-        return None
-    text = start.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    if not text.strip():
-        return None
-    # the separator that splits the header into the most fields; a tie (one column) is a comma
-    best = max(SEPARATORS, key=lambda sep: (len(_first_row(text, sep)), sep == ","))
-    return best, _first_row(text, best)
-
-
-def _first_row(text: str, separator: str) -> list[str]:
-    return next(csv.reader(io.StringIO(text), delimiter=separator), [])
-
-
-_HEADERS: dict[tuple, tuple[str, list[str]] | None] = {}
-
-
-def csv_header(path: str | Path) -> tuple[str, list[str]] | None:
-    """:func:`header_fields`, read once per file version (a file read in slices is scanned once per slice)."""
-    try:
-        stat = Path(path).stat()
-        key = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return None
-    if key not in _HEADERS:
-        if len(_HEADERS) > 1024:
-            _HEADERS.clear()
-        _HEADERS[key] = header_fields(path)
-    return _HEADERS[key]
-
-
-def csv_separator(path: str | Path) -> str:
-    """The separator of a CSV file (``,``, ``;`` or tab), read off its header line."""
-    found = csv_header(path)
-    return found[0] if found else ","
-
-
-def separator_name(separator: str) -> str:
-    return f"{SEPARATORS.get(separator, repr(separator))}-separated"
-
-
 def check_header(path: str | Path) -> None:
     """A CSV header that names one column twice is refused (Polars would read the second as ``NAME_duplicated_0``,
     and the value the user meant would be silently dropped)."""
@@ -112,10 +58,20 @@ def check_header(path: str | Path) -> None:
     if found is None:
         return
     seen: set[str] = set()
-    for name in found[1]:
+    for name in found.names:
         if name in seen:
-            raise InputError(f"the column {name!r} appears twice in {path}: keep one")
+            raise InputError(f"the column {clipped(name)!r} appears twice in {path}: keep one")
         seen.add(name)
+
+
+# A column name is shown in a message up to this many characters: a file that is no sheet (a line of text, junk)
+# has a "name" of kilobytes.
+SHOWN_NAME = 40
+
+
+def clipped(name: str) -> str:
+    """``name`` for a message: cut short (``…``) beyond :data:`SHOWN_NAME` characters."""
+    return name if len(name) <= SHOWN_NAME else name[:SHOWN_NAME - 1] + "…"
 
 
 def read_names(names: Iterable[str], where: str | Path, known: frozenset[str] | set[str],
@@ -130,8 +86,8 @@ def read_names(names: Iterable[str], where: str | Path, known: frozenset[str] | 
         folded = stripped.lower() if stripped.lower() in known else stripped
         target = rename(folded)
         if target in by_target:
-            raise InputError(f"the columns {by_target[target]!r} and {name!r} of {where} have the same name "
-                             f"({folded!r}) once case and spaces are set aside: keep one")
+            raise InputError(f"the columns {clipped(by_target[target])!r} and {clipped(name)!r} of {where} have the "
+                             f"same name ({clipped(folded)!r}) once case and spaces are set aside: keep one")
         by_target[target] = name
         read[name] = target
     return read
@@ -172,9 +128,9 @@ def missing_message(missing: list[str], names: list[str], where: str | Path,
     candidates = [n for n in names if not n.startswith("_") and n not in required and n not in REQUIRED_BY_RESULT]
     close = difflib.get_close_matches(first, candidates, n=1, cutoff=0.6)
     if close:
-        hint = f" — did you mean {close[0]!r}?"
+        hint = f" — did you mean {clipped(close[0])!r}?"
     else:
-        shown = [n for n in names if not n.startswith("_")]
+        shown = [clipped(n) for n in names if not n.startswith("_")]
         hint = f" (its columns: {', '.join(shown[:12])}{', …' if len(shown) > 12 else ''})" if shown else " (no columns)"
     also = f" (also missing: {', '.join(map(repr, missing[1:]))})" if len(missing) > 1 else ""
     return f"no column {first!r} in {where}{hint}{also}"

@@ -6,21 +6,22 @@ text, and those whose readers parse text (:data:`TEXT_COLUMNS`) are made text wh
 a DataFrame gives them (player lists and melds: lists of text). Every other column keeps its type — Parquet's
 and a DataFrame's as they are, a CSV file's as Polars infers it from the whole file — and leaves with it.
 Three columns record where a row came from:
-``_file`` (path), ``_row`` (1-based data row in that file; the CSV line number minus the header) and ``_pos``
+``_file`` (path), ``_row`` (1-based data row in that file; a spreadsheet shows it on line ``_row + 1``) and ``_pos``
 (global input order: files in the order given, rows in file order). A fourth, ``_sheet``, says whether the
 row's file is a game-level result sheet (:func:`analyzer.io.columns.is_sheet`) rather than hand records.
 """
 
 from __future__ import annotations
 
-import glob as globlib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import polars as pl
 
-from analyzer.io.columns import (
-    SHEET_COLUMNS, InputError, check_header, csv_separator, is_sheet, read_names, separator_name,
-)
+from analyzer.io.columns import SHEET_COLUMNS, check_header, is_sheet, read_names
+from analyzer.io.csv_text import csv_separator, csv_source, file_key, first_problem, separator_name
+from analyzer.io.decimal_comma import as_numbers, comma_number_columns, decimal_points, reads_decimal_commas
+from analyzer.io.errors import InputError
+from analyzer.io.files import expand_inputs, format_of
 from analyzer.io.wide import SEAT_FIELDS, WIDE_COLUMNS, missing_seat_columns, to_long, wide_layout
 from analyzer.core.schema import (
     INPUT_POSITION, PLAYER_COLUMNS, PLAYER_LIST_COLUMNS, PLAYER_REF_COLUMNS, SHEET_ROW, SITUATION_FLAGS, SOURCE_FILE,
@@ -28,7 +29,6 @@ from analyzer.core.schema import (
 )
 from analyzer.tiles.codes import CODE_COLUMNS
 
-SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 # Read as lists of text: a list as it is, text split into names (see split_player_list).
 LIST_COLUMNS = [*PLAYER_LIST_COLUMNS, "melds", "recorded_yaku"]
 # Validated columns whose readers parse text: made text whatever their type (a null-typed column too). The run
@@ -52,42 +52,6 @@ KNOWN_COLUMNS = VALIDATED_COLUMNS | {
     *[f"{fact}_{s}" for fact in ("riichi_turn", "calls", "open") for s in range(4)],
     *SHEET_COLUMNS, *WIDE_COLUMNS,
 }
-
-
-def expand_inputs(inputs: list[str | Path]) -> list[Path]:
-    """Files from paths, directories (searched recursively) and globs, in the order given, without repeats:
-    the same file given twice (relative and absolute, or through a symlink) is read once."""
-    files: list[Path] = []
-    seen: set[Path] = set()
-    for item in inputs:
-        text = str(item)
-        path = Path(text)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and format_of(p))
-            if not found:
-                raise InputError(f"no CSV or Parquet files in directory {text}")
-        elif path.is_file():
-            if not format_of(path):
-                raise InputError(f"{text}: unsupported file type (expected .csv or .parquet)")
-            found = [path]
-        elif globlib.has_magic(text):
-            found = sorted(Path(p) for p in globlib.glob(text, recursive=True) if format_of(Path(p)))
-            if not found:
-                raise InputError(f"no CSV or Parquet files match {text}")
-        else:
-            raise InputError(f"no such file or directory: {text}")
-        for p in found:
-            real = p.resolve()
-            if real not in seen:
-                seen.add(real)
-                files.append(p)
-    if not files:
-        raise InputError("no input files given")
-    return files
-
-
-def format_of(path: str | Path) -> str | None:
-    return SUFFIXES.get(PurePosixPath(str(path)).suffix.lower())
 
 
 # A name between commas, without the spaces around it (it may hold spaces inside: "Bob Smith, Al").
@@ -165,28 +129,30 @@ def read_as_text(lf: pl.LazyFrame, names: list[str]) -> pl.LazyFrame:
     return lf.with_columns(changed) if changed else lf
 
 
-def _csv_key(path: str | Path) -> tuple | None:
-    """A local file's version (path, modification time, size); None for a remote one (a cluster run's), which
-    is not cached."""
-    try:
-        real = Path(path).resolve()
-        stat = real.stat()
-    except OSError:
-        return None
-    return str(real), stat.st_mtime_ns, stat.st_size
-
-
-_CSV_SCHEMAS: dict[tuple, pl.Schema] = {}
+_CSV_SCHEMAS: dict[tuple, tuple[pl.Schema, list[str]]] = {}
 
 
 def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
-    """A CSV file's columns: the validated ones text, the others of the type Polars infers from every row (a
-    value the first rows do not foresee cannot fail the read later). Inferred once per file version: a file
-    read in slices (``rows``) is not read through again for each."""
-    key = _csv_key(path)
-    schema = _CSV_SCHEMAS.get(key) if key is not None else None
-    if schema is None:
-        schema = pl.scan_csv(path, infer_schema=False, glob=False, separator=separator).collect_schema()
+    """A CSV file's columns as read: the validated ones text, the others of the type Polars infers from every
+    row (a value the first rows do not foresee cannot fail the read later). Inferred once per file version: a
+    file read in slices (``rows``) is not read through again for each. A semicolon-separated file's columns
+    that are numbers with decimal commas are text here (:func:`comma_numbers` names them)."""
+    return _csv_reading(path, separator)[0]
+
+
+def comma_numbers(path: str | Path, separator: str = ",") -> list[str]:
+    """The columns of a semicolon-separated CSV file that :func:`csv_schema` reads as text and are numbers with
+    decimal commas (:func:`analyzer.io.decimal_comma.comma_number_columns`); none for any other file."""
+    return _csv_reading(path, separator)[1]
+
+
+def _csv_reading(path: str | Path, separator: str) -> tuple[pl.Schema, list[str]]:
+    key = file_key(path)
+    found = _CSV_SCHEMAS.get(key) if key is not None else None
+    if found is None:
+        source = csv_source(path)
+        schema = pl.scan_csv(source, infer_schema=False, glob=False, separator=separator).collect_schema()
+        commas: list[str] = []
         # validated columns by the name they are read as (`Honba` is `honba`: text too); a game-level sheet's
         # columns too, where the file is one (analyzer.tournament.sheets reads them from their text)
         sheet = is_sheet(n.strip().lower() for n in schema)
@@ -194,29 +160,35 @@ def csv_schema(path: str | Path, separator: str = ",") -> pl.Schema:
                 if input_name(n).lower() in VALIDATED_COLUMNS
                 or (sheet and n.strip().lower() in (*SHEET_COLUMNS, *WIDE_COLUMNS))}
         if len(text) < len(schema):  # a sheet of validated columns only is all text: no pass over it to infer
-            schema = pl.scan_csv(path, infer_schema_length=None, schema_overrides=text, glob=False,
+            schema = pl.scan_csv(source, infer_schema_length=None, schema_overrides=text, glob=False,
                                  separator=separator).collect_schema()
+            if reads_decimal_commas(separator):
+                commas = comma_number_columns(source, schema, text)
+        found = schema, commas
         if key is not None:
             if len(_CSV_SCHEMAS) > 1024:
                 _CSV_SCHEMAS.clear()
-            _CSV_SCHEMAS[key] = schema
-    return schema
+            _CSV_SCHEMAS[key] = found
+    return found
 
 
 def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None) -> pl.LazyFrame:
     """One file's columns as the pipeline reads them (:func:`input_columns`) plus its source columns; ``rows`` =
     (first, count) reads only those rows (``first`` 0-based), without decoding the rows before them.
 
-    A CSV file's separator is read off its header (comma, semicolon or tab), a header naming a column twice is
-    refused, and the names are read as :func:`analyzer.io.columns.read_names` says (``Round`` is ``round``).
+    A CSV file's separator and encoding are read off its start (:mod:`analyzer.io.csv_text`: a UTF-16 or
+    Shift-JIS file is read through its UTF-8 text), a header naming a column twice is refused, the names are
+    read as :func:`analyzer.io.columns.read_names` says (``Round`` is ``round``), and a semicolon-separated
+    file's number columns read decimal commas (:mod:`analyzer.io.decimal_comma`).
     Read whole (no ``rows``), a column whose conversion to text can fail (Parquet bytes that are not UTF-8, a
     list of lists) is read through here, so that the error names the file and the column."""
     try:
         if format_of(path) == "csv":
             check_header(path)
             separator = csv_separator(path)
-            lf = pl.scan_csv(path, schema=csv_schema(path, separator), missing_columns="insert", glob=False,
-                             separator=separator)
+            lf = pl.scan_csv(csv_source(path), schema=csv_schema(path, separator), missing_columns="insert",
+                             glob=False, separator=separator)
+            lf = as_numbers(lf, comma_numbers(path, separator))
         else:
             lf = pl.scan_parquet(path, glob=False)
         raw = lf.collect_schema()
@@ -228,6 +200,8 @@ def scan_file(path: str | Path, index: int, rows: tuple[int, int] | None = None)
         lf = lf.slice(first, count)
     renamed = read_names(raw.names(), path, KNOWN_COLUMNS, input_name)
     lf = input_columns(lf.rename({n: r for n, r in renamed.items() if r != n}))
+    if format_of(path) == "csv" and reads_decimal_commas(csv_separator(path)):
+        lf = decimal_points(lf)
     if rows is None:
         check_conversions(lf, {renamed[n]: t for n, t in raw.items()}, path)
     lf = (
@@ -264,8 +238,13 @@ def long_form(lf: pl.LazyFrame, where: str | Path) -> pl.LazyFrame:
 
 
 def read_as(path: str | Path) -> str:
-    """How a CSV file was read, for an error that it could not be: the separator found on its header line."""
-    return f" (read as {separator_name(csv_separator(path))})" if format_of(path) == "csv" else ""
+    """How a CSV file was read, for an error that it could not be: the separator found on its header line, and
+    where the file goes wrong (``; line 4 has 12 fields, the header 10``). A line that is not UTF-8 is an
+    :class:`InputError` of its own (:func:`analyzer.io.csv_text.first_problem`)."""
+    if format_of(path) != "csv":
+        return ""
+    problem = first_problem(path)
+    return f" (read as {separator_name(csv_separator(path))}{'; ' + problem if problem else ''})"
 
 
 def _is_list(dtype: pl.DataType) -> bool:

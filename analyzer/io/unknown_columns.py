@@ -6,7 +6,9 @@
 * where the column it misses is one the rows need (``game_id``, ``round``, …, ``winner`` where a row wins,
   ``han`` and ``fu`` where a row wins and no tiles are given; a sheet's ``player`` and ``final_score``), it is
   an :class:`InputError` naming both instead: every row would otherwise be rejected for the same reason;
-* ``strict``: any column analyzer neither reads nor writes itself is an :class:`InputError`.
+* ``strict``: any column analyzer neither reads nor writes itself is an :class:`InputError`;
+* a file read in a way CSV files usually are not — Shift-JIS text, decimal commas — is a :class:`ReadWarning`,
+  once per run.
 
 Columns that are simply extra (``notes``, ``table_name``, ``comment``: near no known name) pass silently, and
 so do the columns analyzer's importers and outputs write (``dan_0``, ``lobby``, ``points``, ``input_*``): a
@@ -27,9 +29,11 @@ from analyzer.io.columns import (
     ALWAYS_REQUIRED, REQUIRED_BY_RESULT, SHEET_COLUMNS, SHEET_REQUIRED, InputError, csv_header, is_sheet,
     sheet_file,
 )
+from analyzer.io.csv_text import ENCODING_NAMES
+from analyzer.io.decimal_comma import decimal_comma_columns, reads_decimal_commas
 from analyzer.io.load import (
-    INPUT_PREFIX, KNOWN_COLUMNS, OUTPUT_NAMES, VALIDATED_COLUMNS, expand_inputs, format_of, input_name, read_names,
-    scan_file,
+    INPUT_PREFIX, KNOWN_COLUMNS, OUTPUT_NAMES, VALIDATED_COLUMNS, comma_numbers, expand_inputs, format_of, input_name,
+    read_names, scan_file,
 )
 from analyzer.io.near_miss import suggestion
 from analyzer.core.schema import SEATS, WINNER_RESULTS
@@ -66,6 +70,54 @@ class ColumnWarning(UserWarning):
         self.column, self.meant, self.where = column, meant, where
         shown = where[0] if len(where) == 1 else f"{where[0]} and {len(where) - 1} more file(s)"
         super().__init__(f"column {column!r} is not used — did you mean {meant!r}? ({shown})")
+
+
+class ReadWarning(ColumnWarning):
+    """How files were read where it is not how CSV files usually are, said once before the run: Shift-JIS text
+    (``read results.csv as Shift-JIS (cp932) text, not UTF-8``), decimal commas (``decimal commas read as decimal
+    points (2,0 is 2.0) in penalty of results.csv``). ``column``: the columns concerned (a tuple, empty for the
+    encoding), ``meant``: what they were read as, ``where``: the files."""
+
+    def __init__(self, text: str, column: tuple[str, ...], meant: str, where: list[str]) -> None:
+        self.column, self.meant, self.where = column, meant, where
+        UserWarning.__init__(self, text)
+
+
+def _shown_files(where: list[str]) -> str:
+    return where[0] if len(where) == 1 else f"{where[0]} and {len(where) - 1} more file(s)"
+
+
+def read_warnings(items: list[_Names]) -> list[ReadWarning]:
+    """The :class:`ReadWarning` of each way local CSV files were read that is not UTF-8 and decimal points: one
+    per way, naming the files (one pass over the number columns of a semicolon-separated file)."""
+    shift_jis: list[str] = []
+    commas: dict[str, list[str]] = {}  # column -> files
+    for item in items:
+        path = item.where
+        if item.where == "the frame" or format_of(path) != "csv":
+            continue
+        try:
+            header = csv_header(path)
+            if header is None:
+                continue
+            if header.encoding == "cp932":
+                shift_jis.append(path)
+            if reads_decimal_commas(header.separator):
+                names = read_names(header.names, path, KNOWN_COLUMNS, input_name)
+                numbers = comma_numbers(path, header.separator)
+                for column in decimal_comma_columns(path, names, numbers):
+                    commas.setdefault(column, []).append(path)
+        except (OSError, pl.exceptions.PolarsError, InputError):
+            continue  # the run says what is wrong with the file
+    found = []
+    if shift_jis:
+        found.append(ReadWarning(f"read {_shown_files(shift_jis)} as {ENCODING_NAMES['cp932']} text, not UTF-8",
+                                 (), "cp932", shift_jis))
+    if commas:
+        where = list(dict.fromkeys(f for files in commas.values() for f in files))
+        found.append(ReadWarning(f"decimal commas read as decimal points (2,0 is 2.0) in {', '.join(commas)} of "
+                                 f"{_shown_files(where)}", tuple(commas), "decimal point", where))
+    return found
 
 
 @dataclass
@@ -114,7 +166,7 @@ def _file_names(path: Path) -> list[str] | None:
     try:
         if format_of(path) == "csv":
             found = csv_header(path)
-            raw = found[1] if found else []
+            raw = found.names if found else []
         else:
             raw = pl.scan_parquet(path, glob=False).collect_schema().names()
         return list(read_names(raw, path, KNOWN_COLUMNS, input_name).values())
@@ -181,8 +233,9 @@ def _refuse_missing(item: _Names, index: int, data) -> None:
 def check_input_columns(data, input_kind: str = "auto", strict: bool = False) -> list[ColumnWarning]:
     """Look at the column names of ``data`` (paths, or a frame) before a run: a near miss of a column some rows
     need is an :class:`InputError`; ``strict``: so is any unknown column; otherwise each near miss is a
-    :class:`ColumnWarning`, issued (``warnings.warn``) once per name and returned. Files that cannot be read,
-    or are not local, are left to the run."""
+    :class:`ColumnWarning`, issued (``warnings.warn``) once per name and returned, with the ways files are read
+    that are not the usual (:func:`read_warnings`). Files that cannot be read, or are not local, are left to the
+    run."""
     inputs = _inputs(data, input_kind)
     found: dict[tuple[str, str], list[str]] = {}
     for index, item in enumerate(inputs):
@@ -198,6 +251,7 @@ def check_input_columns(data, input_kind: str = "auto", strict: bool = False) ->
         for name, meant in item.near.items():
             found.setdefault((name, meant), []).append(item.where)
     issued = [ColumnWarning(name, meant, where) for (name, meant), where in found.items()]
+    issued += read_warnings(inputs)
     for warning in issued:
         warnings.warn(warning, stacklevel=3)
     return issued

@@ -8,6 +8,7 @@ with xlsxwriter (the optional extra ``analyzer[xlsx]``).
 * lists as comma-joined text (problem codes ';'-joined) and structs as JSON text, as in CSV;
 * a time-zoned time as the local time of its zone, the zone in the header (``date (Asia/Tokyo)``): Excel's
   times have no zone;
+* text as text cells, never formulas: a name ``=1+1`` stays ``=1+1`` (xlsxwriter's ``strings_to_formulas`` off);
 * NaN and infinities as Excel's error cells (``#NUM!``), never a blank that reads as nothing;
 * a table of more rows than a sheet holds (1,048,576 with the header) is left out, with a note naming
   ``--format parquet``: the standings, sessions and teams always fit (one row per player or team).
@@ -26,7 +27,7 @@ from analyzer.io.load import InputError
 # rows of an Excel worksheet, its header row included
 EXCEL_MAX_ROWS = 1_048_576
 SHEET_ORDER = ("players", "sessions", "teams", "ratings", "platform_ranks", "games", "hands", "rejects")
-INSTALL_HINT = "pip install 'analyzer[xlsx]'"
+INSTALL_HINT = "pip install 'riichi-analyzer[xlsx]'"
 
 
 def require_xlsxwriter() -> None:
@@ -74,7 +75,9 @@ def write_workbook(tables: dict[str, Callable[[], pl.DataFrame] | pl.DataFrame],
 
     left_out = []
     # a workbook with no sheet is not a valid file: an empty one is written for a run with no table at all
-    with xlsxwriter.Workbook(str(path), {"nan_inf_to_errors": True}) as workbook:
+    # text is text: `=1+1` (a player's name) or `=_=` (a Tenhou nickname) is a string cell, never a formula
+    options = {"nan_inf_to_errors": True, "strings_to_formulas": False}
+    with xlsxwriter.Workbook(str(path), options) as workbook:
         for name in sheet_order(list(tables)):
             height = (rows or {}).get(name)
             if height is not None and height + 1 > EXCEL_MAX_ROWS:

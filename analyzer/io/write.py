@@ -126,6 +126,7 @@ class ResultWriter:
         self._made = not self.outdir.is_dir()  # abort removes OUTDIR too when this run made it
         self._lock = None
         self._done = False  # committed or dropped: abort has nothing left to do
+        self._staged: list[str] = []  # the files of the tables, once staged
         # Ctrl-C held back until the lock and the run directory are both taken (kept) or both dropped: between
         # the two, nothing else would remove them
         with interrupts_held() as held, writing(self.outdir):
@@ -235,21 +236,32 @@ class ResultWriter:
             self._thread.join()
 
     def _close(self) -> None:
-        self._finish_thread()
-        parquet, csv, self._parquet, self._csv = self._parquet, self._csv, {}, {}
+        """Every file closed, each whatever the others raise (closing writes what is buffered: the disk may be
+        full; Ctrl-C may have cancelled an encoder's query), the first error raised after. A file leaves the
+        writer's hands only once closed, and Ctrl-C waits: no encoder may write on into a removed directory."""
+        self._finish_thread()  # Ctrl-C here is harmless: abort waits for the thread again
         failed = None
-        for name, handle in [*parquet.items(), *csv.items()]:  # closing writes what is buffered: the disk may be full
-            try:
-                with writing(self.outdir / self._path(name).name):
-                    handle.close()
-            except Exception as exc:  # the other files are closed all the same
-                failed = failed or exc
+        with interrupts_held():
+            for handles in (self._parquet, self._csv):
+                for name in list(handles):
+                    try:
+                        with writing(self.outdir / self._path(name).name):
+                            handles.pop(name).close()
+                    except BaseException as exc:  # the other files are closed all the same
+                        failed = failed or exc
         if failed is not None:
             raise failed
 
     def commit(self, details: dict | None = None) -> dict[str, Path]:
-        """Move every table into OUTDIR; returns the paths written. ``details`` (plain JSON values) go into the
-        manifest beside the run id and the tables."""
+        """Move every table into OUTDIR (:meth:`stage`, then :meth:`publish`); returns the paths written."""
+        paths = self.stage(details)
+        self.publish()
+        return paths
+
+    def stage(self, details: dict | None = None) -> dict[str, Path]:
+        """Every table finished in the run directory (:attr:`temp`), the manifest beside them; returns the paths
+        the tables will have in OUTDIR. ``details`` (plain JSON values) go into the manifest beside the run id
+        and the tables. Until :meth:`publish`, OUTDIR is as it was and :meth:`abort` drops the run."""
         self._close()
         self._raise_error()
         if self.fmt == "xlsx":
@@ -257,11 +269,17 @@ class ResultWriter:
         files = [self._path(name).name for name in self._order]
         text = json.dumps({"run": uuid.uuid4().hex, "tables": dict(zip(self._order, files)), **(details or {})},
                           indent=2)
-        per_table, files = dict(zip(self._order, files)), list(dict.fromkeys(files))  # a workbook is one file
+        per_table, self._staged = dict(zip(self._order, files)), list(dict.fromkeys(files))  # a workbook: one file
         with writing(self.outdir / MANIFEST_NAME):  # written beside the tables first: a full disk stops it here
             (self._temp / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
-        for name in [*files, MANIFEST_NAME]:
+        for name in [*self._staged, MANIFEST_NAME]:
             os.chmod(self._temp / name, 0o666 & ~current_umask())  # a temporary directory is private
+        return {name: self.outdir / file for name, file in per_table.items()}
+
+    def publish(self, extra: tuple[str, ...] = ()) -> None:
+        """The staged tables renamed into OUTDIR together, with ``extra`` files put in the run directory beside
+        them (a report); the run directory and the lock removed."""
+        files = [*self._staged, *extra]
         with interrupts_held() as held, writing(self.outdir):
             self._swap(files)
             if held.interrupted:  # Ctrl-C while swapping: the run is not written, as for Ctrl-C before
@@ -273,8 +291,6 @@ class ResultWriter:
             else:
                 unlock_outdir(self._lock, self.outdir)
             self._done = True
-        return {name: self.outdir / file for name, file in per_table.items()}
-
 
     def _make_workbook(self) -> None:
         """The workbook of the tables streamed so far, in the run directory; from then on every table's file is
@@ -348,24 +364,13 @@ class ResultWriter:
                 return
             self._cancelled = True  # the writer thread skips what is still queued
             try:
-                self._close()
-            except BaseException:  # the run's own error is what matters; but nothing may write on into the folder
-                self._stop_writing()  # removed below
+                self._close()  # every file closed, whatever it raises: nothing writes on into the run directory
+            except BaseException:  # the run's own error is what matters
+                pass
             finally:
                 shutil.rmtree(self._temp, ignore_errors=True)
                 self._remove_made()
                 self._done = True
-
-    def _stop_writing(self) -> None:
-        """The writer thread ended (skipping what is queued), then every file's encoder, whatever they raise."""
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
-        for handle in [*self._parquet.values(), *self._csv.values()]:
-            try:
-                handle.close()
-            except BaseException:
-                pass
 
     def _remove_made(self) -> None:
         """The lock file (removed while still held), then OUTDIR if this run made it and nothing else is there."""

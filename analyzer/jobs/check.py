@@ -8,7 +8,7 @@ import polars as pl
 
 from analyzer.findings import FINDING_SCHEMA, NOT_A_MISMATCH, VALUE_FIELDS, part_findings, reject_findings, severity
 from analyzer.findings.rank_points import rank_point_findings
-from analyzer.findings.seating import SeatingSums
+from analyzer.findings.seating import NOTE_CODES, SeatingSums
 from analyzer.findings.sheets import sheet_findings, table_rejects
 from analyzer.jobs.score import RunSummary, ScoreJob, ScoreResult, ScoreSummary
 from analyzer.jobs.outputs import finish_rejects, rules_label
@@ -60,11 +60,13 @@ class CheckResult:
         )
 
     def notes_text(self) -> str:
-        """'15 notes: partial_game 15' (a note's ``recorded`` is its code), or '' without notes."""
+        """'15 notes: partial_game 15, missed_session 2' (a note's code: its ``recorded``, or for a note that records
+        a value, the code of its field, :data:`analyzer.findings.seating.NOTE_CODES`), or '' without notes."""
         notes = self.notes
         if notes.height == 0:
             return ""
-        counts = (notes.group_by(pl.coalesce("recorded", "field").alias("code")).len()
+        code = pl.col("field").replace_strict(NOTE_CODES, default=None, return_dtype=pl.String)
+        counts = (notes.group_by(pl.coalesce(code, "recorded", "field").alias("code")).len()
                   .sort(["len", "code"], descending=[True, False]))
         listed = counts.select(pl.format("{} {}", "code", "len").str.join(", ")).item()
         return f"{_count(notes.height, 'note')}: {listed}"
@@ -102,7 +104,6 @@ class CheckSummary:
 
     score: ScoreSummary
     findings: list[pl.DataFrame]
-    rows: int
     games: int
     columns: list[str]
     seating: SeatingSums = field(default_factory=SeatingSums)  # a sheet's sessions and teams, across partitions
@@ -134,14 +135,14 @@ class CheckJob:
         found = pl.concat([f.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for f in findings], how="vertical")
         hands = tables.hands if tables.hands is not None else pl.DataFrame(schema={"game_id": pl.String})
         games = pl.concat([hands["game_id"], tables.games["game_id"], rejects["game_id"]]).n_unique()
-        summary = CheckSummary(output.summary, [found], output.rows, games, hands.columns,
+        summary = CheckSummary(output.summary, [found], games, hands.columns,
                                SeatingSums.of_part(scored.sheet.rows if scored.sheet is not None else None))
         return PartOutput(output.tables, summary, output.rows)
 
     def combine(self, first: CheckSummary, second: CheckSummary) -> CheckSummary:
         return CheckSummary(
             self.score.combine(first.score, second.score), first.findings + second.findings,
-            first.rows + second.rows, first.games + second.games, first.columns or second.columns,
+            first.games + second.games, first.columns or second.columns,
             first.seating.combine(second.seating),
         )
 
@@ -152,6 +153,7 @@ class CheckJob:
             .sort(*FINDING_ORDER, nulls_last=True, maintain_order=True).drop("_severity")
         )
         return CheckResult(
-            findings=findings, scored=None, rows_read=summary.rows, games=summary.games, columns=summary.columns,
+            # the rows read as score counts them: a wide sheet's rows once, not once per seat (as the progress does)
+            findings=findings, scored=None, rows_read=run.rows_read, games=summary.games, columns=summary.columns,
             rules_label=rules_label(run.rulesets, self.score.ruleset), run=run,
         )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analyzer.formats.events import TILES
 from analyzer.tiles.shanten import shanten
 
 # the events after which the acting seat's shanten is given
@@ -20,25 +19,28 @@ SHANTEN_EVENTS = ("haipai", "draw", "discard", "chi", "pon", "minkan", "kakan", 
 CALLS_FROM_DISCARDS = ("chi", "pon", "minkan")
 SETS = ("chi", "pon", "minkan", "ankan")  # a kakan turns a pon into a kan: no new set
 HAND = ("game_id", "log_row")
-# the kind (0-33) of each tile of the events' Enum, a red five a five
-KIND_OF_TILE = np.array([(int(t[0]) or 5) - 1 + "mpsz".index(t[1]) * 9 for t in TILES], np.int64)
+def tile_kinds(tiles: list[str]) -> np.ndarray:
+    """The kind (0-33) of each tile text (``1m`` … ``7z``, a red five ``0m`` a five)."""
+    return np.array([(int(t[0]) or 5) - 1 + "mpsz".index(t[1]) * 9 for t in tiles], np.int64)
 
 
-def _kind(column: str) -> pl.Expr:
-    return pl.lit(pl.Series(KIND_OF_TILE)).gather(pl.col(column).to_physical().cast(pl.Int64))
+def _kind(column: str, tiles: list[str]) -> pl.Expr:
+    """A tile column of the events' Enum as kinds, by its categories' order."""
+    return pl.lit(pl.Series(tile_kinds(tiles))).gather(pl.col(column).to_physical().cast(pl.Int64))
 
 
 def tile_changes(events: pl.LazyFrame) -> pl.LazyFrame:
     """One row per tile that enters or leaves a seat's concealed hand: ``_row`` (the event's row), ``kind``
     and ``change`` (+1 or −1)."""
+    tiles = list(events.collect_schema()["tile"].categories)
     event = pl.col("event").cast(pl.String)
     single = (events.filter(event.is_in(["draw", "discard", "kakan", "kita"]) | event.is_in(CALLS_FROM_DISCARDS))
-              .select("_row", kind=_kind("tile"),
+              .select("_row", kind=_kind("tile", tiles),
                       change=pl.when(event.is_in(["draw", *CALLS_FROM_DISCARDS])).then(1).otherwise(-1)
                       .cast(pl.Int32)))
     listed = (events.filter(event.is_in(["haipai", "ankan", *CALLS_FROM_DISCARDS]))
               .select("_row", "tiles", change=pl.when(event == "haipai").then(1).otherwise(-1).cast(pl.Int32))
-              .explode("tiles").select("_row", kind=_kind("tiles"), change="change"))
+              .explode("tiles").select("_row", kind=_kind("tiles", tiles), change="change"))
     return pl.concat([single, listed])
 
 
@@ -62,14 +64,16 @@ def seat_states(events: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     group = order["group"].to_numpy()
     starts = np.flatnonzero(np.diff(group, prepend=-1))
     lengths = np.diff(np.append(starts, len(rows)))
-    # running sums over all rows, less each seat's sum before its first row
-    running = np.cumsum(deltas, axis=0, dtype=np.int32)
-    offsets = np.concatenate([np.zeros((1, 34), np.int32), running[starts[1:] - 1]])
-    running -= np.repeat(offsets, lengths, axis=0)
+    # running sums over all rows, less each seat's sum before its first row; in int8, wrapping: the sums are
+    # exact modulo 256, and a seat's own count (0-4) is their difference
+    with np.errstate(over="ignore"):
+        running = np.cumsum(deltas, axis=0, dtype=np.int8)
+        offsets = np.concatenate([np.zeros((1, 34), np.int8), running[starts[1:] - 1]])
+        running -= np.repeat(offsets, lengths, axis=0)
     is_set = order["event"].cast(pl.String).is_in(SETS).to_numpy().astype(np.int32)
     set_running = np.cumsum(is_set)
     sets = set_running - np.repeat(np.concatenate([[0], set_running[starts[1:] - 1]]), lengths)
-    return rows, running.astype(np.int8), sets
+    return rows, running, sets
 
 
 def three_player_hands(events: pl.DataFrame) -> np.ndarray:
@@ -80,10 +84,11 @@ def three_player_hands(events: pl.DataFrame) -> np.ndarray:
     return dealt == 3
 
 
-def with_shanten(events: pl.DataFrame) -> pl.DataFrame:
-    """``events`` with ``shanten`` (Int8): the acting seat's shanten after each row of :data:`SHANTEN_EVENTS`
-    (−1 a complete hand), null on other rows."""
-    rows, counts, sets = seat_states(events)
+def shanten_column(events: pl.DataFrame, states: tuple | None = None) -> pl.Series:
+    """``shanten`` (Int8) for every row of ``events``: the acting seat's shanten after each row of
+    :data:`SHANTEN_EVENTS` (−1 a complete hand), null on other rows; ``states`` the events'
+    :func:`seat_states` when they are known already."""
+    rows, counts, sets = seat_states(events) if states is None else states
     three = three_player_hands(events)[rows]
     wanted = events["event"].cast(pl.String).is_in(SHANTEN_EVENTS).to_numpy()[rows]
     values = np.zeros(events.height, np.int8)
@@ -93,5 +98,10 @@ def with_shanten(events: pl.DataFrame) -> pl.DataFrame:
         if pick.any():
             values[rows[pick]] = shanten(counts[pick], sets[pick], three_players=sanma)
             known[rows[pick]] = True
-    return events.with_columns(pl.Series("shanten", values, pl.Int8).set(pl.Series(~known), None)
-                               if not known.all() else pl.Series("shanten", values, pl.Int8))
+    column = pl.Series("shanten", values, pl.Int8)
+    return column if known.all() else column.set(pl.Series(~known), None)
+
+
+def with_shanten(events: pl.DataFrame) -> pl.DataFrame:
+    """``events`` with :func:`shanten_column` (replaced where it is already there)."""
+    return events.with_columns(shanten_column(events.drop("shanten", strict=False)))

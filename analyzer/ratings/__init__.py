@@ -23,7 +23,7 @@ import polars as pl
 from analyzer.io.columns import InputError
 from analyzer.ratings import skill, tenhou
 from analyzer.ratings.order import GAME_TIMES_SCHEMA, PLAYED_AT, PLAYED_AT_TYPE, SESSION, game_times, sort_games
-from analyzer.core.schema import INPUT_POSITION
+from analyzer.core.schema import SOURCE_FILE, SOURCE_ROW
 
 __all__ = ["RatingOptions", "Ratings", "SYSTEMS", "compute_ratings", "game_times", "previous_state", "rating_rows",
            "sort_games", "with_ratings", "read_previous"]
@@ -31,7 +31,8 @@ __all__ = ["RatingOptions", "Ratings", "SYSTEMS", "compute_ratings", "game_times
 SYSTEMS = ("tenhou", "openskill", "none")
 PLAYER_COUNTS = (4, 3)
 ROWS_SCHEMA = {"game_id": pl.String, "player": pl.Categorical, "seat": pl.Int8, "place": pl.Int8,
-               "players": pl.Int8, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.Categorical, INPUT_POSITION: pl.Int64}
+               "players": pl.Int8, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.Categorical, SOURCE_FILE: pl.Categorical,
+               SOURCE_ROW: pl.Int64}
 RATINGS_COLUMNS = {"player": pl.String, "players": pl.Int8, "game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE,
                    "place": pl.Int8, "game": pl.Int32, "rating_before": pl.Float64, "rating_after": pl.Float64,
                    "change": pl.Float64}
@@ -84,7 +85,7 @@ class Ratings:
 def rating_rows(games: pl.DataFrame, times: pl.DataFrame) -> pl.DataFrame:
     """A partition's rows for the ratings (:data:`ROWS_SCHEMA`): its games table (one row per player per game,
     a game's rows together) with each game's player count and its keys of the order of games (``times``,
-    :func:`analyzer.ratings.order.game_times`). Compact: the player and the session as categoricals."""
+    :func:`analyzer.ratings.order.game_times`). Compact: the player, the session and the file as categoricals."""
     if games.height == 0:
         return pl.DataFrame(schema=ROWS_SCHEMA)
     return (
@@ -119,9 +120,11 @@ def previous_state(players: pl.DataFrame, system: str) -> pl.DataFrame:
         return pl.DataFrame(schema=STATE_SCHEMA)
     recorded = players["rating_system"].drop_nulls().unique().to_list() if "rating_system" in players.columns \
         else []
+    if not recorded:
+        raise InputError(f"--ratings-from: the table holds no ratings: give the players table of a run with"
+                         f" --ratings {system}")
     if recorded != [system]:
-        found = ", ".join(recorded) if recorded else "none"
-        raise InputError(f"--ratings-from: the table holds {found} ratings, not {system}")
+        raise InputError(f"--ratings-from: the table holds {', '.join(recorded)} ratings, not {system}")
     frames = []
     for count in PLAYER_COUNTS:
         suffix = f"_{count}p"
@@ -145,8 +148,8 @@ def _in_order(rows: pl.DataFrame) -> pl.DataFrame:
     new_game = rows.select((pl.col("game_id") != pl.col("game_id").shift(1)).fill_null(True)).to_series()
     starts = np.flatnonzero(new_game.to_numpy())
     lengths = np.diff(np.append(starts, rows.height))
-    games = rows[starts].select(PLAYED_AT, SESSION, INPUT_POSITION, "game_id").with_columns(
-        pl.col(SESSION).cast(pl.String), pl.Series("_g", np.arange(len(starts))))
+    games = rows[starts].select(PLAYED_AT, SESSION, SOURCE_FILE, SOURCE_ROW, "game_id").with_columns(
+        pl.col(SESSION, SOURCE_FILE).cast(pl.String), pl.Series("_g", np.arange(len(starts))))
     order = sort_games(games)["_g"].to_numpy()
     first = np.repeat(starts[order], lengths[order])
     offset = np.arange(rows.height) - np.repeat(np.cumsum(lengths[order]) - lengths[order], lengths[order])

@@ -8,11 +8,13 @@ A game's place in time is, in this order of preference:
 2. ``date`` — a day (``YYYY-MM-DD``), taken as midnight UTC;
 3. ``session`` — the tournament's sessions in play order (by number when every session is a whole number, as
    :func:`analyzer.tournament.sessions.session_order` says);
-4. the input: files in the order given, rows in file order (the game's first input row).
+4. the input: files in path order (as a folder's files are read, :func:`analyzer.io.load.expand_inputs`:
+   ``b/c.csv`` before ``b.csv``), rows in file order (the game's first input row in that order) — not the order
+   the files were given in, so that listing them otherwise gives the same ratings.
 
 Each key decides only between games that both have it; a game without a time comes after the games with
 one, a game without a session after those with one. Equal keys fall back to the next key, and last to the
-game id, so the order is total and does not depend on how the input was partitioned.
+game id, so the order is total and depends neither on how the input was partitioned nor on how it was listed.
 
 :func:`game_times` reads one partition's input rows and gives one row per game with the keys; the games
 table carries ``played_at`` (UTC, null where unknown) so that a reader can sort by it.
@@ -20,15 +22,20 @@ table carries ``played_at`` (UTC, null where unknown) so that a reader can sort 
 
 from __future__ import annotations
 
+import os
+
 import polars as pl
 
-from analyzer.core.schema import INPUT_POSITION
+from analyzer.core.schema import SOURCE_FILE, SOURCE_ROW
 from analyzer.tournament.sessions import session_order
 
 PLAYED_AT = "played_at"
 PLAYED_AT_TYPE = pl.Datetime("us", "UTC")
 SESSION = "session"
-GAME_TIMES_SCHEMA = {"game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.String, INPUT_POSITION: pl.Int64}
+GAME_TIMES_SCHEMA = {"game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.String, SOURCE_FILE: pl.String,
+                     SOURCE_ROW: pl.Int64}
+# the separators of a path's parts: '/' (and '\\' where the system's paths use it)
+_SEPARATORS = sorted({"/", os.sep})
 
 # text forms of a time: with an offset (converted to UTC), without (taken as UTC), a day alone (midnight UTC)
 _WITH_OFFSET = ("%Y-%m-%dT%H:%M:%S%.f%:z", "%Y-%m-%d %H:%M:%S%.f%:z", "%Y-%m-%dT%H:%M:%S%:z", "%Y-%m-%d %H:%M:%S%:z",
@@ -66,10 +73,21 @@ def row_time(schema: pl.Schema) -> pl.Expr:
     return (pl.coalesce(*times) if times else pl.lit(None, PLAYED_AT_TYPE)).cast(PLAYED_AT_TYPE)
 
 
+def path_order(path: pl.Expr) -> pl.Expr:
+    """A key of input files (``_file``, the path as the run lists it) that sorts them in path order: part by part,
+    as Python's paths compare and a folder's files are read (each separator made the smallest character, so
+    ``b/c.csv`` comes before ``b.csv``; on Windows without case, as its paths compare)."""
+    key = path
+    for separator in _SEPARATORS:
+        key = key.str.replace_all(separator, "\x00", literal=True)
+    return key.str.to_lowercase() if os.name == "nt" else key
+
+
 def game_times(rows: pl.DataFrame) -> pl.DataFrame:
     """One row per game of a partition's input rows (:data:`GAME_TIMES_SCHEMA`): the game id as the games table
-    writes it, the time and the session of the game's first input row that has one, and that first row's
-    input position. A game's rows are few (tens): one group-by over the partition."""
+    writes it, the time and the session of the game's first input row that has one, and the file and row of its
+    first input row in path order (:func:`path_order`). A game's rows are few (tens): one group-by over the
+    partition."""
     if rows.height == 0 or "game_id" not in rows.columns:
         return pl.DataFrame(schema=GAME_TIMES_SCHEMA)
     schema = rows.schema
@@ -78,12 +96,13 @@ def game_times(rows: pl.DataFrame) -> pl.DataFrame:
     return (
         rows.lazy()
         .select(pl.col("game_id").cast(pl.String).str.strip_chars().alias("game_id"),
-                row_time(schema).alias(PLAYED_AT), session.alias(SESSION), pl.col(INPUT_POSITION).cast(pl.Int64))
+                row_time(schema).alias(PLAYED_AT), session.alias(SESSION), pl.col(SOURCE_FILE).cast(pl.String),
+                pl.col(SOURCE_ROW).cast(pl.Int64))
         .filter(pl.col("game_id").is_not_null())
-        .sort(INPUT_POSITION)
+        .sort(path_order(pl.col(SOURCE_FILE)), SOURCE_ROW)
         .group_by("game_id")
         .agg(pl.col(PLAYED_AT).drop_nulls().first(), pl.col(SESSION).drop_nulls().first(),
-             pl.col(INPUT_POSITION).first())
+             pl.col(SOURCE_FILE).first(), pl.col(SOURCE_ROW).first())
         .collect()
         .select(list(GAME_TIMES_SCHEMA))
         .cast(GAME_TIMES_SCHEMA)
@@ -98,13 +117,13 @@ def session_rank(sessions: pl.Series) -> pl.Series:
 
 
 def order_keys(frame: pl.DataFrame) -> list[pl.Expr | str]:
-    """The sort keys of the order of games over ``frame`` (columns ``played_at``, ``session``, ``_pos``,
-    ``game_id``): used with ``nulls_last``."""
+    """The sort keys of the order of games over ``frame`` (columns ``played_at``, ``session``, ``_file`` (text),
+    ``_row``, ``game_id``): used with ``nulls_last``."""
     rank = session_rank(frame[SESSION]) if SESSION in frame.columns else None
     keys: list[pl.Expr | str] = [PLAYED_AT]
     if rank is not None:
         keys.append(pl.lit(rank))
-    return [*keys, INPUT_POSITION, "game_id"]
+    return [*keys, path_order(pl.col(SOURCE_FILE)), SOURCE_ROW, "game_id"]
 
 
 def sort_games(frame: pl.DataFrame, *then: str) -> pl.DataFrame:

@@ -10,45 +10,53 @@ on after its end (a check's ``game_end`` finding says where) or its record stops
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 
 import polars as pl
 
 from analyzer.game.per_game import last_round_of
+from analyzer.game.problems import problem_lists
 from analyzer.core.rules import RulesError, load_rules
 from analyzer.core.schema import ROUND_NAMES, log_columns
 
-from analyzer.report.markup import anchor, link
+from analyzer.report.markup import EVERY_SECTION, Sections, anchor
 from analyzer.report.svg import legend, line_chart
 from analyzer.scoring.validate import COPY_REASON_START
 from analyzer.report.viewer import tenhou_url
 
 
-def incomplete_reasons(games: pl.DataFrame, hands: pl.DataFrame, rejects: pl.DataFrame,
-                       findings: pl.DataFrame | None = None) -> dict[str, str]:
-    """game id -> why the game is incomplete, as a sentence, for every game whose ``complete`` is false.
+def incomplete_reasons(games: pl.DataFrame | pl.LazyFrame, hands: pl.DataFrame | pl.LazyFrame,
+                       rejects: pl.DataFrame | pl.LazyFrame, findings: pl.DataFrame | None = None,
+                       among: pl.Series | None = None) -> dict[str, str]:
+    """game id -> why the game is incomplete, as a sentence, for every game whose ``complete`` is false (of
+    ``among`` only, when given: the rows of those games alone are read).
 
     A game that is neither a fragment nor missing rows does not end where its rules end a game: with a check's
     ``findings``, its ``game_end`` finding says where it should have ended; without one, the record stops
     before its last round, which is said as such (``check`` finds nothing wrong in an unfinished game)."""
-    if "complete" not in games.columns:
+    games, hands, rejects = games.lazy(), problem_lists(hands.lazy()), rejects.lazy()
+    if "complete" not in games.collect_schema().names():
         return {}
-    bad = games.filter(~pl.col("complete").fill_null(True)).select("game_id", pl.col("rules") if "rules" in
-                                                                   games.columns else pl.lit(None).alias("rules"))
-    bad = bad.unique("game_id", keep="first", maintain_order=True)
+    bad = games.filter(~pl.col("complete").fill_null(True))
+    if among is not None:
+        bad = bad.filter(pl.col("game_id").is_in(among.cast(pl.String).implode()))
+    bad = bad.select("game_id", pl.col("rules") if "rules" in games.collect_schema().names() else
+                     pl.lit(None, pl.String).alias("rules")).unique("game_id", keep="first", maintain_order=True)
+    bad = bad.collect()
     if bad.height == 0:
         return {}
     wanted = bad["game_id"].implode()
-    of_games = hands.filter(pl.col("game_id").is_in(wanted))
-    ends = of_games.group_by("game_id").agg(
+    ends = hands.filter(pl.col("game_id").is_in(wanted)).group_by("game_id").agg(
         pl.format("{}-{}", pl.col("round"), pl.col("honba")).first().alias("first"),
         pl.format("{}-{}", pl.col("round"), pl.col("honba")).last().alias("last"),
         pl.col("round").last().alias("last_round"),
         pl.col("problems").list.contains("partial_game").any().alias("fragment"),
-    )
+    ).collect()
     lost = (rejects.filter(pl.col("game_id").is_in(wanted) & ~pl.col("reason").str.starts_with(COPY_REASON_START))
-            .group_by("game_id").agg(pl.struct("file", "row").n_unique().alias("rejected")))
-    table = bad.join(ends, on="game_id", how="left").join(lost, on="game_id", how="left")
+            .group_by("game_id").agg(pl.struct("file", "row").n_unique().alias("rejected")).collect())
+    table = (bad.join(ends, on="game_id", how="left", maintain_order="left")
+             .join(lost, on="game_id", how="left", maintain_order="left"))
     found = _end_findings(findings, wanted)
     reasons = {}
     for row in table.iter_rows(named=True):
@@ -88,6 +96,7 @@ def _end_reason(row: dict, finding: tuple[str, str] | None, checked: bool) -> st
     return f"it does not end where its rules{rules} end a game{last}"
 
 
+@lru_cache(maxsize=256)  # a run has a few rulesets, the incomplete games many
 def _last_round(spec: str | None) -> int | None:
     """The round index of the last round of the ruleset ``spec`` (None where it names none)."""
     try:
@@ -112,9 +121,10 @@ def hand_lines(described_hands: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def game_section(game: dict, seats: list[dict], incomplete: str | None, start: float) -> str:
+def game_section(game: dict, seats: list[dict], incomplete: str | None, start: float, sources: bool = False,
+                 sections: Sections = EVERY_SECTION) -> str:
     """A game's section: heading (with the tenhou.net link of a Tenhou log id), why it is incomplete, the
-    score chart, the final table and the list of its hands."""
+    score chart, the final table and the list of its hands; with ``sources``, the file it was recorded in."""
     gid = game["game_id"]
     # seat 3 of a three-player game has no player and no scores
     names = [game[f"player_{s}"] for s in range(4) if game[f"player_{s}"] is not None]
@@ -123,7 +133,7 @@ def game_section(game: dict, seats: list[dict], incomplete: str | None, start: f
                        title=f"Scores in {gid}", point_titles=["start"] + game["outcome"], baseline=start,
                        x_title="hand (round-honba)", y_title="score (points)")
     result = "".join(
-        f'<tr><td>{s["place"]}</td><td class="t">{link("player", s["player"])}</td><td>{s["final_score"]:,}</td>'
+        f'<tr><td>{s["place"]}</td><td class="t">{sections.player(s["player"])}</td><td>{s["final_score"]:,}</td>'
         f'<td>{s["game_points"]:+.1f}</td></tr>' for s in seats
     )
     url = tenhou_url(gid)
@@ -133,7 +143,7 @@ def game_section(game: dict, seats: list[dict], incomplete: str | None, start: f
     why = f'<p class="why warn">Incomplete: {said(incomplete)}.</p>' if incomplete else ""
     hands = "".join(f"<li>{escape(o)}</li>" for o in game["outcome"])
     where = (f'<p class="why">Recorded in {escape(game["recorded_in"])}</p>'
-             if game.get("recorded_in") is not None else "")
+             if sources and game.get("recorded_in") is not None else "")
     return (
         f'<section class="game" id="{escape(anchor("game", gid))}"><h3>{escape(gid)}{flag}{viewer}</h3>{where}{why}'
         f'<div class="charts"><div>{chart}{legend(names)}</div><table><thead><tr><th>place</th>'

@@ -2,31 +2,39 @@
 
 Everything a reader sees comes from the scored tables; every name and value is escaped. The page needs no
 network: styles, SVG charts and the few lines of sorting script are inline (a Tenhou log id links to the
-tenhou.net viewer, which only a click opens). Building it loops over players and games to emit markup (output,
-not per-hand work); the numbers and the hand lines come from Polars frames (:mod:`.hands`), the figures of a
-player and their definitions from :mod:`.glossary`, why a game is incomplete from :mod:`.games`.
+tenhou.net viewer, which only a click opens). Building it loops over the players and games shown to emit markup
+(output, not per-hand work); the numbers and the hand lines come from Polars frames (:mod:`.hands`), the
+figures of a player and their definitions from :mod:`.glossary`, why a game is incomplete from :mod:`.games`.
+
+The tables may be lazy scans of a run's files (:func:`analyzer.api.written_tables`): only the rows of the games
+and players shown are collected (:mod:`.tables`). Past the page's limits (:mod:`.options`) it has the top
+players' sections and a chosen set of games' sections, and says how many more there are.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 
 import polars as pl
 
+from analyzer.game.problems import has_problems, problem_lists
 from analyzer.io.write import write_atomic
-from analyzer.game.problems import has_problems, problem_lists, problems_text
-from analyzer.report.games import game_section, hand_lines, incomplete_reasons, said
+from analyzer.report.games import game_section, hand_lines, incomplete_reasons
 from analyzer.report.glossary import derived_columns
 from analyzer.report.hands import described, hand_notes
-from analyzer.report.markup import anchor, fmt_value, link
+from analyzer.report.issues import incomplete_list, issues
+from analyzer.report.markup import Sections
+from analyzer.report.options import LISTED, ReportOptions, limited, more_text
 from analyzer.report.players import player_section
-from analyzer.report.ratings import platform_charts, rating_charts, system_of, with_rating
-from analyzer.core.schema import log_columns
+from analyzer.report.ratings import platform_charts, rating_charts, system_of
+from analyzer.report.standings_table import standings_tables
+from analyzer.report.tables import (
+    chosen_games, columns, count, days_played, game_order, incomplete_ids, lazy, of_games, of_players, rejected_rows,
+)
 from analyzer.report.tournament import is_tournament, tournament_sections
-from analyzer.core.selection import game_date
-from analyzer.tournament.standings import HAND_RATES, KIND, kind_seats, kinds_of, standings
-from analyzer.report.viewer import where_recorded
+from analyzer.tournament.standings import standings
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1.5em;color:#222;background:#fff}
@@ -72,155 +80,105 @@ document.querySelectorAll('table.sortable').forEach(function(table){
 });
 """
 
-STANDINGS = [  # (column, header, format)
-    ("rank", "#", "{:d}"), ("player", "player", None), ("games", "games", "{:d}"),
-    ("total_points", "points", "{:+.1f}"), ("avg_points", "avg", "{:+.1f}"), ("avg_place", "avg place", "{:.2f}"),
-    *[(f"place_{p}_rate", f"{p}{'stndrdth'[2 * min(p - 1, 3):][:2]} %", "%") for p in range(1, 5)],
-    ("win_rate", "win %", "%"), ("deal_in_rate", "deal-in %", "%"), ("riichi_rate", "riichi %", "%"),
-    ("call_rate", "call %", "%"), ("rating", "rating", "{:.2f}"),
-]
-def _fmt(value, fmt: str | None) -> str:
-    return fmt_value(value, fmt)
 
-
-def _link(kind: str, name: str | None) -> str:
-    return link(kind, name)
-
-
-def _standings(result, players: pl.DataFrame) -> str:
-    """One sortable standings table per kind of game (:mod:`analyzer.tournament.standings`), of the players in
-    ``players``; the hand statistics (win %, …, over all of a player's games) only when every game is of one
-    kind."""
-    table = result.standings if getattr(result, "standings", None) is not None else standings(
-        result.games, players=result.players)
-    table = table.filter(pl.col("player").is_in(players["player"].implode()))
-    kinds = kinds_of(table)
-    out = []
-    for kind in kinds:
-        rows = with_rating(table.filter(pl.col(KIND) == kind), result.players, kind_seats(kind))
-        columns = [(c, h, f) for c, h, f in STANDINGS if c in rows.columns and (len(kinds) == 1 or c not in HAND_RATES)
-                   and not (c.startswith("place_") and int(c[6]) > kind_seats(kind))
-                   and not (c in HAND_RATES and rows[c].null_count() == rows.height)]  # a sheet's: no hands
-        head = "".join(f'<th class="{"t" if c == "player" else ""}">{escape(h)}</th>' for c, h, _ in columns)
-        body = []
-        for row in rows.iter_rows(named=True):
-            cells = []
-            for c, _, fmt in columns:
-                value = row[c]
-                if c == "player":
-                    cells.append(f'<td class="t">{_link("player", value)}</td>')
-                elif c == "games" and row.get("incomplete_games"):
-                    cells.append(f'<td data-v="{value}" title="{row["incomplete_games"]} incomplete">{value}*</td>')
-                else:
-                    cells.append(f'<td data-v="{"" if value is None else value}">{escape(_fmt(value, fmt))}</td>')
-            body.append("<tr>" + "".join(cells) + "</tr>")
-        ident = "standings" if len(kinds) == 1 else anchor("standings", kind)
-        unranked = ('<p class="lead">– unranked: fewer games than --min-games.</p>'
-                    if rows["rank"].null_count() else "")
-        out.append(("" if len(kinds) == 1 else f"<h3>{escape(kind)}</h3>")
-                   + f'<table class="sortable" id="{escape(ident)}"><thead><tr>{head}</tr></thead>'
-                   f'<tbody>{"".join(body)}</tbody></table>{unranked}')
-    return "".join(out)
-
-
-def _issues(hands: pl.DataFrame, rejects: pl.DataFrame) -> str:
-    """The problems of scored rows and the rejected rows, each with where it was recorded (the log file and hand
-    of an imported row, else the input file and row)."""
-    problems = problem_lists(hands).filter(has_problems()).with_columns(log_columns(hands.columns)).select(
-        "game_id", "round", "honba", problems_text(), where_recorded()) if "problems" in hands.columns \
-        else pl.DataFrame()
-    parts = []
-    if problems.height:
-        rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{escape(str(r))}</td><td>{h}</td>'
-                       f'<td class="t">{escape(p)}</td><td class="t">{escape(str(w))}</td></tr>'
-                       for g, r, h, p, w in problems.iter_rows())
-        parts.append(f'<h3>Problems ({problems.height})</h3><table class="sortable"><thead><tr><th class="t">game</th>'
-                     f'<th class="t">round</th><th>honba</th><th class="t">problems</th><th class="t">source</th>'
-                     f"</tr></thead><tbody>{rows}</tbody></table>")
-    if rejects.height:
-        where = where_recorded("log_file", "log_row", "file", "row")
-        rows = "".join(f'<tr><td class="t">{_link("game", g) if g else ""}</td><td class="t">{escape(str(w))}</td>'
-                       f'<td class="t">{escape(str(c))}</td><td class="t">{escape(str(v))}</td>'
-                       f'<td class="t">{escape(str(r))}</td></tr>'
-                       for w, g, c, v, r in rejects.with_columns(log_columns(rejects.columns))
-                       .select(where, "game_id", "column", "value", "reason").iter_rows())
-        parts.append(f'<h3>Rejected rows ({rejects.height} reasons)</h3><table class="sortable"><thead><tr>'
-                     f'<th class="t">game</th><th class="t">source</th><th class="t">column</th>'
-                     f'<th class="t">value</th>'
-                     f'<th class="t">reason</th></tr></thead><tbody>{rows}</tbody></table>')
-    return "".join(parts) or "<p>No problems and no rejected rows.</p>"
-
-
-def _lead(games: pl.DataFrame, hands: pl.DataFrame, players: pl.DataFrame, rejected: int, result,
-          incomplete: int, chosen: list[str] | None) -> str:
-    """What the page shows, counted: games, hand rows, players, rejected rows, the days played, the rules."""
-    shown = games["game_id"].n_unique()
-    all_games = result.games["game_id"].n_unique()
+def _lead(result, shown_games: int, hands: pl.LazyFrame, players: pl.DataFrame, rejected: int, incomplete: int,
+          chosen: tuple[str, ...]) -> str:
+    """What the page is about, counted: games, hand rows, players, rejected rows, the days played, the rules."""
+    rows = count(hands)
     sheet = getattr(result, "sheet_rows", 0)
-    counts = (f"{shown} game(s), {hands.height} hand row(s)"
-              + (f", {sheet} game-level sheet row(s)" if sheet else "")
-              + f", {players.height} player(s), {rejected} rejected row(s)")
+    counts = (f"{shown_games:,} game(s), {rows:,} hand row(s)"
+              + (f", {sheet:,} game-level sheet row(s)" if sheet else "")
+              + f", {players.height:,} player(s), {rejected:,} rejected row(s)")
     if chosen:  # the games of these players, their hands and rejected rows; only these players' sections
-        counts = (f"Showing {', '.join(chosen)}: {shown} of {all_games} game(s), {hands.height} hand row(s), "
-                  f"{players.height} of {result.players.height} player(s), {rejected} rejected row(s)")
-    days = hands.select(game_date(hands.columns).alias("d")).drop_nulls()["d"] if hands.height else None
-    if days is not None and days.len():
-        first, last = days.min(), days.max()
+        every = lazy(result.games).select(pl.col("game_id").n_unique()).collect().item()
+        counts = (f"Showing {', '.join(chosen)}: {shown_games:,} of {every:,} game(s), {rows:,} hand row(s), "
+                  f"{players.height:,} of {result.players.height:,} player(s), {rejected:,} rejected row(s)")
+    days = days_played(hands) if rows else None
+    if days is not None:
+        first, last = days
         counts += f"; played {first}" + (f" to {last}" if last != first else "")
     lead = escape(f"{counts}; rules: {result.rules_label}.")
     if incomplete:
-        lead += (f' <a class="warn" href="#incomplete">{incomplete} incomplete game(s)</a>'
+        lead += (f' <a class="warn" href="#incomplete">{incomplete:,} incomplete game(s)</a>'
                  '<span class="warn">: why each is, below.</span>')
     return lead
 
 
-def _incomplete(reasons: dict[str, str]) -> str:
-    rows = "".join(f'<tr><td class="t">{_link("game", g)}</td><td class="t">{said(r)}</td></tr>'
-                   for g, r in reasons.items())
-    return ('<h2 id="incomplete">Incomplete games</h2><p class="lead">Their hands are scored and counted; a game '
-            "is incomplete when it is a fragment (it does not start at E1 with nothing on the table), when rows "
-            "of it were rejected, or when it does not end where its rules end a game.</p>"
-            f'<table class="sortable"><thead><tr><th class="t">game</th><th class="t">why</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table>")
+def _first_games(hands: pl.LazyFrame, shown_players: pl.DataFrame, incomplete: pl.Series) -> list[pl.Series]:
+    """The games the page refers to, most wanted first: the best hands and biggest deal-ins of the players
+    shown, the incomplete games, the games of the first problems listed."""
+    hands_of = [shown_players[c].drop_nulls() for c in ("best_win_game", "worst_deal_in_game")
+                if c in shown_players.columns]
+    problems = (problem_lists(hands).filter(has_problems()).select("game_id").unique(maintain_order=True)
+                .head(LISTED).collect()["game_id"]) if "problems" in columns(hands) else incomplete.head(0)
+    return [pl.concat(hands_of) if hands_of else incomplete.head(0), incomplete, problems]
 
 
-def build_report(result, players: list[str] | None = None, title: str = "analyzer report",
-                 findings: pl.DataFrame | None = None) -> str:
-    """The report page of a :class:`analyzer.ScoreResult`; ``players`` limits the player sections and standings,
-    and the games, hands, problems and rejects to those players' games (the header counts what is shown).
-    A tournament (sessions, teams or game-level sheets) also gets the standings by session, the rank chart,
-    the team standings, who met whom and ``findings`` (a check's, :mod:`analyzer.report.tournament`)."""
-    table = result.players if not players else result.players.filter(pl.col("player").is_in(players))
-    table = table.with_columns(derived_columns())
-    games = result.games.sort("game_id", "place", "seat")
-    hands, rejects = result.hands, result.rejects
-    if players:
-        wanted = games.filter(pl.col("player").is_in(players))["game_id"].unique().implode()
-        games = games.filter(pl.col("game_id").is_in(wanted))
-        hands = hands.filter(pl.col("game_id").is_in(wanted))
-        rejects = rejects.filter(pl.col("game_id").is_in(wanted))
-    has_hands = "result" in hands.columns  # a run of game-level sheets alone has no hand records
-    hands = described(hands) if has_hands else hands
-    per_player_games = games.group_by("player").agg("game_id", "game_points")
-    points_of = {p: (g, v) for p, g, v in per_player_games.iter_rows()}
-    yaku_of: dict[str, list] = {}
-    if result.yaku_stats is not None:
-        for p, y, c, r in result.yaku_stats.drop_nulls("player").iter_rows():
-            yaku_of.setdefault(p, []).append((y, c, r))
-    seats_of: dict[str, list[dict]] = {}
-    for row in games.iter_rows(named=True):
-        seats_of.setdefault(row["game_id"], []).append(row)
-    reasons = incomplete_reasons(games, hands, rejects, findings) if has_hands else {}
-    notes = hand_notes(table, hands) if has_hands else {}
-    rejected = rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0
-    lead = _lead(games, hands, table, rejected, result, len(reasons), players)
-    tournament_nav, tournament = tournament_sections(result, games, findings) if is_tournament(result) and not players \
-        else ([], "")
+GAMES_CHOSEN = ("those of the best hands and biggest deal-ins of the players shown, the incomplete games and "
+                "those of the first problems, then the first in input order (every game counts in the standings "
+                "and the figures)")
+
+
+def _summarised(players: int, all_players: int, games: int, all_games: int) -> str:
+    """A line under the header when the page leaves sections out, naming the options that widen it."""
+    left_out = [f"{shown:,} of {total:,} {what} ({option} N or all widens it)" for shown, total, what, option in
+                ((players, all_players, "players", "--max-players"), (games, all_games, "games", "--max-games"))
+                if shown < total]
+    if not left_out:
+        return ""
+    return (f'<p class="lead summarised">A big input: this page has sections for {escape(" and ".join(left_out))}; '
+            "every game counts in the standings and the figures.</p>")
+
+
+def build_report(result, players: list[str] | None = None, title: str | None = None,
+                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None) -> str:
+    """The report page of a :class:`analyzer.ScoreResult` (its tables in memory or lazy scans of the files a
+    run wrote); ``players`` (or ``options.players``) limits the player sections and standings, and the games,
+    hands, problems and rejects to those players' games (the header counts what is shown). A tournament
+    (sessions, teams or game-level sheets) also gets the standings by session, the rank chart, the team
+    standings, who met whom and ``findings`` (a check's, :mod:`analyzer.report.tournament`). ``options``:
+    the heading, how much of a big input the page shows, whether it says where rows were recorded."""
+    options = options or ReportOptions()
+    options = replace(options, **({"title": title} if title is not None else {}),
+                      **({"players": tuple(players)} if players else {}))
+    chosen = options.players
+    table = (result.players.filter(pl.col("player").is_in(list(chosen))) if chosen else result.players
+             ).with_columns(derived_columns())
+    games, hands, rejects = lazy(result.games), lazy(result.hands), lazy(result.rejects)
+    if chosen:
+        wanted = of_players(games, list(chosen)).select("game_id").unique().collect()["game_id"]
+        games, hands, rejects = of_games(games, wanted), of_games(hands, wanted), of_games(rejects, wanted)
+    has_hands = "result" in columns(hands)  # a run of game-level sheets alone has no hand records
+    shown_players = table.head(limited(table.height, options.max_players))
+    order = game_order(games)
+    incomplete = incomplete_ids(games) if has_hands else pl.Series("game_id", [], pl.String)
+    limit = options.max_games
+    first = _first_games(hands, shown_players, incomplete) if limit is not None and order.height > limit else []
+    shown = chosen_games(order, first, limit)
+    sections = Sections(frozenset(shown_players["player"]), frozenset(shown))
+    notes_of = pl.concat([shown, *[shown_players[c].drop_nulls() for c in ("best_win_game", "worst_deal_in_game")
+                                   if c in shown_players.columns]]).unique()
+    rows = described(of_games(hands, notes_of).collect()) if has_hands else None
+    reasons = incomplete_reasons(games, hands, rejects, findings, among=pl.concat(
+        [incomplete.head(LISTED), shown.filter(shown.is_in(incomplete.implode()))])) if incomplete.len() else {}
+    lead = _lead(result, order.height, hands, table, rejected_rows(rejects), incomplete.len(), chosen)
+    sheet = None
+    if getattr(result, "sheet_rows", 0):
+        with_hands = hands.select("game_id").unique().collect()["game_id"].implode()
+        sheet_all = order.filter(~pl.col("game_id").is_in(with_hands))["game_id"]
+        sheet = (shown.filter(shown.is_in(sheet_all.implode())), sheet_all.len())
+    tournament_nav, tournament = tournament_sections(result, games, findings, sections, options, sheet) \
+        if is_tournament(result) and not chosen else ([], "")
+    players_note = more_text(shown_players.height, table.height, "Sections for the top {shown} of {total} "
+                             "players by rank (every player is in the standings)", "--max-players")
+    games_note = more_text(shown.len(), order.height, "Sections for {shown} of {total} games: " + GAMES_CHOSEN,
+                           "--max-games")
+    summarised = _summarised(shown_players.height, table.height, shown.len(), order.height)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
-        f'<h1>{escape(title)}</h1><p class="lead">{lead}</p>',
+        f"<title>{escape(options.title)}</title><style>{STYLE}</style></head><body>",
+        f'<h1>{escape(options.title)}</h1><p class="lead">{lead}</p>{summarised}',
         '<nav><a href="#standings-h">Standings</a> · '
         + "".join(f'<a href="#{ident}">{escape(name)}</a> · ' for ident, name in tournament_nav)
         + '<a href="#players">Players</a> · ' + ('<a href="#games">Games</a> · ' if has_hands else "")
@@ -228,31 +186,57 @@ def build_report(result, players: list[str] | None = None, title: str = "analyze
         + '<a href="#issues">Problems and rejects</a></nav>',
         '<h2 id="standings-h">Standings</h2><p class="lead">Click a column header to sort. '
         + ('* the player has <a href="#incomplete">incomplete games</a> (a fragment, rejected rows, or an end its '
-           "rules do not allow).</p>" if reasons else "</p>"), _standings(result, table), tournament,
-        '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition '
-        "(all of them: docs/statistics.md).</p>",
+           "rules do not allow).</p>" if reasons else "</p>"),
+        standings_tables(result.standings if getattr(result, "standings", None) is not None else
+                         standings(result.games, players=result.players), table, sections, options.max_standings),
+        tournament,
+        '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition.'
+        + (f" {escape(players_note)}" if players_note else "") + "</p>",
     ]
-    ratings = rating_charts(getattr(result, "ratings", None), system_of(result.players))
-    recorded = platform_charts(getattr(result, "platform_ranks", None))
-    for row in table.iter_rows(named=True):
-        gids, pts = points_of.get(row["player"], ([], []))
-        parts.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
-                                                                                               (None, None)),
-                                    ratings.get(row["player"], "") + recorded.get(row["player"], "")))
+    parts += _player_sections(result, games, shown_players, rows, sections)
     if has_hands:
-        parts.append('<h2 id="games">Games</h2>')
-    for game in (hand_lines(hands).iter_rows(named=True) if has_hands else []):
-        parts.append(game_section(game, seats_of.get(game["game_id"], []), reasons.get(game["game_id"]),
-                                  result.rules.start_points))
+        parts.append('<h2 id="games">Games</h2>' + (f'<p class="lead">{escape(games_note)}</p>' if games_note else ""))
+        seats_of: dict[str, list[dict]] = {}
+        for row in of_games(games, shown).sort("game_id", "place", "seat").collect().iter_rows(named=True):
+            seats_of.setdefault(row["game_id"], []).append(row)
+        for game in hand_lines(of_games(rows.lazy(), shown).collect()).iter_rows(named=True):
+            parts.append(game_section(game, seats_of.get(game["game_id"], []), reasons.get(game["game_id"]),
+                                      result.rules.start_points, options.sources, sections))
     if reasons:
-        parts.append(_incomplete(reasons))
-    parts.append(f'<h2 id="issues">Problems and rejects</h2>{_issues(hands, rejects)}')
+        parts.append(incomplete_list({g: reasons[g] for g in incomplete.head(LISTED) if g in reasons},
+                                     incomplete.len(), sections))
+    parts.append(f'<h2 id="issues">Problems and rejects</h2>{issues(hands, rejects, sections, options.sources)}')
     parts.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(parts)
 
 
+def _player_sections(result, games: pl.LazyFrame, shown: pl.DataFrame, hands: pl.DataFrame | None,
+                     sections: Sections) -> list[str]:
+    """A section per player of ``shown``, from the rows of their games alone."""
+    names = shown["player"]
+    points_of = {p: (g, v) for p, g, v in of_players(games, names).sort("game_id", "place", "seat")
+                 .group_by("player").agg("game_id", "game_points").collect().iter_rows()}
+    yaku_of: dict[str, list] = {}
+    if result.yaku_stats is not None:
+        for p, y, c, r in of_players(result.yaku_stats.lazy(), names).collect().iter_rows():
+            yaku_of.setdefault(p, []).append((y, c, r))
+    notes = hand_notes(shown, hands) if hands is not None else {}
+    ratings = lazy(getattr(result, "ratings", None))
+    ratings = rating_charts(None if ratings is None else of_players(ratings, names).collect(),
+                            system_of(result.players))
+    platform = lazy(getattr(result, "platform_ranks", None))
+    recorded = platform_charts(None if platform is None else of_players(platform, names).collect())
+    out = []
+    for row in shown.iter_rows(named=True):
+        gids, pts = points_of.get(row["player"], ([], []))
+        out.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
+                                                                                            (None, None)),
+                                  ratings.get(row["player"], "") + recorded.get(row["player"], ""), sections))
+    return out
+
+
 def write_report(result, path: str | Path, players: list[str] | None = None,
-                 findings: pl.DataFrame | None = None) -> Path:
+                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None) -> Path:
     """Write :func:`build_report` to ``path`` atomically."""
-    page = build_report(result, players, findings=findings)
+    page = build_report(result, players, findings=findings, options=options)
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from html import escape
 
 
@@ -28,3 +29,29 @@ def link(kind: str, name: str | None) -> str:
     if name is None:
         return ""
     return f'<a href="#{escape(anchor(kind, name))}">{escape(name)}</a>'
+
+
+@dataclass(frozen=True)
+class Sections:
+    """The players and games that have a section on the page (None: every one), so that a link is made only
+    to a section that is there: a name without one is plain text."""
+
+    players: frozenset[str] | None = None
+    games: frozenset[str] | None = None
+
+    def link(self, kind: str, name: str | None) -> str:
+        if name is None:
+            return ""
+        shown = self.players if kind == "player" else self.games
+        if shown is not None and name not in shown:
+            return f'<span class="unlisted" title="no section on this page">{escape(name)}</span>'
+        return link(kind, name)
+
+    def player(self, name: str | None) -> str:
+        return self.link("player", name)
+
+    def game(self, name: str | None) -> str:
+        return self.link("game", name)
+
+
+EVERY_SECTION = Sections()

@@ -3,10 +3,11 @@ cumulative-points charts, the best hand and the biggest deal-in with their yaku,
 
 from __future__ import annotations
 
+from functools import partial
 from html import escape
 
 from analyzer.report.glossary import STAT_GROUPS
-from analyzer.report.markup import anchor, fmt_value, link
+from analyzer.report.markup import EVERY_SECTION, Sections, anchor, fmt_value
 from analyzer.report.svg import bar_chart, line_chart
 from analyzer.core.yaku_labels import yaku_label
 
@@ -25,18 +26,25 @@ def stat_groups(row: dict) -> str:
     return f'<div class="stats">{"".join(boxes)}</div>'
 
 
-def hand_ref(row: dict, prefix: str, label: str, detail: str | None) -> str:
-    """``Best hand: 11,600 points in g1 E4-0: ron from Baba, 4 han 40 fu, 11,600 — Riichi (立直)``."""
+def hand_ref(row: dict, prefix: str, label: str, detail: str | None, sections: Sections = EVERY_SECTION) -> str:
+    """``Best hand: 11,600 points in g1 E4-0: ron from Baba, 4 han 40 fu, 11,600 — Riichi (立直)``, the game
+    linked where it has a section."""
     points = row.get(f"{prefix}_points")
     if points is None:
         return f"{escape(label)}: none"
-    where = (f"{escape(label)}: {points:,} points in {link('game', row[f'{prefix}_game'])} "
+    where = (f"{escape(label)}: {points:,} points in {sections.game(row[f'{prefix}_game'])} "
              f"{escape(str(row[f'{prefix}_round']))}-{row[f'{prefix}_honba']}")
     return where + (f": {escape(detail)}" if detail else "")
 
 
+def _points_tip(game_ids: list[str], points: list[float], cumulative: list[float], i: int) -> str:
+    """The tooltip of position ``i`` of the cumulative points: the start, or the game, its points, the total."""
+    return "start" if i == 0 else f"{game_ids[i - 1]}: {points[i - 1]:+.1f} (total {cumulative[i]:+.1f})"
+
+
 def player_section(row: dict, points: list[float], game_ids: list[str], yaku: list[tuple[str, int, float]],
-                   notes: tuple[str | None, str | None], rating_figures: str = "") -> str:
+                   notes: tuple[str | None, str | None], rating_figures: str = "",
+                   sections: Sections = EVERY_SECTION) -> str:
     name = row["player"]
     places = bar_chart(["1st", "2nd", "3rd", "4th"], [row[f"place_{p}"] for p in range(1, 5)],
                        title=f"Places of {name}", value_format="{:d}", x_title="place", y_title="games")
@@ -47,8 +55,7 @@ def player_section(row: dict, points: list[float], game_ids: list[str], yaku: li
     line = line_chart({name: cumulative}, x_labels=[str(i) for i in range(len(cumulative))],
                       title=f"Cumulative game points of {name}", baseline=0.0,
                       x_title="games played", y_title="game points (total)",
-                      point_titles=["start"] + [f"{g}: {p:+.1f} (total {c:+.1f})"
-                                                for g, p, c in zip(game_ids, points, cumulative[1:])])
+                      point_titles=partial(_points_tip, game_ids, points, cumulative))
     top = max((c for _, c, _ in yaku), default=1)
     yaku_rows = "".join(
         f'<tr><td class="t">{escape(yaku_label(y))}</td><td>{c}</td><td>{100 * (r or 0):.1f}%</td>'
@@ -57,8 +64,8 @@ def player_section(row: dict, points: list[float], game_ids: list[str], yaku: li
     )
     yaku_html = (f'<table class="sortable yaku"><thead><tr><th class="t">yaku</th><th>wins</th><th>of wins</th>'
                  f"<th></th></tr></thead><tbody>{yaku_rows}</tbody></table>") if yaku else "<p>No yaku recorded.</p>"
-    best = hand_ref(row, "best_win", "Best hand", notes[0])
-    worst = hand_ref(row, "worst_deal_in", "Biggest deal-in", notes[1])
+    best = hand_ref(row, "best_win", "Best hand", notes[0], sections)
+    worst = hand_ref(row, "worst_deal_in", "Biggest deal-in", notes[1], sections)
     hands = (f'<p class="hands-of">{best}<br>{worst}</p>'
              f"<details><summary>yaku frequency</summary>{yaku_html}</details>") if row.get("hands") is not None else ""
     return (

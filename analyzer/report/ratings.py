@@ -3,6 +3,8 @@ rating of each standings row (the rating of the standings' player count)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 
 from analyzer.report.svg import line_chart
@@ -38,18 +40,24 @@ def rating_charts(ratings: pl.DataFrame | None, system: str | None) -> dict[str,
     for row in grouped.sort("player", pl.col("players"), descending=[False, True]).iter_rows(named=True):
         values = [row["rating_before"][0], *row["rating_after"]]
         first = row["game"][0] - 1  # the games counted before this run (a season carried on)
-        tips = [f"before game {first + 1}: {values[0]:.2f}"] + [
-            f"game {n}, {g}: place {p}, {c:+.2f} → {r:.2f}"
-            for n, g, p, c, r in zip(row["game"], row["game_id"], row["place"], row["change"], row["rating_after"])]
         chart = line_chart({f"{label}, {row['players']} players": values},
                            x_labels=[str(first + i) for i in range(len(values))],
                            title=f"{label} of {row['player']} over {row['players']}-player games",
-                           point_titles=tips, x_title="games played", y_title=label)
+                           point_titles=partial(_rating_tip, row, first, values[0]), x_title="games played",
+                           y_title=label)
         chart = chart.replace('class="chart line"', 'class="chart line rating"', 1)
         charts[row["player"]] = charts.get(row["player"], "") + (
             f"<figure>{chart}<figcaption>{label} after each {row['players']}-player game "
             f"(now {values[-1]:.2f})</figcaption></figure>")
     return charts
+
+
+def _rating_tip(row: dict, first: int, start: float, i: int) -> str:
+    """The tooltip of position ``i`` of a rating chart: the start, or the game, place and change."""
+    if i == 0:
+        return f"before game {first + 1}: {start:.2f}"
+    return (f"game {row['game'][i - 1]}, {row['game_id'][i - 1]}: place {row['place'][i - 1]}, "
+            f"{row['change'][i - 1]:+.2f} → {row['rating_after'][i - 1]:.2f}")
 
 
 def platform_charts(table: pl.DataFrame | None) -> dict[str, str]:

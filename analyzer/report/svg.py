@@ -1,16 +1,22 @@
 """Small inline SVG charts: bars and lines with labelled axes (round ticks, axis titles), every text escaped, no
 scripts, no external files.
 
-Coordinates are rounded to one decimal so that a page with thousands of charts stays small.
+Coordinates are rounded to one decimal, the grid lines and tick marks of an axis are one path each, and a line
+over more than :data:`CHART_POINTS` positions is drawn through that many of them (evenly spaced, with the
+first, the last and each series' highest and lowest), :data:`TOOLTIP_POINTS` of them with a tooltip, so that a
+page with thousands of charts stays small.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 
 PALETTE = ("#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b7791f", "#c53030")
 FONT = 'font-family="system-ui,sans-serif" font-size="11"'
+CHART_POINTS = 240  # positions a line chart's lines go through at most
+TOOLTIP_POINTS = 60  # of them, the points with a tooltip at most
 
 
 def _num(x: float) -> str:
@@ -52,14 +58,29 @@ def _axis_titles(width: int, height: int, left: int, bottom_y: float, plot_mid_y
 
 
 def _y_axis(ticks: list[float], y_at, left: int, right: float) -> list[str]:
-    parts = []
+    """The grid lines (one path), the tick marks (one path) and the tick labels of a y axis."""
+    grid = "".join(f"M{left} {_num(y_at(t))}H{_num(right)}" for t in ticks)
+    marks = "".join(f"M{left - 3} {_num(y_at(t))}h3" for t in ticks)
+    parts = [f'<path d="{grid}" fill="none" stroke="#eee"/><path d="{marks}" fill="none" stroke="#999"/>']
     for tick in ticks:
-        y = _num(y_at(tick))
-        parts.append(f'<line x1="{left}" y1="{y}" x2="{_num(right)}" y2="{y}" stroke="#eee"/>'
-                     f'<line x1="{left - 3}" y1="{y}" x2="{left}" y2="{y}" stroke="#999"/>'
-                     f'<text class="tick" x="{left - 5}" y="{_num(y_at(tick) + 3.5)}" text-anchor="end">'
+        parts.append(f'<text class="tick" x="{left - 5}" y="{_num(y_at(tick) + 3.5)}" text-anchor="end">'
                      f"{escape(_tick_text(tick))}</text>")
     return parts
+
+
+def kept_positions(series: list[list[float | None]], limit: int = CHART_POINTS) -> list[int]:
+    """The positions a line chart draws: every one up to ``limit``, else ``limit`` of them evenly spaced with
+    the first, the last and each series' highest and lowest."""
+    n = max((len(ys) for ys in series), default=0)
+    limit = max(limit, 2)
+    if n <= limit:
+        return list(range(n))
+    kept = {round(i * (n - 1) / (limit - 1)) for i in range(limit)}
+    for ys in series:
+        present = [(v, i) for i, v in enumerate(ys) if v is not None]
+        if present:
+            kept |= {min(present)[1], max(present)[1]}
+    return sorted(kept)
 
 
 def bar_chart(labels: list[str], values: list[float], *, width: int = 280, height: int = 170, title: str = "",
@@ -101,12 +122,16 @@ def bar_chart(labels: list[str], values: list[float], *, width: int = 280, heigh
 
 
 def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = None, width: int = 520,
-               height: int = 220, title: str = "", point_titles: list[str] | None = None,
-               baseline: float | None = None, x_title: str = "", y_title: str = "") -> str:
+               height: int = 220, title: str = "", point_titles: list[str] | Callable[[int], str] | None = None,
+               baseline: float | None = None, x_title: str = "", y_title: str = "",
+               max_points: int = CHART_POINTS, max_tooltips: int = TOOLTIP_POINTS) -> str:
     """One polyline per series over the same x positions, on a y axis of round ticks with grid lines, the x
     positions' labels, axis titles and an optional dashed baseline.
 
-    ``point_titles`` (one per x position) become tooltips of the points of the first series.
+    ``point_titles`` (one per x position, or a function of the position) become tooltips of the points of the
+    first series (a function is called only for the points drawn with one). Past
+    ``max_points`` positions the lines go through the positions :func:`kept_positions` keeps, and past
+    ``max_tooltips`` the tooltips are at the positions it keeps of that many.
     """
     pad_left, pad_right, pad_top = 62 if y_title else 50, 24, 10
     pad_bottom = 36 if x_title else 22
@@ -139,21 +164,28 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
                      'stroke-dasharray="4 3"/>')
     if x_labels:
         step = max(1, math.ceil(len(x_labels) / 12))
-        for i in range(0, len(x_labels), step):
-            x = _num(x_at(i))
-            parts.append(f'<line x1="{x}" y1="{pad_top + plot_h}" x2="{x}" y2="{pad_top + plot_h + 3}" stroke="#999"/>'
-                         f'<text class="tick" x="{x}" y="{pad_top + plot_h + 14}" text-anchor="middle">'
-                         f"{escape(x_labels[i])}</text>")
+        shown = range(0, len(x_labels), step)
+        bottom = pad_top + plot_h
+        marks = "".join(f"M{_num(x_at(i))} {bottom}v3" for i in shown)
+        parts.append(f'<path d="{marks}" fill="none" stroke="#999"/>')
+        parts += [f'<text class="tick" x="{_num(x_at(i))}" y="{bottom + 14}" text-anchor="middle">'
+                  f"{escape(x_labels[i])}</text>" for i in shown]
+    first = next(iter(series.values()), [])
+    tips = set(kept_positions([first], max_tooltips)) if point_titles else set()
+    kept = sorted(set(kept_positions(list(series.values()), max_points)) | tips)  # a tooltip's point on its line
     for k, (name, ys) in enumerate(series.items()):
         colour = PALETTE[k % len(PALETTE)]
-        points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(ys) if v is not None)
+        drawn = [(i, ys[i]) for i in kept if i < len(ys) and ys[i] is not None]
+        points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in drawn)
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}">'
                      f"<title>{escape(name)}</title></polyline>")
         if k == 0 and point_titles:
-            for i, (v, tip) in enumerate(zip(ys, point_titles)):
-                if v is not None:
-                    parts.append(f'<circle cx="{_num(x_at(i))}" cy="{_num(y_at(v))}" r="2.5" fill="{colour}">'
-                                 f"<title>{escape(tip)}</title></circle>")
+            tip = point_titles if callable(point_titles) else point_titles.__getitem__
+            count = n if callable(point_titles) else len(point_titles)
+            circles = "".join(f'<circle cx="{_num(x_at(i))}" cy="{_num(y_at(v))}" r="2.5">'
+                              f"<title>{escape(tip(i))}</title></circle>"
+                              for i, v in drawn if i in tips and i < count)
+            parts.append(f'<g fill="{colour}">{circles}</g>')
     parts += _axis_titles(width, height, pad_left, height - 5, pad_top + plot_h / 2, x_title, y_title)
     parts.append("</svg>")
     return "".join(parts)

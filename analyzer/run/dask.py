@@ -1,4 +1,4 @@
-"""Running a job on a Dask cluster (the optional ``dask`` extra: ``pip install 'analyzer[dask]'``).
+"""Running a job on a Dask cluster (the optional ``dask`` extra: ``pip install 'riichi-analyzer[dask]'``).
 
 The plan of a cluster run (:class:`BucketPlan`) is made by the cluster itself:
 
@@ -35,10 +35,11 @@ from analyzer.io.load import InputError, input_schema, read_frame, scan_file
 from analyzer.run.job import Job, PartOutput, RunInfo
 from analyzer.run.locations import expand_locations, location, polars_path
 from analyzer.run.local import Progress
-from analyzer.run.plan import DEFAULT_PARTITION_ROWS, unified
+from analyzer.run.memory import ROWS_PER_GAME
+from analyzer.run.plan import DEFAULT_PARTITION_ROWS, rows_within, unified
 from analyzer.run.sink import PartWriter, Sink
 
-EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'analyzer[dask]'"
+EXTRA_MESSAGE = "running on a cluster needs the dask extra: pip install 'riichi-analyzer[dask]'"
 RETRIES = 2
 SAMPLE_GAMES = 10_000  # games (or runs of games) per input file the client sees when it cuts the buckets
 
@@ -240,6 +241,8 @@ class DaskExecutor:
             counted = client.gather([client.submit(_games_of, i, path, pure=False, retries=RETRIES)
                                      for i, path in enumerate(files)])  # a CSV is parsed for it: once
             totals = [games["rows"].sum() for games in counted]
+            # a memory limit: the games estimated, as the client sees samples of them
+            partition_rows = rows_within(partition_rows, sum(totals) // ROWS_PER_GAME, sum(totals))
             tasks = _slices(files, totals, partition_rows)
             buckets = self.partitions or max(2 * self.workers, math.ceil(sum(totals) / partition_rows))
             bounds = bucket_bounds(pl.concat(counted), buckets)

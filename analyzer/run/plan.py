@@ -34,27 +34,19 @@ from analyzer.io.faults import writing
 from analyzer.io.load import (InputError, expand_inputs, format_of, input_schema, read_as, read_frame, scan_file,
                               to_schema)
 from analyzer.core.schema import INPUT_POSITION
+from analyzer.run.memory import MemoryBudget
 
 ROWS_PER_FILE = 1 << 32
 DEFAULT_PARTITION_ROWS = 500_000
 # With several partitions in flight the default is shared between them (so the rows held at once stay the
 # same: 100M rows with 2 in flight of 500,000 rows each peaked at 3.9 GB), down to this size per partition.
 MIN_DEFAULT_PARTITION_ROWS = 125_000
-# What one input row costs in memory while its part is scored (measured on han/fu and tile rows, with
-# headroom): turns --memory-limit into a part size.
-BYTES_PER_ROW = 1_500
-MIN_PARTITION_ROWS = 1
 # The last part's outputs are written when all scoring is done, with nothing left to overlap the write: the
 # last rows (whole games) of a partitioned input make a part of this fraction of the others' size.
 TAIL_FRACTION = 4
 SPILL_ADVICE = "free space there, or set TMPDIR to a disk with room for a copy of the input"
 # Rows the spill pass holds at a time (a batch and its split by part): its memory, whatever the input size.
 SPILL_BATCH_ROWS = 250_000
-
-
-def rows_for_memory(limit_bytes: int) -> int:
-    """The part size that keeps scoring within ``limit_bytes`` (a part still holds at least one whole game)."""
-    return max(MIN_PARTITION_ROWS, limit_bytes // BYTES_PER_ROW)
 
 
 def parse_size(text: str) -> int:
@@ -73,16 +65,23 @@ def parse_size(text: str) -> int:
     return int(value * units[unit])
 
 
-def partition_rows_for(partition_rows: int | None, memory_limit: str | int | None, in_flight: int = 1) -> int:
-    """The part size of a run: ``partition_rows``, capped by what ``memory_limit`` (bytes or '2GB') allows
-    each of the ``in_flight`` partitions scored at once."""
+def partition_rows_for(partition_rows: int | None, memory_limit: str | int | None,
+                       in_flight: int = 1) -> int | MemoryBudget:
+    """The part size of a run: ``partition_rows``; with ``memory_limit`` (bytes or '2GB') a
+    :class:`~analyzer.run.memory.MemoryBudget` shared by the ``in_flight`` partitions scored at once, which
+    :func:`plan` turns into a size once it has counted the games (capped by ``partition_rows``)."""
     if partition_rows is not None and partition_rows < 1:
         raise ValueError("partition_rows must be at least 1")
     if memory_limit is not None:
         limit = parse_size(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
-        by_memory = rows_for_memory(limit // in_flight)
-        return min(partition_rows, by_memory) if partition_rows else by_memory
+        return MemoryBudget(limit, in_flight, partition_rows)
     return partition_rows or max(MIN_DEFAULT_PARTITION_ROWS, DEFAULT_PARTITION_ROWS // in_flight)
+
+
+def rows_within(partition_rows: int | MemoryBudget, games: int, total_rows: int) -> int:
+    """The part size for an input of ``games`` games and ``total_rows`` rows: ``partition_rows`` as it is, or
+    what a memory budget allows (:class:`InputError` when it allows no partition)."""
+    return partition_rows.rows(games, total_rows) if isinstance(partition_rows, MemoryBudget) else partition_rows
 
 
 @dataclass
@@ -127,7 +126,7 @@ class Plan:
             self.spill_dir = None
 
 
-def plan_input(data, partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
+def plan_input(data, partition_rows: int | MemoryBudget = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
                input_kind: str = "auto") -> Plan:
     """The plan for ``data``: a frame is one part as it is; paths (files, directories, globs) are cut by
     :func:`plan`. ``input_kind`` says what the files are read as (:data:`analyzer.io.columns.INPUT_KINDS`)."""
@@ -157,7 +156,7 @@ def _games_of(path: Path, scan: pl.LazyFrame) -> pl.DataFrame:
     """Each game's rows in one file (count, first and last input position): reading every row's game id is
     also where a malformed file shows, so the error names the file."""
     try:
-        if str(path).lower().endswith(".csv"):
+        if format_of(path) == "csv":
             # every field parsed once here (the game ids alone would not touch a ragged line): a malformed CSV
             # is reported with its name, before any output is written
             scan.select(pl.all().null_count()).collect()
@@ -181,7 +180,7 @@ def _in_key_order(games: pl.DataFrame) -> pl.DataFrame:
     return games.sort("_game_key")
 
 
-def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
+def plan(files: list[Path], partition_rows: int | MemoryBudget = DEFAULT_PARTITION_ROWS, spill_dir: str | Path | None = None,
          require_columns: bool = False, input_kind: str = "auto") -> Plan:
     """Cut the rows of ``files`` (as :func:`analyzer.io.load.expand_inputs` lists them) into parts of whole games.
 
@@ -201,6 +200,7 @@ def plan(files: list[Path], partition_rows: int = DEFAULT_PARTITION_ROWS, spill_
     )
     games = _in_key_order(games)
     total = int(games["_n"].sum()) if games.height else 0
+    partition_rows = rows_within(partition_rows, games.height, total)  # a memory limit: known from here on
     if total <= partition_rows:
         frame = unified(scans, schema)
         return Plan([Part(0, total, games.height, frame)], total, games.height, spilled=False)

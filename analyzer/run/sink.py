@@ -1,14 +1,5 @@
 """Where a run's tables go: a *sink*. The job hands it tables; the executor decides when.
 
-:class:`MemorySink`    every table kept as a DataFrame (``analyzer.score``)
-:class:`DirectorySink` ``OUTDIR/NAME.{parquet,csv,json,ndjson}`` or ``OUTDIR/results.xlsx``, appended per
-                       partition, renamed into place together at the commit (``analyzer.score_to``,
-                       ``analyzer score``)
-:class:`PartFilesSink` ``OUTDIR/{hands,games}/part-K.parquet`` written by the workers of a cluster, moved into
-                       place at the commit with ``players.parquet`` and ``rejects.parquet``
-:class:`NullSink`      nothing kept (``analyzer check`` without the scored tables)
-=================== ==========================================================================================
-=======
 * :class:`MemorySink`: every table kept as a DataFrame (``analyzer.score``);
 * :class:`DirectorySink`: ``OUTDIR/NAME.{parquet,csv,json,ndjson}`` or ``OUTDIR/results.xlsx``, appended per partition, renamed into place together
   at the commit (``analyzer.score_to``, ``analyzer score``);
@@ -22,7 +13,9 @@
 A sink's ``tables`` says which tables it takes: a job computes the players' statistics only for a sink that
 takes ``players``. A sink whose :meth:`part_writer` returns a writer has partitions written where they are
 scored (on a worker); otherwise the executor appends them in partition order. ``scratch`` is where a cluster
-run may put its temporary files beside the outputs (a place every worker reaches), or None.
+run may put its temporary files beside the outputs (a place every worker reaches), or None. A directory sink
+made ``held`` only stages the tables at the commit; its ``release`` puts them in place with the rest of the
+run's set (``score --report``: the report), so that a report that cannot be written leaves OUTDIR as it was.
 """
 
 from __future__ import annotations
@@ -38,6 +31,9 @@ from analyzer.io.faults import interrupts_held
 from analyzer.io.write import MANIFEST_NAME, ResultWriter, current_umask, plain_types
 from analyzer.run.locations import location, polars_path
 
+# what a PartFilesSink's run directory may hold: part-file folders, or one file per table
+PART_FILES_NAMES = ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
+                    "sessions.parquet", "teams.parquet", "ratings.parquet", "platform_ranks.parquet")
 RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
 # written only where the input has what they need (sessions, teams): a run without removes an older run's
 OPTIONAL_TABLES = ("sessions", "teams", "ratings", "platform_ranks")
@@ -108,13 +104,17 @@ class NullSink(MemorySink):
 
 
 class DirectorySink:
-    """``OUTDIR/{hands,games,players,rejects}.{parquet,csv}`` with an atomic commit (:class:`ResultWriter`)."""
+    """``OUTDIR/{hands,games,players,rejects}.{parquet,csv}`` with an atomic commit (:class:`ResultWriter`).
+
+    ``held=True``: the commit only stages the tables in the run directory (:meth:`staged` says where each is)
+    and :meth:`release` puts them in place, with what else belongs to the run's set (the report): until then
+    OUTDIR is as it was, and :meth:`abort` drops the run."""
 
     tables = frozenset(RUN_TABLES)
     scratch = None
 
-    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
-        self.outdir, self.fmt = Path(outdir), fmt
+    def __init__(self, outdir: str | Path, fmt: str = "parquet", held: bool = False) -> None:
+        self.outdir, self.fmt, self.held = Path(outdir), fmt, held
         self._writer: ResultWriter | None = None
 
     def open(self, partitions: int) -> None:
@@ -128,7 +128,20 @@ class DirectorySink:
         return None
 
     def commit(self, details: dict) -> dict[str, Path]:
-        return self._writer.commit(details)
+        return self._writer.stage(details) if self.held else self._writer.commit(details)
+
+    @property
+    def staging(self) -> Path:
+        """The run directory, where a held commit's tables are (and where the run's other files go)."""
+        return self._writer.temp
+
+    def staged(self, paths: dict) -> dict[str, Path]:
+        """Where the tables of ``paths`` (as the commit returned them) are until :meth:`release`."""
+        return {name: self.staging / Path(path).name for name, path in paths.items()}
+
+    def release(self, extra: tuple[str, ...] = ()) -> None:
+        """A held commit's tables put in place, with the ``extra`` files written into :attr:`staging`."""
+        self._writer.publish(extra)
 
     @property
     def notes(self) -> list[str]:
@@ -147,8 +160,8 @@ class ClusterDirectorySink(DirectorySink):
     ranges of game ids (:mod:`analyzer.run.dask`), so one after the other they give the single-machine table.
     ``--format csv`` is written the same way."""
 
-    def __init__(self, outdir: str | Path, fmt: str = "parquet") -> None:
-        super().__init__(outdir, fmt)
+    def __init__(self, outdir: str | Path, fmt: str = "parquet", held: bool = False) -> None:
+        super().__init__(outdir, fmt, held)
         self.scratch = str(self.outdir)  # the map stage's bucket files go beside the outputs, as the parts do
         self._parts: Path | None = None
 
@@ -203,11 +216,12 @@ class PartFilesSink:
 
     tables = frozenset(RUN_TABLES)
 
-    def __init__(self, outdir: str | Path, part_files: bool = True) -> None:
+    def __init__(self, outdir: str | Path, part_files: bool = True, held: bool = False) -> None:
         self.outdir = str(outdir)
         self.scratch = self.outdir
-        self.part_files = part_files
+        self.part_files, self.held = part_files, held  # held: as DirectorySink's
         self.run: str | None = None
+        self._details: dict = {}
 
     def open(self, partitions: int) -> None:
         fs, root = location(self.outdir)
@@ -224,8 +238,8 @@ class PartFilesSink:
             plain_types(table).write_parquet(handle)
 
     def commit(self, details: dict) -> dict[str, str]:
+        """The tables joined (without part files), then moved into place (``held``: by :meth:`release`)."""
         fs, root = location(self.run)
-        _, out = location(self.outdir)
         if not self.part_files:
             for table in ("hands", "games"):
                 if fs.exists(f"{root}/{table}"):
@@ -233,30 +247,50 @@ class PartFilesSink:
                     pl.scan_parquet([polars_path(fs, part) for part in parts]).sink_parquet(
                         polars_path(fs, f"{root}/{table}.parquet"), compression="zstd")
                     fs.rm(f"{root}/{table}", recursive=True)
+        self._details = details
+        paths = {name.split(".")[0]: self.outdir.rstrip("/") + "/" + name for name in self._staged_names()}
+        if not self.held:
+            self.release()
+        return paths
+
+    def _staged_names(self) -> list[str]:
+        fs, root = location(self.run)
+        return [name for name in PART_FILES_NAMES if fs.exists(f"{root}/{name}")]
+
+    @property
+    def staging(self) -> str:
+        """The run directory, where a held commit's tables are."""
+        return self.run
+
+    def staged(self, paths: dict) -> dict[str, str]:
+        """Where the tables of ``paths`` (as the commit returned them) are until :meth:`release`."""
+        return {name: self.run + "/" + str(path).rsplit("/", 1)[-1] for name, path in paths.items()}
+
+    def release(self, extra: tuple[str, ...] = ()) -> None:
+        """The committed tables moved into place, with the ``extra`` files written into :attr:`staging`; the
+        manifest last."""
+        fs, root = location(self.run)
+        _, out = location(self.outdir)
         if fs.exists(f"{out}/{MANIFEST_NAME}"):  # out first: no manifest names a mixed set
             fs.rm(f"{out}/{MANIFEST_NAME}")
-        paths, files = {}, {}
-        for name in ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
-                     "sessions.parquet", "teams.parquet", "ratings.parquet",
-                     "platform_ranks.parquet"):
+        files = {}
+        for name in [*self._staged_names(), *extra]:
             source, final = f"{root}/{name}", f"{out}/{name}"
-            if not fs.exists(source):
-                continue
             # an earlier run's table in either layout (parts or one file): moved aside, then dropped
-            earlier = [place for place in {final, f"{out}/{name.split('.')[0]}", f"{out}/{name.split('.')[0]}.parquet"}
-                       if fs.exists(place)]
+            stem = name.split(".")[0]
+            places = [final] if name in extra else dict.fromkeys([final, f"{out}/{stem}", f"{out}/{stem}.parquet"])
+            earlier = [place for place in places if fs.exists(place)]
             aside = [f"{out}/.{place.rsplit('/', 1)[-1]}.old-{uuid.uuid4().hex[:8]}" for place in earlier]
             for place, old in zip(earlier, aside):
                 fs.mv(place, old, recursive=True)
             fs.mv(source, final, recursive=True)
             for old in aside:
                 fs.rm(old, recursive=True)
-            paths[name.split(".")[0]] = self.outdir.rstrip("/") + "/" + name
-            files[name.split(".")[0]] = name
+            if name not in extra:
+                files[name.split(".")[0]] = name
         fs.rm(root, recursive=True)
         with fs.open(f"{out}/{MANIFEST_NAME}", "w") as handle:  # last, as a local run's
-            handle.write(json.dumps({"run": uuid.uuid4().hex, "tables": files, **details}, indent=2) + "\n")
-        return paths
+            handle.write(json.dumps({"run": uuid.uuid4().hex, "tables": files, **self._details}, indent=2) + "\n")
 
     def abort(self) -> None:
         if self.run is None:

@@ -18,7 +18,8 @@ from analyzer.game.per_game import per_game_columns, scoring_key
 from analyzer.scoring.rejects import REJECT, add_bits, is_clean, reason, when
 from analyzer.game.replay import REPLAY_ORDER, game_keys, sort_for_replay
 from analyzer.core.rules import Rules, RulesError, from_spec, load_rules, preset_names
-from analyzer.core.schema import INPUT_POSITION, PROVENANCE_COLUMNS
+from analyzer.core.schema import INPUT_POSITION, LOG_FILE, PROVENANCE_COLUMNS
+from analyzer.scoring.records import reject_other_records
 from analyzer.scoring.stages import CHECK_STAGES, run_stages, score_hands
 from analyzer.scoring.validate import R_DUPLICATE, validate
 
@@ -63,6 +64,8 @@ def score_parts(raw: pl.LazyFrame, rules: Rules | str | Path | None = None) -> l
     names = raw.collect_schema().names()
     default = load_rules(rules)
     validated = validate(raw).pipe(game_keys)
+    if LOG_FILE in names:  # imported rows: a game recorded in two logs (or imported twice) is scored from the first
+        validated = reject_other_records(validated.collect()).lazy()
     three_player = _three_player_game(validated.collect_schema().names())
     per_game = rules is None and RULES_COLUMN in names
     if rules is None and not per_game:  # a seat 3 left empty somewhere: maybe three-player games

@@ -3,7 +3,8 @@
 Every reason a row can be rejected for is registered once, at import, with the column it names, the value it
 shows and its text (:func:`reason`). Stages add bits to ``_reject`` (:func:`add_bits`); a row is scored when
 ``_reject == 0``. :func:`rejects_of` turns the set bits of the rejected rows into the ``rejects`` table:
-``file, row, log_file, log_row, game_id, column, value, reason``, one line per reason.
+``file, row, line, log_file, log_row, game_id, column, value, reason``, one line per reason (``line``: the line
+a spreadsheet shows a CSV file's row on, :func:`spreadsheet_line`).
 
 Building a list of reason structs for every row costs seconds per million rows; a mask costs an addition, and
 the readable form is built for the few rows that need it.
@@ -20,8 +21,12 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyzer.core.schema import log_columns
+from analyzer.io.wide import MAX_SEATS, SEAT_FIELDS, index_column, wind_column
 
 REJECT = "_reject"
+# a wide sheet's seat columns, each with the long form's column it holds (player_2 and west: player)
+SEAT_COLUMNS = {name(field, seat): field for field in SEAT_FIELDS for seat in range(MAX_SEATS)
+                for name in (index_column, wind_column)}
 
 
 @dataclass(frozen=True)
@@ -82,8 +87,19 @@ def is_clean() -> pl.Expr:
     return pl.col(REJECT) == 0
 
 
+# the files whose rows are lines of text under a header line (analyzer.io.files: CSV, by suffix)
+_TEXT_FILE = r"(?i)\.(csv|tsv)$"
+
+
+def spreadsheet_line(file: pl.Expr, row: pl.Expr) -> pl.Expr:
+    """The line a spreadsheet shows data row ``row`` of a CSV file on: the header is line 1, so ``row + 1``
+    (a quoted cell holding a line break is still one row of the sheet); null for other files (Parquet, a frame),
+    which have no lines."""
+    return pl.when(file.str.contains(_TEXT_FILE)).then(row + 1).otherwise(None).cast(pl.Int64)
+
+
 def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
-    """One row per reason of every rejected row: file, row, game_id, column, value, reason (input order).
+    """One row per reason of every rejected row: file, row, line, game_id, column, value, reason (input order).
 
     ``keep_order`` keeps the ``_pos`` and ``_bit`` sort keys, to sort the rejects of several partitions.
     """
@@ -99,6 +115,7 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
             rejected.filter(pl.col(REJECT).and_(1 << index) != 0).select(
                 pl.col("_file").alias("file"),
                 pl.col("_row").alias("row"),
+                spreadsheet_line(pl.col("_file"), pl.col("_row")).alias("line"),
                 *log_columns(list(names)),
                 pl.col("game_id"),
                 column.alias("column"),
@@ -116,7 +133,7 @@ def rejects_of(lf: pl.LazyFrame, keep_order: bool = False) -> pl.LazyFrame:
 
 
 REJECTS_SCHEMA = {
-    "file": pl.String, "row": pl.Int64, "log_file": pl.String, "log_row": pl.Int64, "game_id": pl.String,
+    "file": pl.String, "row": pl.Int64, "line": pl.Int64, "log_file": pl.String, "log_row": pl.Int64, "game_id": pl.String,
     "column": pl.String, "value": pl.String, "reason": pl.String,
 }
 
@@ -126,7 +143,9 @@ def reasons_summary(rejects: pl.DataFrame) -> pl.DataFrame:
     a registered kind (:func:`reason_kind`) is counted under the kind's text, with the varying part of its
     first reject as the example (``24``, ``duplicate_row: an exact copy of an earlier row``, ``row 1 of
     hands.csv``); any other reason under its own text (no example). A row rejected for two reasons counts under
-    each. One row per kind: small, whatever the number of rejects."""
+    each. A reason given on several seats' columns of one row (a table's, on each seat of a wide sheet's row:
+    ``player_0`` … ``player_3``, ``east`` … ``north``) is counted once, under the long form's column (``player``), as
+    a long sheet's rows are. One row per kind: small, whatever the number of rejects."""
     schema = {"column": pl.String, "reason": pl.String, "rows": pl.Int64, "example": pl.String}
     if rejects.height == 0:
         return pl.DataFrame(schema=schema)
@@ -137,8 +156,11 @@ def reasons_summary(rejects: pl.DataFrame) -> pl.DataFrame:
         example = pl.when(matches).then(pl.col("reason").str.replace(kind.pattern, kind.example)).otherwise(example)
         if not kind.column:
             column = pl.when(matches).then(pl.lit(None, pl.String)).otherwise(column)
+    field = pl.col("_column").replace(SEAT_COLUMNS)  # player_2, west: player
+    several = pl.col("_column").n_unique().over("file", "row", "_text", "_example", field) > 1
     return (
         rejects.with_columns(column.alias("_column"), text.alias("_text"), example.alias("_example"))
+        .with_columns(pl.when(several).then(field).otherwise(pl.col("_column")).alias("_column"))
         .group_by("_column", "_text", maintain_order=True)
         .agg(pl.struct("file", "row").n_unique().cast(pl.Int64).alias("rows"), pl.col("_example").first())
         .select(pl.col("_column").alias("column"), pl.col("_text").alias("reason"), "rows",

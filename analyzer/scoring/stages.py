@@ -86,12 +86,13 @@ HAND_STAGES: list[Stage] = [
     ),
     Stage(
         "replay_order", _replay_order,
-        "hands in replay order: a hand's rows together, multiple ron winners by seat distance, chombo first",
-        needs=("honba", "result", "_round_idx", "_loser", "_riichi_mask", "_game", "_chombo_later", "_ron_loser",
+        "hands in replay order: chombo first, then the hands of a round and honba in input order, a hand's rows "
+        "together, multiple ron winners by seat distance",
+        needs=("honba", "result", "_round_idx", "_loser", "_riichi_mask", "_game", "_chombo_later", "_hand_pos",
                "_win_distance"),
         internal=("_seq", "_game_start", "_game_end", "_first", "_hand", "_last", "_nearest", "_rows_in_hand",
                   "_hand_riichi", "_paid", "_triple_ron_aborted", "_head_bumped", "_is_win"),
-        drops=("_chombo_later", "_ron_loser", "_win_distance"),
+        drops=("_chombo_later", "_hand_pos", "_win_distance"),
     ),
     Stage(
         "table_state", derive_table_state,

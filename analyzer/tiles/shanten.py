@@ -10,10 +10,11 @@ every target of ``k`` sets (0-4) with or without the pair, the fewest tiles of t
 rows are then combined by min-plus convolution. A target never holds a fifth copy of a kind, so a kind of
 which the hand holds all four is no wait and makes no tenpai, as on Tenhou and in the ``mahjong`` package.
 
-Each table is built at first use from the sets a suit allows (sequences in the number suits, triplets and
-pairs everywhere; three-player manzu only 1m and 9m): a target's sub-hands are marked by walking down from the
-targets, then the largest usable part of every count vector by walking up from the empty hand — one numpy pass
-per tile count, about a second for the three tables.
+Each table is built (:func:`suit_table`) from the sets a suit allows (sequences in the number suits, triplets
+and pairs everywhere; three-player manzu only 1m and 9m): a target's sub-hands are marked by walking down from
+the targets, then the largest usable part of every count vector by walking up from the empty hand — one numpy
+pass per tile count, about 4 s of CPU for the three tables. They are shipped built, in
+``data/shanten_tables.npz`` (``scripts/build_shanten_tables.py``; a test builds them again and compares).
 
     counts (N, 34) int ─▶ suit codes ─▶ table rows (N, 10) per suit ─▶ min-plus over the suits ─▶ shanten (N,)
 """
@@ -21,6 +22,7 @@ per tile count, about a second for the three tables.
 from __future__ import annotations
 
 from functools import cache
+from importlib import resources
 
 import numpy as np
 
@@ -87,9 +89,24 @@ def suit_table(kinds: int = 9, sequences: bool = True, ranks: tuple[int, ...] | 
     return table
 
 
+TABLES = "data/shanten_tables.npz"
+
+
+def build_tables() -> dict[str, np.ndarray]:
+    """The three tables as :data:`TABLES` holds them."""
+    return {"number": suit_table(), "honours": suit_table(7, False), "sanma_man": suit_table(9, False, (0, 8))}
+
+
+@cache
+def shipped_tables() -> dict[str, np.ndarray]:
+    with resources.files("analyzer.tiles").joinpath(TABLES).open("rb") as fh, np.load(fh) as npz:
+        return {name: npz[name] for name in npz.files}
+
+
 def _tables(three_players: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    man = suit_table(9, False, (0, 8)) if three_players else suit_table()
-    return man, suit_table(), suit_table(7, False)
+    tables = shipped_tables()
+    man = tables["sanma_man"] if three_players else tables["number"]
+    return man, tables["number"], tables["honours"]
 
 
 def _combine(a: np.ndarray, b: np.ndarray, upto: int = MAX_SETS) -> np.ndarray:

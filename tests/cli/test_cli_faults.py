@@ -340,3 +340,37 @@ def test_the_shared_folder_may_be_given_by_an_environment_variable(monkeypatch, 
     assert shared_dir() == tmp_path.resolve()
     monkeypatch.delenv("ANALYZER_SHARED")
     assert shared_dir() == REPO.parent / "shared"
+
+
+# --- the report is part of the run's set (issue 43) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["in OUTDIR", "beside OUTDIR"])
+def test_a_report_that_cannot_be_written_leaves_outdir_as_it_was(scored, monkeypatch, where):
+    import analyzer.api as api
+
+    report = scored / "report.html" if where == "in OUTDIR" else scored.parent / "report.html"
+    assert invoke("score", SAMPLE, "-o", scored, "--report", report).exit_code == 0  # an earlier run's set, report too
+    before, beside = contents(scored), sorted(p.name for p in scored.parent.iterdir())
+    old_report = report.read_bytes()
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(api, "write_report", disk_full)
+    result = invoke("score", SAMPLE, "-o", scored, "--report", report, "--partition-rows", "30")
+    assert result.exit_code == 2, result.output
+    assert f"cannot write {report}: no space left on device" in result.output and "Traceback" not in result.output
+    assert contents(scored) == before and report.read_bytes() == old_report
+    assert sorted(p.name for p in scored.parent.iterdir()) == beside  # no temporary file of the report left
+    assert not list(scored.glob(".analyzer-run-*")) and not (scored / write.LOCK_NAME).exists()
+
+
+def test_a_report_is_put_in_place_with_the_tables(scored, tmp_path):
+    """A run's report replaces the earlier run's together with the tables, inside OUTDIR or beside it."""
+    for report in (scored / "report.html", tmp_path / "report.html"):
+        report.write_text("earlier", encoding="utf-8")
+        result = invoke("score", SAMPLE, "-o", scored, "--report", report)
+        assert result.exit_code == 0, result.output
+        assert "<html" in report.read_text(encoding="utf-8").lower()
+        assert not [p for p in report.parent.iterdir() if p.name.startswith((".report", ".analyzer-run-"))]

@@ -163,3 +163,69 @@ def test_ctrl_c_as_a_single_output_file_is_begun_leaves_no_temporary_file(tmp_pa
     with pytest.raises(KeyboardInterrupt):
         write.write_table(pl.DataFrame({"a": [1]}), tmp_path / "hands.parquet")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_commit_waits_for_every_encoder_before_the_run_directory_goes(tmp_path, monkeypatch):
+    """Ctrl-C cancels Polars' queries on every thread: one table's encoder ends with KeyboardInterrupt while
+    another's is still writing. The abort that follows must wait for that one too, or its file lands in the run
+    directory after the directory is removed (issue 43: a run directory left behind)."""
+    import threading
+
+    import polars as pl
+
+    import analyzer.io.parquet_stream as parquet_stream
+    import analyzer.io.write as write
+
+    real_encode, streams = parquet_stream.ParquetStream._encode, []
+
+    def encode(self, source, compression):
+        streams.append(self)
+        if self.path.name == "hands.parquet":
+            for _ in source.collect_batches():  # the frames read, then the query cancelled by Ctrl-C
+                pass
+            self._error = KeyboardInterrupt()
+            return
+        time.sleep(0.5)  # still encoding when the other stream's error is raised
+        real_encode(self, source, compression)
+
+    monkeypatch.setattr(parquet_stream.ParquetStream, "_encode", encode)
+    writer = write.ResultWriter(tmp_path / "out", streamed=True)
+    writer.append("hands", pl.DataFrame({"a": [1, 2]}))
+    writer.append("rejects", pl.DataFrame({"b": ["x"]}))
+    with pytest.raises(KeyboardInterrupt):
+        writer.commit()
+    writer.abort()
+    still_writing = [stream.path.name for stream in streams if stream._thread.is_alive()]
+    for stream in streams:  # a stream the abort left open: ended here, so that no thread outlives the test
+        stream._frames.put(parquet_stream._END)
+        stream._thread.join()
+    assert still_writing == [] and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.2, 0.3, 0.5, 0.8])
+def test_ctrl_c_while_the_command_starts_is_exit_130_without_a_traceback(tmp_path, delay):
+    """Ctrl-C while Python is still loading analyzer and Polars: nothing is written yet (issue 43)."""
+    process = start_score(Path("sample_logs/csv"), tmp_path / "out")
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    status, errors = finish(process)
+    assert status == 130 and "Traceback" not in errors, errors
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_run_started_with_ctrl_c_ignored_ignores_it(runs):
+    """``analyzer … &`` in a script: the shell starts it with SIGINT ignored, and so it stays — though Polars
+    sets a handler of its own as it loads (issue 43)."""
+    base, old, new, (writing, seconds), finished_status = runs
+    outdir = base / "ignored"
+    shutil.rmtree(outdir, ignore_errors=True)
+    shutil.copytree(base / "old", outdir)
+    process = subprocess.Popen([sys.executable, "-m", "analyzer.cli", "score", str(base / "hands.parquet"), "-o",
+                                str(outdir)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    while process.poll() is None:  # Ctrl-C all along the run
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.02)
+    status, errors = finish(process)
+    assert status == finished_status, errors
+    assert tables_of(contents(outdir)) == tables_of(new)

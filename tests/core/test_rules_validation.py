@@ -26,10 +26,12 @@ from conftest import game
         ("tenhou;kiriage=1", "kiriage"),
     ],
 )
-def test_bad_rules_are_one_line_errors_naming_the_option(spec, says):
+def test_bad_rules_are_one_line_errors_naming_the_option(spec, says, tmp_path):
     with pytest.raises(RulesError, match=says.replace("[", r"\[").replace("(", r"\(")):
         load_rules(spec)
-    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", "/tmp/never-written", "--rules", spec])
+    never = tmp_path / "never-written"
+    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(never), "--rules", spec])
+    assert not never.exists()
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
 

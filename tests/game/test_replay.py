@@ -2,7 +2,7 @@
 
 import pytest
 
-from analyzer import preset, score
+from analyzer import check, preset, score
 from conftest import deltas, game
 
 TENHOU = preset("tenhou")
@@ -212,3 +212,26 @@ def test_recorded_kyotaku_and_honba_are_checked_not_overwritten():
     assert result.hands["problems"].to_list() == [[], ["honba_mismatch", "kyotaku_mismatch"]]
     # Payments follow the replay: one honba (100 each) and the stick.
     assert deltas(result)[1] == [1500 + 300 + 1000, -600, -600, -600]
+
+
+RON = {"round": "E1", "honba": 0, "result": "ron", "winner": "Baba", "loser": "Chiba", "han": 1, "fu": 30}
+TSUMO = {"round": "E1", "honba": 0, "result": "tsumo", "winner": "Doi", "han": 1, "fu": 30}
+
+
+@pytest.mark.parametrize("rows", [[RON, TSUMO], [TSUMO, RON]])
+def test_separate_hands_of_one_round_and_honba_are_replayed_in_input_order(rows):
+    # A ron and a tsumo both at E1-0 are two hands (a hand has one outcome): the record is wrong somewhere, and
+    # the rows are replayed as they are listed; check names the first, after which the dealer should have passed.
+    result = check(game(rows), TENHOU)
+    assert result.scored.hands["result"].to_list() == [r["result"] for r in rows]
+    assert result.scored.hands["replayed_honba"].to_list() == [0, 0]  # a non-dealer won: no honba after it
+    assert result.findings.select("field", "source_row", "explanation").rows() == [
+        ("round", 1, f"after {rows[0]['result']} in E1 the dealer passes")]
+
+
+def test_a_multiple_ron_is_one_hand_at_its_first_rows_place_even_when_its_rows_are_apart():
+    double = [dict(r, honba=0) for r in DOUBLE_RON[1:]]
+    result = score(game([double[0], TSUMO, double[1]]), TENHOU)
+    # the double ron first (its winners by seat distance from Doi), then the tsumo after it: the dealer Aoki won
+    assert result.hands.select("result", "winner").rows() == [("ron", "Aoki"), ("ron", "Chiba"), ("tsumo", "Doi")]
+    assert result.hands["replayed_honba"].to_list() == [0, 0, 1]

@@ -52,6 +52,12 @@ def _candidates(kind: str):
                 yield column, variant, slip
 
 
+def named_near(variant: str, meant: str, edits: int) -> bool:
+    """Whether ``meant`` is within ``edits`` of ``variant`` as the rule measures it: on the normalised names (no
+    ``_`` at either end, ``enalty__`` is ``enalty``), or as written."""
+    return min(distance(normalise(variant), normalise(meant), edits), distance(variant, meant, edits)) <= edits
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_one_edit_typo_of_a_known_column_is_named(kind):
     known = KINDS[kind]
@@ -99,7 +105,15 @@ def test_two_edit_typos_of_long_names_are_named(kind, data):
         return  # two changes rewriting a short word: `recorded_by` is not `recorded_fu`
     meant = suggestion(variant, known)
     assert meant is not None, (variant, column)
-    assert distance(variant, meant) <= 2 or normalise(variant) == normalise(meant)
+    assert named_near(variant, meant, 2), (variant, column, meant)
+
+
+def test_a_typo_is_named_after_the_name_nearest_its_normalised_form():
+    """``enalty__`` is two edits from ``penalty_0`` as written, and one from ``penalty`` once normalised (the
+    separators at its end set aside), which is how the rule compares names: ``penalty`` is the nearest, and it is
+    near (hypothesis found this example; the check used to measure the names as written only)."""
+    assert suggestion("enalty__", KINDS["sheet"]) == "penalty"
+    assert distance("enalty__", "penalty") == 3 and named_near("enalty__", "penalty", 2)
 
 
 LEGITIMATE_EXTRAS = [

@@ -21,7 +21,7 @@ from analyzer.io import workbook
 from analyzer.io.formats import read_sheet, read_table, table_file
 from analyzer.io.workbook import excel_columns, write_workbook
 
-pytest.importorskip("xlsxwriter", reason="the xlsx extra (pip install 'analyzer[xlsx]')")
+pytest.importorskip("xlsxwriter", reason="the xlsx extra (pip install 'riichi-analyzer[xlsx]')")
 pytest.importorskip("fastexcel", reason="the workbook is read back with fastexcel (the test extra)")
 
 ROOT = Path(__file__).parents[2]
@@ -95,7 +95,7 @@ def test_without_xlsxwriter_one_line_says_how_to_get_it(tmp_path, monkeypatch):
     out = tmp_path / "out"
     run = CliRunner().invoke(main, ["score", *INPUTS, "-o", str(out), "--format", "xlsx"])
     assert run.exit_code == 2
-    assert run.output == ("error: --format xlsx needs the xlsxwriter package: pip install 'analyzer[xlsx]'\n")
+    assert run.output == ("error: --format xlsx needs the xlsxwriter package: pip install 'riichi-analyzer[xlsx]'\n")
     assert not out.exists()
 
 
@@ -166,3 +166,20 @@ def test_the_command_says_what_it_wrote(tmp_path, fmt, files):
     written = next(line for line in run.output.splitlines() if line.startswith("written: "))
     assert written == "written: " + ", ".join(str(tmp_path / f) for f in files)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == sorted(files)
+
+
+def test_text_that_looks_like_a_formula_is_a_text_cell(tmp_path):
+    """A player named ``=1+1`` (Excel would show 2) or a Tenhou nickname ``=_=`` (a broken formula Excel asks to
+    repair) is written as the text it is: a string cell, never a formula."""
+    import zipfile
+
+    names = ["=1+1", "=_=", "+Ana", "-Ben", "@Cho", "=HYPERLINK(\"http://x\")"]
+    path = tmp_path / "book.xlsx"
+    write_workbook({"players": pl.DataFrame({"player": names})}, path)
+    with zipfile.ZipFile(path) as book:
+        sheet_xml = book.read("xl/worksheets/sheet1.xml").decode()
+        strings = book.read("xl/sharedStrings.xml").decode()
+    assert "<f>" not in sheet_xml and "<f " not in sheet_xml  # no cell is a formula
+    assert sheet_xml.count('t="s"') == len(names) + 1  # every name a string cell, the header too
+    assert all(name.replace('"', "&quot;") in strings or name in strings for name in names)
+    assert read_sheet(path, "players")["player"].to_list() == names

@@ -11,8 +11,7 @@ import polars as pl
 import pytest
 
 import analyzer
-from analyzer.formats.events import TILES
-from analyzer.play.state import KIND_OF_TILE, seat_states, with_shanten
+from analyzer.play.state import seat_states, tile_kinds, with_shanten
 from tests.conftest import SHARED_HINT, SHARED_LOGS
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -37,7 +36,7 @@ def real_events(tmp_path_factory) -> pl.DataFrame:
 
 
 def kind(tile: str) -> int:
-    return int(KIND_OF_TILE[TILES.index(tile)])
+    return int(tile_kinds([tile])[0])
 
 
 def plain_hands(events: pl.DataFrame) -> dict[int, tuple[list[int], int]]:

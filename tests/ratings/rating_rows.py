@@ -16,7 +16,8 @@ def rows_of(games: list[tuple[str, list[tuple[str, int]]]], session: list[str | 
             records.append({"game_id": game_id, "player": player, "seat": seat, "place": place,
                             "players": len(seats),
                             "played_at": played_at[number] if played_at else None,
-                            "session": session[number] if session else None, "_pos": number * 10 + seat})
+                            "session": session[number] if session else None, "_file": "games.csv",
+                            "_row": number * 10 + seat + 1})
     return pl.DataFrame(records, schema={k: (pl.String if v == pl.Categorical else v) for k, v in ROWS_SCHEMA.items()}
                         ).cast(ROWS_SCHEMA)
 

@@ -53,7 +53,7 @@ def test_a_players_table_of_another_system_is_refused(tmp_path):
     with pytest.raises(InputError, match="holds tenhou ratings, not openskill"):
         analyzer.score(first, ratings="openskill", ratings_from=players)
     analyzer.score(first, ratings="none").players.write_parquet(players)
-    with pytest.raises(InputError, match="holds none ratings"):
+    with pytest.raises(InputError, match="holds no ratings: give the players table of a run with --ratings tenhou"):
         analyzer.score(first, ratings_from=players)
 
 

@@ -1,5 +1,5 @@
-"""The order of games: played_at, else date, else session, else input position — and the games table's
-played_at column."""
+"""The order of games: played_at, else date, else session, else place in the input (files in path order) — and
+the games table's played_at column."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 import analyzer
+from analyzer.io.load import expand_inputs
 from analyzer.ratings.order import game_times, sort_games, time_of
 
 UTC = timezone.utc
@@ -35,7 +36,8 @@ def test_a_datetime_with_a_zone_is_converted_to_utc():
 
 def games(**columns) -> pl.DataFrame:
     n = len(next(iter(columns.values())))
-    return pl.DataFrame({"game_id": [f"g{i}" for i in range(n)], "_pos": list(range(n)), **columns})
+    return pl.DataFrame({"game_id": [f"g{i}" for i in range(n)], "_file": "x.csv", "_row": list(range(1, n + 1)),
+                         **columns})
 
 
 @pytest.mark.parametrize("frame, expected", [
@@ -56,11 +58,12 @@ def test_the_order_of_games(frame, expected):
 
 
 def test_a_games_time_is_its_first_rows_and_every_game_has_one_row():
-    frame = pl.DataFrame({"game_id": [" g1", "g1", "g2", "g1"], "_pos": [5, 1, 3, 9],
+    frame = pl.DataFrame({"game_id": [" g1", "g1", "g2", "g1"], "_file": ["b.csv", "a.csv", "b.csv", "b.csv"],
+                          "_row": [5, 7, 3, 1],
                           "played_at": [None, "2020-01-02 10:00", "2020-01-01", "2020-01-09"]})
     times = game_times(frame).sort("game_id")
     assert times["game_id"].to_list() == ["g1", "g2"]
-    assert times["_pos"].to_list() == [1, 3]
+    assert times.select("_file", "_row").rows() == [("a.csv", 7), ("b.csv", 3)]  # first in path order
     assert times["played_at"].to_list() == [datetime(2020, 1, 2, 10, tzinfo=UTC), datetime(2020, 1, 1, tzinfo=UTC)]
 
 
@@ -76,3 +79,27 @@ def test_the_games_table_carries_played_at(tmp_path):
     assert by_game == {"late": datetime(2021, 5, 2, 11, tzinfo=UTC), "early": None}
     # the game with a time comes first, the one without after it, whatever the input order
     assert result.ratings["game_id"].unique(maintain_order=True).to_list() == ["late", "early"]
+
+
+def _sheet(path, games):
+    """A game-level sheet without times, dates or sessions: (game id, players from first place to last)."""
+    path.write_text("game_id,player,final_score\n" + "".join(
+        f"{game},{p},{s}\n" for game, players in games for p, s in zip(players, [40000, 30000, 20000, 10000])))
+
+
+def test_the_input_order_of_games_is_path_order_whatever_the_command_line(tmp_path):
+    folder = tmp_path / "season"
+    (folder / "b").mkdir(parents=True)
+    _sheet(folder / "a.csv", [("g1", "BEAF"), ("g2", "ADEB")])
+    _sheet(folder / "b" / "c.csv", [("g3", "FDBA"), ("g4", "DAFB")])  # 'b/c.csv' before 'b.csv', as a folder is read
+    _sheet(folder / "b.csv", [("g5", "ABCD")])
+    listed = [folder / "a.csv", folder / "b" / "c.csv", folder / "b.csv"]
+    assert expand_inputs([folder]) == listed
+    runs = [analyzer.score(str(folder)), analyzer.score([str(p) for p in listed]),
+            analyzer.score([str(p) for p in reversed(listed)]),
+            analyzer.score([str(listed[1]), str(folder)])]
+    expected = ["g1", "g2", "g3", "g4", "g5"]
+    for result in runs:
+        assert result.ratings["game_id"].unique(maintain_order=True).to_list() == expected
+        assert result.players.sort("player")["rating_4p"].to_list() == runs[0].players.sort("player")[
+            "rating_4p"].to_list()

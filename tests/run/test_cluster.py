@@ -11,7 +11,8 @@ from polars.testing import assert_frame_equal
 import analyzer
 from analyzer.io.write import plain_types
 
-distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'analyzer[dask]')")
+distributed = pytest.importorskip("distributed",
+                                  reason="the dask extra is not installed (pip install 'riichi-analyzer[dask]')")
 
 from analyzer.run import ClusterUnavailable, DaskExecutor, read_part_files  # noqa: E402
 from analyzer.jobs import ScoreJob  # noqa: E402
@@ -217,10 +218,10 @@ def test_without_the_extra_the_message_says_what_to_install(monkeypatch, tmp_pat
     from analyzer.cli import main
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(ClusterUnavailable, match=r"analyzer\[dask\]"):
+    with pytest.raises(ClusterUnavailable, match=r"riichi-analyzer\[dask\]"):
         score_on_cluster(SAMPLE_CSV, tmp_path / "out", scheduler="tcp://127.0.0.1:1")
     done = CliRunner().invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"])
-    assert done.exit_code == 2 and "pip install 'analyzer[dask]'" in done.output and "Traceback" not in done.output
+    assert done.exit_code == 2 and "pip install 'riichi-analyzer[dask]'" in done.output and "Traceback" not in done.output
 
 
 def test_fsspec_urls_for_inputs_and_outdir(client, tmp_path):

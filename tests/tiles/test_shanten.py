@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mahjong.shanten import Shanten
 
-from analyzer.tiles.shanten import shanten, waits
+from analyzer.tiles.shanten import build_tables, shanten, shipped_tables, waits
 
 ORACLE = Shanten()
 KINDS = "mpsz"
@@ -132,3 +132,11 @@ def test_a_tenpai_hand_has_a_wait_and_a_complete_hand_is_minus_one():
     hands_ = np.stack([counts_of("123m456p789s1122z"), counts_of("123m456p789s11122z")])
     assert shanten(hands_).tolist() == [0, -1]
     assert waits(hands_[:1]).sum() == 2
+
+
+def test_the_shipped_tables_are_those_the_builder_gives():
+    built = build_tables()
+    shipped = shipped_tables()
+    assert sorted(built) == sorted(shipped)
+    for name, table in built.items():
+        assert np.array_equal(table, shipped[name]), name

@@ -99,3 +99,29 @@ def test_a_bad_cell_is_a_reject_finding_and_its_game_is_not_repeated():
     found = analyzer.check(rows, "ema").findings
     # the other rows of the game are rejected too (the rejects table says why); the bad cell is the finding
     assert found.select("field", "kind", "source_row").rows() == [("final_score", "reject", 2)]
+
+
+def test_an_unreadable_compare_only_value_is_a_finding_and_its_game_is_still_scored(tmp_path):
+    """recorded_points and recorded_place are only compared: a value that cannot be read is a finding of its
+    own, not a reject that takes the game out of the standings."""
+    rows = pl.read_csv(SHEET, infer_schema=False).filter(pl.col("game_id") == "S1-T1").with_columns(
+        pl.when(pl.col("player") == "Ben").then(pl.lit("n/a")).otherwise(pl.col("recorded_points"))
+        .alias("recorded_points"),
+        pl.when(pl.col("player") == "Cho").then(pl.lit("last")).otherwise(pl.col("recorded_place"))
+        .alias("recorded_place"))
+    sheet = tmp_path / "sheet.csv"
+    rows.write_csv(sheet)
+    scored = analyzer.score(str(sheet), "ema")
+    assert scored.rejects.height == 0
+    assert sorted(scored.games["player"].to_list()) == ["Ana", "Ben", "Cho", "Dai"]
+    assert scored.players.filter(pl.col("player") == "Ben")["games"].item() == 1
+    found = analyzer.check(str(sheet), "ema").findings
+    assert sorted(found.select("player", "field", "kind", "recorded", "computed", "source_row").iter_rows(),
+                  key=str) == sorted([("Ben", "game_points", "game_end", "n/a", "-6.1", 2),
+                                      ("Cho", "place", "game_end", "last", "4", 3),
+                                      ("Dai", "game_points", "game_end", "2.1", "3.1", 4)], key=str)
+    explained = dict(found.select("player", "explanation").iter_rows())
+    assert explained["Ben"] == ("recorded_points must be a number, so it cannot be compared: "
+                                "(28900 - 30000)/1000 - 5 uma (3rd) = -6.1")
+    assert explained["Cho"] == ("recorded_place must be a whole number from 1 to 4, so it cannot be compared: "
+                                "19800 is 4th of the final scores 41200, 30100, 28900, 19800")

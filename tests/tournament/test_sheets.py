@@ -196,21 +196,22 @@ def test_mixed_inputs_hand_records_and_a_sheet():
     assert players.filter(pl.col("player") == "Moreau")["hands"].item() > 0
 
 
-def test_a_sheet_game_that_also_has_hand_records_is_scored_from_the_hands():
+def test_a_sheet_game_that_also_has_hand_records_is_scored_from_the_hands(tmp_path):
     hands = pl.read_csv("sample_logs/csv/round1.csv", infer_schema=False)
     players = hands.filter(pl.col("game_id") == "R1-T1").row(0, named=True)
     rows = sheet([(players[f"player_{s}"], 25000) for s in range(4)], "R1-T1")
-    result = analyzer.score([rows.write_csv(Path("/tmp") / "x.csv") or "/tmp/x.csv", "sample_logs/csv/round1.csv"])
+    rows.write_csv(tmp_path / "x.csv")
+    result = analyzer.score([str(tmp_path / "x.csv"), "sample_logs/csv/round1.csv"])
     assert set(result.rejects["reason"]) == {
         "game R1-T1 also has hand records in the input: they are scored, not this sheet's rows"}
     assert result.games.filter(pl.col("game_id") == "R1-T1")["complete"].all()
 
 
-def test_partitions_give_the_same_tables():
+def test_partitions_give_the_same_tables(tmp_path):
     rows = pl.concat([sheet([("A", 41200 - g * 100), ("B", 28900), ("C", 19800 + g * 100), ("D", 30100)],
                             f"G{g:02d}") for g in range(12)])
     whole = analyzer.score(rows, "ema")
-    path = Path("/tmp/sheet_parts.csv")
+    path = tmp_path / "sheet_parts.csv"
     rows.write_csv(path)
     parts = analyzer.score(str(path), "ema", partition_rows=8)
     assert parts.games.equals(whole.games) and parts.players.equals(whole.players)

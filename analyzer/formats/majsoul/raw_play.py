@@ -38,6 +38,8 @@ _SUITS = {"m": 0, "p": 9, "s": 18, "z": 27}
 TILES = {f"{n}{s}": base + n - 1 for s, base in _SUITS.items() for n in range(1, 10 if s != "z" else 8)}
 TILES |= {"0m": RED + 4, "0p": RED + 13, "0s": RED + 22}
 CALLS = {0: "chi", 1: "pon", 2: "minkan"}
+# RecordLiuJu's type -> the abort's kind in mjlog's words
+LIUJU_KINDS = {1: "yao9", 2: "kaze4", 3: "reach4", 4: "kan4", 5: "ron3"}
 WINDS, DRAGONS = range(27, 31), range(31, 34)
 DAISANGEN, DAISUUSHII = 37, 50  # the yakuman a seat that fed the last set pays for (sekinin barai)
 
@@ -201,7 +203,7 @@ class _Play:
         elif name == "NoTile":
             self._no_tile(data)
         elif name == "LiuJu":
-            self.kyoku.outcomes = [Outcome(result="abort", deltas=[0, 0, 0, 0])]
+            self.kyoku.outcomes = [Outcome(result="abort", deltas=[0, 0, 0, 0], abort=LIUJU_KINDS.get(data.get("type")))]
         elif name.lower() == "dora":  # riichienv's separate new-dora action
             marker = data.get("dora_marker")
             self.events.append(("dora", raw_tile(marker)))

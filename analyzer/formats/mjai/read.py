@@ -25,9 +25,10 @@ Read here:
   baiman, 6,000 sanbaiman, multiples of 8,000 yakuman. Consecutive ``hora`` events are a multiple ron.
 * ``ryukyoku``: ``deltas``, ``reason`` when given (gimite names: fanpai, nagashimangan, kyushukyuhai,
   suchareach, sanchaho, sukaikan, sufonrenta), ``tenpais`` (list of booleans). Without a reason the kind
-  comes from the play: a draw after the whole wall (70 draws) is exhaustive -- nagashi mangan when a seat
-  that discarded only terminals and honours, none of them called, gains more than noten money (3,000) --
-  and anything earlier is an abortive draw.
+  comes from the play (:mod:`.aborts`): a draw after the whole wall (70 draws) is exhaustive -- nagashi mangan
+  when a seat that discarded only terminals and honours, none of them called, gains more than noten money
+  (3,000) -- and an earlier one the abortive draw the play shows (four winds, four kans, four riichi, nine
+  terminals, triple ron); one the play does not decide is a problem for the file, never guessed.
 * ``end_game``: ``scores`` when given become the recorded final scores.
 
 A ``hora`` or ``ryukyoku`` without ``deltas`` takes them from its ``scores`` (after the hand) when present.
@@ -46,17 +47,16 @@ truncated line or a game without ``end_game``.
 from __future__ import annotations
 
 from analyzer.formats.mjai.lines import four_ints, numbered_events, seat_of, tile, tile_list
+from analyzer.formats.mjai.aborts import ryukyoku_kind
 from analyzer.formats.mjai.results import (
-    NOTEN_MONEY,
     RYUKYOKU_ABORTS,
     RYUKYOKU_REASONS,
     accept_last_riichi,
     dora_before_robbed_kan,
     hora_value,
-    nagashi_seats,
 )
 from analyzer.formats.mjai.extension import EXTENSION, read_extension
-from analyzer.formats.model import Game, Kyoku, LogError, Outcome, wall_draws
+from analyzer.formats.model import Game, Kyoku, LogError, Outcome
 from analyzer.formats.tile_text import NORTH, RED
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
@@ -318,12 +318,10 @@ class _Parser:
         deltas = self._deltas(ev)
         accept_last_riichi(k)
         if reason is not None:
-            result = RYUKYOKU_REASONS[reason]
-        elif sum(1 for e in k.events if e[0] == "draw") != wall_draws(k.players):
-            result = "abort"
-        else:
-            result = "nagashi" if any(deltas[s] > NOTEN_MONEY for s in nagashi_seats(k)) else "draw"
-        o = Outcome(result=result, deltas=deltas, abort=RYUKYOKU_ABORTS.get(reason or ""))
+            result, abort = RYUKYOKU_REASONS[reason], RYUKYOKU_ABORTS.get(reason)
+        else:  # other tools name no kind: the play decides it, or the file is refused
+            result, abort = ryukyoku_kind(k, deltas)
+        o = Outcome(result=result, deltas=deltas, abort=abort)
         tenpais = ev.get("tenpais")
         if result in ("draw", "nagashi") and isinstance(tenpais, list) and len(tenpais) == k.players:
             o.tenpai = [s for s in range(k.players) if tenpais[s]]

@@ -10,7 +10,9 @@ the tile just drawn, ``r`` before a riichi discard, ``0`` in place of the discar
 added kan strings ``151515a51``, ``k45454545``, ``f44`` a north set aside), then the result: ``["和了", deltas,
 [who, from, pao, value, yaku...], ...]`` with Tenhou's value strings (``30符4飜7700点``, ``満貫2000-4000点``,
 ``役満16000点∀``) and yaku (``立直(1飜)``, ``自風 東(1飜)``, ``大三元(役満)``), ``["流局", deltas]``,
-``["全員聴牌"]``, ``["九種九牌"]``, ``["流し満貫", deltas]``. A result read from tenhou.net/6 JSON is written
+``["全員聴牌"]``, ``["全員不聴"]``, ``["流し満貫", deltas]``, an abortive draw by its kind: ``["九種九牌"]``,
+``["四家立直"]``, ``["三家和了"]``, ``["四槓散了"]``, ``["四風連打"]`` (the reader's words; an abort of no known kind
+cannot be written: :class:`LogError` naming the game). A result read from tenhou.net/6 JSON is written
 back as it was written (Tenhou's English names too); one from another format is written in Tenhou's Japanese.
 Three players: seat 3's lists are empty, its score and deltas 0, its name ``""`` (tensoul's layout). A hand
 whose play is not in turn order (a seat drawing out of turn) cannot be written: :class:`LogError`.
@@ -75,7 +77,7 @@ def game_to_tenhou6(game: Game) -> dict:
         try:
             out["log"].append(_kyoku(k, game.players))
         except LogError as exc:
-            raise LogError(f"hand {n} ({k.round}-{k.honba}): {exc}") from None
+            raise LogError(f"game {out['ref']}: hand {n} ({k.round}-{k.honba}): {exc}") from None
     if game.final_scores is not None:
         points = game.final_points or [0.0] * 4
         out["sc"] = [v for s in range(4) for v in (game.final_scores[s], _number(points[s]))]
@@ -169,7 +171,10 @@ def _result(k: Kyoku, players: int) -> list:
     if first.recorded_text is not None:
         word = first.recorded_text[0]
     elif first.result == "abort":
-        word = _ABORT_JA.get(first.abort or "", "九種九牌")
+        if first.abort not in _ABORT_JA:  # each kind has its own word: none is written for another
+            raise LogError(f"an abortive draw of no known kind ({first.abort!r}): tenhou.net/6 names each kind "
+                           f"({', '.join(_ABORT_JA.values())}) and none is invented")
+        word = _ABORT_JA[first.abort]
     elif first.result == "nagashi":
         word = "流し満貫"
     elif any(deltas):

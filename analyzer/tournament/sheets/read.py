@@ -10,17 +10,22 @@ _final             ``final_score`` as a whole number (the scores on the table at
 _seat_given        ``seat`` as 0-3 (``0``-``3`` or ``E``/``S``/``W``/``N``, any case); null when empty
 _chombo            ``chombo`` count (empty: 0); ``_penalty`` points taken off (empty: 0)
 _sticks            ``leftover_sticks`` (riichi sticks left on the table at the end), null when empty
-_recorded_place,   the recorded values, null when empty
+_recorded_place,   the recorded values, null when empty or unreadable
 _recorded_points
+_unreadable_…      the text of an unreadable recorded value (:data:`UNREADABLE`), null when it was read
 session, table,    text, null when empty
 team
 ================== ==========================================================================================
 
-A row with a bad cell is rejected (:data:`R_SHEET_VALUE`): its reason names the first bad column, and lists
-every bad cell of the row.
+A row with a bad cell (:data:`CELLS`: a value the game is settled from) is rejected (:data:`R_SHEET_VALUE`): its
+reason names the first bad column, and lists every bad cell of the row. The recorded values
+(:data:`COMPARED`) are only compared with the computed ones, never used: one that cannot be read leaves its row
+scored, and ``check`` reports it (:mod:`analyzer.findings.sheets`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import polars as pl
 
@@ -42,9 +47,14 @@ CELLS = {
     "chombo": ("_chombo", f"chombo must be a whole number from 0 to {MAX_COUNT}"),
     "penalty": ("_penalty", f"penalty must be a number of points from -{MAX_POINTS:,} to {MAX_POINTS:,}"),
     "leftover_sticks": ("_sticks", f"leftover_sticks must be a whole number from 0 to {MAX_COUNT}"),
+}
+# Columns only compared with what is computed, never used to settle a game (the same form): an unreadable value
+# is kept as text under UNREADABLE's name, for its finding, and its typed value is null; the row is scored.
+COMPARED = {
     "recorded_place": ("_recorded_place", "recorded_place must be a whole number from 1 to 4"),
     "recorded_points": ("_recorded_points", "recorded_points must be a number"),
 }
+UNREADABLE = {c: f"_unreadable_{c}" for c in COMPARED}
 # The first bad cell of the row names the column (a wide sheet's own: ``final_score_2``) and its value; the
 # reason lists every bad cell.
 R_SHEET_VALUE = reason(wide_column(pl.col("_bad_column")), pl.col("_bad_value"), pl.col("_bad_reason"))
@@ -127,10 +137,14 @@ def read_sheet(rows: pl.DataFrame) -> pl.DataFrame:
         "chombo": given["chombo"] & ~pl.col("_chombo").is_between(0, MAX_COUNT).fill_null(False),
         "penalty": given["penalty"] & ~(pl.col("_penalty").abs() <= MAX_POINTS).fill_null(False),
         "leftover_sticks": given["leftover_sticks"] & ~pl.col("_sticks").is_between(0, MAX_COUNT).fill_null(False),
-        "recorded_place": given["recorded_place"] & ~pl.col("_recorded_place").is_between(1, 4).fill_null(False),
-        "recorded_points": given["recorded_points"] & pl.col("_recorded_points").is_null(),
+    }
+    unreadable = {
+        "recorded_place": _given("recorded_place", schema["recorded_place"])
+        & ~pl.col("_recorded_place").is_between(1, 4).fill_null(False),
+        "recorded_points": _given("recorded_points", schema["recorded_points"]) & pl.col("_recorded_points").is_null(),
     }
     typed = typed.with_columns(e.fill_null(False).alias(f"_bad_{c}") for c, e in bad.items())
+    typed = _unreadable(typed, {c: e.fill_null(False) for c, e in unreadable.items()}, text)
     flags = {c: pl.col(f"_bad_{c}") for c in CELLS}
     any_bad = pl.any_horizontal(flags.values())
     if typed.select(any_bad.any()).item():
@@ -144,6 +158,17 @@ def read_sheet(rows: pl.DataFrame) -> pl.DataFrame:
         pl.col("_penalty").fill_null(0.0),
         pl.when(pl.col("_seat_given") >= 0).then(pl.col("_seat_given")).alias("_seat_given"),
     ).drop(*[f"_bad_{c}" for c in CELLS])
+
+
+def _unreadable(typed: pl.DataFrame, flags: dict[str, pl.Expr], text: Callable[[str], pl.Expr]) -> pl.DataFrame:
+    """The recorded values that cannot be read: their text kept (:data:`UNREADABLE`), their typed value null.
+    Made text only when there is one."""
+    if not typed.select(pl.any_horizontal(flags.values()).any()).item():
+        return typed.with_columns(pl.lit(None, pl.String).alias(name) for name in UNREADABLE.values())
+    return typed.with_columns(
+        *[pl.when(flags[c]).then(text(c)).alias(UNREADABLE[c]) for c in COMPARED],
+        *[pl.when(~flags[c]).then(pl.col(typed_name)).alias(typed_name) for c, (typed_name, _) in COMPARED.items()],
+    )
 
 
 def _reasons(flags: dict[str, pl.Expr], texts: dict[str, pl.Expr]) -> list[pl.Expr]:

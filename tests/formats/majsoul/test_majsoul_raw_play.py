@@ -157,3 +157,10 @@ def test_the_seat_that_fed_the_third_dragon_set_is_liable():
     [k] = read_rounds(actions)
     o = k.outcomes[0]
     assert (o.result, o.winner, o.pao, o.yakuman, o.points) == ("tsumo", 1, 3, 1, 32000)
+
+
+@pytest.mark.parametrize("liuju_type, kind", [(1, "yao9"), (2, "kaze4"), (3, "reach4"), (4, "kan4"), (5, "ron3")])
+def test_an_abortive_draw_keeps_its_kind(liuju_type, kind):
+    """RecordLiuJu's type is the abort's kind: an export names it (tenhou.net/6 refuses an abort of no kind)."""
+    [k] = read_rounds([_new_round(), ("LiuJu", {"type": liuju_type})])
+    assert [(o.result, o.abort) for o in k.outcomes] == [("abort", kind)]

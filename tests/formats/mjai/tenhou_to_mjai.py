@@ -8,8 +8,8 @@ Two styles of what the log carries:
   discard that ends the hand (four riichi) has none.
 * ``gimite``: what gimite's mjai writes from Tenhou logs -- ``hora`` with ``pai``, ``hora_tehais`` (without the
   winning tile), ``uradora_markers``, ``yakus``, ``fan``, ``fu``, ``hora_points``, ``pao``, ``scores``;
-  ``ryukyoku`` with ``reason`` (exhaustive and nagashi; aborts without one, the model does not say which) and
-  ``tenpais``; ``end_game`` with the final scores; ``start_kyoku`` without ``scores`` (gimite's server leaves
+  ``ryukyoku`` with ``reason`` (exhaustive and nagashi; aborts without one: the import reads their kind off
+  the play) and ``tenpais``; ``end_game`` with the final scores; ``start_kyoku`` without ``scores`` (gimite's server leaves
   them out), ``reach_accepted`` with ``deltas``/``scores``; no ``kyoku_first``/``aka_flag``.
 
 The model holds yaku names without their han: each ordinary yaku is written with fan 1 (the importer reads
