@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
 from analyzer.io.faults import interrupts_held, writing
 from analyzer.formats.model import Game, ImportProblem
-from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of
+from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, read_logs
 from analyzer.formats.read import read_game as read_log_game
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
@@ -201,6 +201,18 @@ def read_game(path: Path, max_bytes: int) -> tuple[Game | None, str, str, str | 
     return read_log_game(path, "auto", max_bytes)
 
 
+def _recorded_otherwise(earlier: Path, later: Path, max_bytes: int) -> tuple[str, bool] | None:
+    """(the reason, True) when ``later`` holds the game of ``earlier`` with the same plays, recorded otherwise
+    (a Mahjong Soul raw record and tensoul's copy of it), as the import compares them
+    (:func:`analyzer.core.records.compare_sources`); None for another version of the game. Read only for a
+    game id met twice with other content."""
+    _, problems = read_logs([earlier, later], workers=1, log_format="auto", max_log_size=max_bytes)
+    for problem in problems:
+        if problem.imported and problem.same_as is not None and Path(problem.file) == Path(later):
+            return problem.reason.replace("imported once", "exported once"), True
+    return None
+
+
 def export_logs(paths: list[str | Path], batch: Callable, output, workers: int | None = None,
                 scheduler: str | None = None, client=None, progress: Progress | None = None,
                 max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
@@ -230,6 +242,8 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
                 keep.extend([copy is None] * n_rows)
                 if copy is not None:
                     earlier, reason, same_content = copy
+                    if not same_content:  # the same game recorded otherwise is a copy, as the import decides
+                        reason, same_content = _recorded_otherwise(earlier, f, max_log_size) or (reason, False)
                     problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content,
                                                   same_as=str(earlier)))
                     continue

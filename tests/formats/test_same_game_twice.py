@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
@@ -62,3 +63,25 @@ def test_importing_every_sample_log_at_once_imports_each_game_once(tmp_path, mon
     assert "0 file(s) not imported; 1 file(s) skipped as the same game as another" in result.output
     hands = pl.read_parquet(out)
     assert hands.group_by("game_id").agg(pl.col("log_file").n_unique())["log_file"].to_list() == [1] * 6
+
+
+@pytest.mark.parametrize("kind", ["events", "mjai", "tenhou6"])
+def test_exporting_every_sample_log_exports_each_game_once(tmp_path, monkeypatch, kind):
+    """As the import: the raw record's tensoul copy is skipped with a note, the exit status is 0."""
+    monkeypatch.chdir(REPO)
+    out = tmp_path / ("events.parquet" if kind == "events" else kind)
+    result = CliRunner().invoke(main, ["export", kind, "sample_logs", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert ("sample_logs/tensoul/majsoul_sanma.json (game " + GAME + "): the same game as "
+            "sample_logs/majsoul/ranked_east_3p.json") in result.output
+    assert "skipped: exported once" in result.output
+    assert "exported 6 game(s)" in result.output
+
+
+def test_a_partial_and_a_full_log_are_still_refused_by_the_export(tmp_path):
+    game = json.loads(SAMPLE.read_text(encoding="utf-8")) | {"ref": TENHOU_ID}
+    (tmp_path / "a.json").write_text(json.dumps(game | {"log": game["log"][:2]}), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps(game), encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", "events", str(tmp_path), "-o", str(tmp_path / "ev.parquet")])
+    assert result.exit_code == 1, result.output
+    assert "but other content: not exported" in result.output
