@@ -239,9 +239,15 @@ class ResultWriter:
         """Every file closed, each whatever the others raise (closing writes what is buffered: the disk may be
         full; Ctrl-C may have cancelled an encoder's query), the first error raised after. A file leaves the
         writer's hands only once closed, and Ctrl-C waits: no encoder may write on into a removed directory."""
-        self._finish_thread()  # Ctrl-C here is harmless: abort waits for the thread again
         failed = None
+        try:
+            self._finish_thread()
+        except BaseException as exc:  # Ctrl-C while waiting for the thread: it is waited for below, Ctrl-C held
+            failed = exc
         with interrupts_held():
+            if self._thread.is_alive():
+                self._queue.put(None)  # the thread stops at the first None it meets: a second one is harmless
+                self._thread.join()
             for handles in (self._parquet, self._csv):
                 for name in list(handles):
                     try:
