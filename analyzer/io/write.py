@@ -1,8 +1,6 @@
-"""Writing outputs atomically: each file is written to a temporary name beside it, then renamed into place.
-
-An OS error while writing (a full disk, a read-only directory) is raised as :class:`OutputError`, naming the
-file or directory it happened to; a failed or interrupted write leaves what was there before.
-"""
+"""Writing outputs atomically: each file is written to a temporary name beside it, then renamed into place. An
+OS error while writing (a full disk, a read-only directory) is raised as :class:`OutputError`, naming the file
+or directory it happened to; a failed or interrupted write leaves what was there before."""
 
 from __future__ import annotations
 
@@ -236,17 +234,16 @@ class ResultWriter:
             self._thread.join()
 
     def _close(self) -> None:
-        """Every file closed, each whatever the others raise (closing writes what is buffered: the disk may be
-        full; Ctrl-C may have cancelled an encoder's query), the first error raised after. A file leaves the
-        writer's hands only once closed, and Ctrl-C waits: no encoder may write on into a removed directory."""
+        """Every file closed, each whatever the others raise (the disk may be full; Ctrl-C may have cancelled an
+        encoder), the first error raised after; Ctrl-C waits: no encoder may write on into a removed directory."""
         failed = None
         try:
             self._finish_thread()
         except BaseException as exc:  # Ctrl-C while waiting for the thread: it is waited for below, Ctrl-C held
             failed = exc
         with interrupts_held():
-            if self._thread.is_alive():
-                self._queue.put(None)  # the thread stops at the first None it meets: a second one is harmless
+            if self._thread.is_alive():  # the thread stops at the first None it meets: a second one is harmless
+                self._queue.put(None)
                 self._thread.join()
             for handles in (self._parquet, self._csv):
                 for name in list(handles):
