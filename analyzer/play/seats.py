@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analyzer.play.state import HAND, seat_states, shanten_column, three_player_hands, tile_changes, tile_kinds
+from analyzer.play.state import HAND, kind_of, seat_states, shanten_column, three_player_hands, tile_changes
 from analyzer.tiles.shanten import waits
 
 SEAT = (*HAND, "seat")
@@ -109,8 +109,7 @@ def _wait_facts(events: pl.DataFrame, frame: pl.LazyFrame, riichi: pl.DataFrame,
     left_hands = (tile_changes(frame).group_by("_row", "kind").agg(pl.col("change").sum())
                   .filter(pl.col("change") < 0).join(keyed, on="_row")
                   .select(*HAND, tile_seq="seq", kind="kind", n=-pl.col("change").cast(pl.Int64)))
-    tiles = list(frame.collect_schema()["tile"].categories)
-    kinds = pl.lit(pl.Series(tile_kinds(tiles))).gather(pl.col("tile").to_physical().cast(pl.Int64))
+    kinds = kind_of("tile", list(frame.collect_schema()["tile"].categories))
     indicators = frame.filter(_event("dora")).select(*HAND, tile_seq="seq", kind=kinds, n=pl.lit(1, pl.Int64))
     visible = pl.concat([left_hands, indicators])
     seen = _dense(_seen_before(at.lazy().select("_row", *HAND, "seq"), visible, HAND).collect(), at)

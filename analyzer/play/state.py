@@ -24,7 +24,7 @@ def tile_kinds(tiles: list[str]) -> np.ndarray:
     return np.array([(int(t[0]) or 5) - 1 + "mpsz".index(t[1]) * 9 for t in tiles], np.int64)
 
 
-def _kind(column: str, tiles: list[str]) -> pl.Expr:
+def kind_of(column: str, tiles: list[str]) -> pl.Expr:
     """A tile column of the events' Enum as kinds, by its categories' order."""
     return pl.lit(pl.Series(tile_kinds(tiles))).gather(pl.col(column).to_physical().cast(pl.Int64))
 
@@ -35,12 +35,12 @@ def tile_changes(events: pl.LazyFrame) -> pl.LazyFrame:
     tiles = list(events.collect_schema()["tile"].categories)
     event = pl.col("event").cast(pl.String)
     single = (events.filter(event.is_in(["draw", "discard", "kakan", "kita"]) | event.is_in(CALLS_FROM_DISCARDS))
-              .select("_row", kind=_kind("tile", tiles),
+              .select("_row", kind=kind_of("tile", tiles),
                       change=pl.when(event.is_in(["draw", *CALLS_FROM_DISCARDS])).then(1).otherwise(-1)
                       .cast(pl.Int32)))
     listed = (events.filter(event.is_in(["haipai", "ankan", *CALLS_FROM_DISCARDS]))
               .select("_row", "tiles", change=pl.when(event == "haipai").then(1).otherwise(-1).cast(pl.Int32))
-              .explode("tiles").select("_row", kind=_kind("tiles", tiles), change="change"))
+              .explode("tiles").select("_row", kind=kind_of("tiles", tiles), change="change"))
     return pl.concat([single, listed])
 
 
