@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
-from analyzer.io.faults import interrupts_held, writing
+from analyzer.io.faults import interrupts_held, set_aside, writing
 from analyzer.formats.model import Game, ImportProblem
 from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, read_logs
 from analyzer.formats.read import read_game as read_log_game
@@ -88,10 +88,7 @@ class Staged:
                 for name in names:
                     final = self.folder / name
                     if final.exists():
-                        try:
-                            os.link(final, kept / name)  # the old file stays in place until the new one replaces it
-                        except OSError:  # a filesystem without hard links
-                            os.replace(final, kept / name)
+                        set_aside(final, kept / name)
                     done.append(name)
                     os.replace(self.staging / name, final)
             except BaseException:

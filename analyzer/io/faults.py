@@ -67,3 +67,12 @@ def interrupts_held():
         signal.signal(signal.SIGINT, previous)
     if held.interrupted:
         previous(signal.SIGINT, None)
+
+
+def set_aside(final: Path, kept: Path) -> None:
+    """Keep ``final`` as ``kept`` until a new file replaces it: a hard link, so that the old file stays in place
+    meanwhile, or moved there on a filesystem without hard links."""
+    try:
+        os.link(final, kept)
+    except OSError:
+        os.replace(final, kept)

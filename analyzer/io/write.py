@@ -16,7 +16,7 @@ from typing import Callable
 
 import polars as pl
 
-from analyzer.io.faults import interrupts_held, writing
+from analyzer.io.faults import interrupts_held, set_aside, writing
 from analyzer.io.formats import (  # plain_types: known as write.plain_types too
     NDJSON_TABLES, RUN_FORMATS, WORKBOOK_NAME, flatten_for_csv, plain_types, table_file,
 )
@@ -321,10 +321,7 @@ class ResultWriter:
             for name in [*files, MANIFEST_NAME]:
                 final = self.outdir / name
                 if name != MANIFEST_NAME and final.exists():
-                    try:
-                        os.link(final, kept / name)  # the old table stays in place until the new one replaces it
-                    except OSError:  # a filesystem without hard links
-                        os.replace(final, kept / name)
+                    set_aside(final, kept / name)
                 moved.append(name)
                 os.replace(self._temp / name, final)
         except BaseException:
