@@ -7,21 +7,10 @@ import polars as pl
 import pytest
 from mahjong.shanten import Shanten
 
-import analyzer
 from analyzer.play.seats import hand_seats
 from analyzer.play.state import tile_kinds
-from tests.conftest import SHARED_HINT, SHARED_LOGS
 
 ORACLE = Shanten()
-
-
-@pytest.fixture(scope="module")
-def events(tmp_path_factory) -> pl.DataFrame:
-    if not SHARED_LOGS.is_dir():
-        pytest.skip(f"no shared logs at {SHARED_LOGS}: {SHARED_HINT}")
-    out = tmp_path_factory.mktemp("events") / "events.parquet"
-    analyzer.export_events([str(SHARED_LOGS)], out)
-    return pl.read_parquet(out)
 
 
 def kind(tile: str) -> int:
@@ -117,7 +106,8 @@ COLUMNS = ["start_shanten", "riichi_first", "riichi_chased", "riichi_waits", "ri
            "deal_in_shanten", "first_call_turn", "calls", "kans"]
 
 
-def test_the_facts_are_those_of_a_plain_reading(events):
+def test_the_facts_are_those_of_a_plain_reading(real_events):
+    events = real_events
     games = events["game_id"].unique(maintain_order=True).sort()[:12]
     some = events.filter(pl.col("game_id").is_in(games.implode()))
     table = hand_seats(some)

@@ -12,7 +12,6 @@ import pytest
 
 import analyzer
 from analyzer.play.state import seat_states, tile_kinds, with_shanten
-from tests.conftest import SHARED_HINT, SHARED_LOGS
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LOGS = [DATA / "mjlog", DATA / "mjai", DATA / "majsoul", DATA / "majsoul_raw"]
@@ -22,16 +21,6 @@ LOGS = [DATA / "mjlog", DATA / "mjai", DATA / "majsoul", DATA / "majsoul_raw"]
 def events(tmp_path_factory) -> pl.DataFrame:
     out = tmp_path_factory.mktemp("events") / "events.parquet"
     analyzer.export_events([str(p) for p in LOGS], out)
-    return pl.read_parquet(out)
-
-
-@pytest.fixture(scope="module")
-def real_events(tmp_path_factory) -> pl.DataFrame:
-    """The shared real logs' events (the test logs above are composed: their riichi need not be tenpai)."""
-    if not SHARED_LOGS.is_dir():
-        pytest.skip(f"no shared logs at {SHARED_LOGS}: {SHARED_HINT}")
-    out = tmp_path_factory.mktemp("real") / "events.parquet"
-    analyzer.export_events([str(SHARED_LOGS)], out)
     return pl.read_parquet(out)
 
 
