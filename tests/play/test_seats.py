@@ -9,6 +9,7 @@ from mahjong.shanten import Shanten
 
 from analyzer.play.seats import hand_seats
 from analyzer.play.state import tile_kinds
+from tests.play.shared_events import real_events  # noqa: F401  (a fixture)
 
 ORACLE = Shanten()
 

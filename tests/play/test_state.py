@@ -12,6 +12,7 @@ import pytest
 
 import analyzer
 from analyzer.play.state import seat_states, tile_kinds, with_shanten
+from tests.play.shared_events import real_events  # noqa: F401  (a fixture)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LOGS = [DATA / "mjlog", DATA / "mjai", DATA / "majsoul", DATA / "majsoul_raw"]

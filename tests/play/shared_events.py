@@ -1,4 +1,4 @@
-"""The events the play tests read: the shared real logs', exported once per session."""
+"""The events the play tests read: the shared real logs' (a fixture the test files import)."""
 
 from __future__ import annotations
 
