@@ -144,7 +144,8 @@ def test_one_run_path():
 
 
 LOOSE_MODULES = {"__init__.py", "api.py", "allocator.py"}
-FORMAT_FOLDERS = ("analyzer.formats.tenhou", "analyzer.formats.mjai", "analyzer.formats.majsoul")
+FORMAT_FOLDERS = ("analyzer.formats.tenhou", "analyzer.formats.mjai", "analyzer.formats.majsoul",
+                  "analyzer.formats.riichicity")
 # who may use a format's own modules beside the formats: the CLI, the report, the public API (re-exports), and
 # the Mahjong Soul rank points, which look a room's table up by its name
 FORMAT_USERS = ("analyzer.formats", "analyzer.cli", "analyzer.report")

@@ -15,6 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from analyzer.core.uma_values import MAX_POINTS, floating_uma, uma_row, uma_text
+
 
 class RulesError(ValueError):
     """A ruleset name, file or option value that cannot be used."""
@@ -55,6 +57,13 @@ class Rules:
     )
     uma: tuple[float, ...] = _opt(
         (20.0, 10.0, -10.0, -20.0), "Uma for places 1-4 (1-3 with three players), in game points."
+    )
+    floating_uma: tuple[tuple[float, ...], ...] = _opt(
+        (),
+        "Uma that depends on how many players finish below return_points (their final score, leftover sticks "
+        "included): one row of places 1-4 (1-3) for each count 0-4 (0-3), in order; used instead of uma when "
+        "given (Tenhou's custom lobbies, riichi.wiki 'Oka and uma': floating uma). Spec form: rows of uma, "
+        "'15/5/-5/-15,35/-5/-10/-20,...'; empty: none.",
     )
     tie_rule: str = _opt(
         "seat",
@@ -217,6 +226,9 @@ class Rules:
             raise RulesError(
                 f"rule 'uma' needs {self.players} values (places 1-{self.players}); got {list(self.uma)!r}"
             )
+        if self.floating_uma and (len(self.floating_uma) != self.players + 1
+                                  or any(len(row) != self.players for row in self.floating_uma)):
+            raise RulesError(f"rule 'floating_uma' needs {self.players + 1} rows of {self.players} numbers")
         if self.yakuman_max < 1:
             raise RulesError("rule 'yakuman_max' must be at least 1")
 
@@ -249,6 +261,10 @@ class Rules:
 def _format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value == ():  # floating_uma not set
+        return "none"
+    if isinstance(value, tuple) and isinstance(value[0], tuple):  # floating_uma: a row per count below
+        return "; ".join(f"{below} below: {uma_text(row)}" for below, row in enumerate(value))
     if isinstance(value, tuple):
         return ", ".join(f"{v:g}" for v in value)
     return str(value)
@@ -262,19 +278,14 @@ def _build(options: dict[str, Any], where: str) -> Rules:
     if unknown:
         raise RulesError(f"{where}: unknown rule option(s) {', '.join(unknown)}")
     values = dict(options)
-    if "uma" in values:
-        uma = values["uma"]
-        if isinstance(uma, str):  # "10/5/-5/-10", the compact form a rules spec can carry
-            uma = uma.split("/")
-        try:
-            values["uma"] = tuple(float(v) for v in uma)
-        except (TypeError, ValueError):
-            raise RulesError(f"{where}: uma must be numbers such as [20, 10, -10, -20]; got {uma!r}") from None
-        players = values.get("players", _FIELDS["players"].default)
-        if len(values["uma"]) != players:
-            raise RulesError(
-                f"{where}: uma needs {players} numbers (places 1-{players}); got {len(values['uma'])}"
-            )
+    players = values.get("players", _FIELDS["players"].default)
+    try:
+        if "uma" in values:
+            values["uma"] = uma_row(values["uma"], players)
+        if "floating_uma" in values:
+            values["floating_uma"] = floating_uma(values["floating_uma"], players)
+    except ValueError as exc:
+        raise RulesError(f"{where}: {exc}") from None
     for key, value in values.items():
         expected = type(_FIELDS[key].default)
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
@@ -289,8 +300,6 @@ def _build(options: dict[str, Any], where: str) -> Rules:
             raise RulesError(f"{where}: rule {key!r} must be a finite number; got {value!r}")
         if key in NON_NEGATIVE and not 0 <= value <= MAX_POINTS:
             raise RulesError(f"{where}: rule {key!r} must be between 0 and {MAX_POINTS:,}; got {value!r}")
-    if any(abs(u) > MAX_POINTS for u in values.get("uma", ())):
-        raise RulesError(f"{where}: uma values must be between -{MAX_POINTS:,} and {MAX_POINTS:,}")
     return Rules(**values)
 
 
@@ -298,7 +307,6 @@ _KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: 
 # Numeric options that are amounts: never negative, and far below what would overflow a payment.
 NON_NEGATIVE = {"start_points", "return_points", "extension_target", "yakuman_max", "honba_value", "riichi_deposit",
                 "noten_total", "chombo_penalty", "double_wind_pair_fu"}
-MAX_POINTS = 10_000_000
 
 
 def preset_names() -> list[str]:

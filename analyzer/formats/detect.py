@@ -4,8 +4,13 @@
 * tenhou.net/6 JSON (Tenhou's viewer, tensoul's Mahjong Soul conversions): a JSON object, or JSON lines of
   objects, the first holding ``log``;
 * mjai JSON lines (Mortal, mjai-reviewer, gimite's mjai): the first line is an object with a ``type``;
+* Riichi City records (the API's JSON of a game): the text names ``handRecord`` and ``handEventRecord``
+  (:func:`analyzer.formats.riichicity.read.looks_like_riichicity`, a scan of the text);
 * Mahjong Soul raw game records: a text none of the above is, told by
-  :func:`analyzer.formats.majsoul.raw.looks_like_majsoul_raw` (which may parse the whole text).
+  :func:`analyzer.formats.majsoul.raw.looks_like_majsoul_raw` (which may parse the whole text);
+* Mahjong Soul's protobuf record (the ``fetchGameRecord`` response as the game sends it): told from the bytes
+  before any text (:func:`detect_bytes`): a frame header or an ``.lq.Wrapper``, or hex or base64 text of them
+  (:func:`analyzer.formats.majsoul.protobuf.protobuf_record`).
 
 The first three look only at the start of the text (:data:`SNIFF_CHARS`): their detection costs nothing beside
 the parse.
@@ -15,19 +20,36 @@ from __future__ import annotations
 
 import json
 
+from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.majsoul.raw import looks_like_majsoul_raw
+from analyzer.formats.riichicity.read import looks_like_riichicity
 
 MJLOG, TENHOU_JSON, MJAI, MAJSOUL_RAW = "mjlog", "tenhou_json", "mjai", "majsoul_raw"
+MAJSOUL_PROTOBUF = "majsoul_protobuf"
+RIICHI_CITY = "riichicity"
 SNIFF_CHARS = 4096
 
 
 def detect_format(text: str) -> str | None:
-    """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai`` or ``majsoul_raw``), None when it is
-    none of them."""
+    """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai``, ``riichicity`` or ``majsoul_raw``), None
+    when it is none of them."""
     found = _built_in(text)
+    if found in (None, TENHOU_JSON) and looks_like_riichicity(text):  # its hands' keys, scanned: no parse
+        return RIICHI_CITY
     if found is None and looks_like_majsoul_raw(text):  # asked last: it may parse the whole text to tell
         return MAJSOUL_RAW
     return found
+
+
+def detect_bytes(data: bytes) -> str | None:
+    """The format of a log's bytes: ``majsoul_protobuf``, else that of its UTF-8 text (:func:`detect_format`),
+    None when it is none of them."""
+    if protobuf_record(data) is not None:
+        return MAJSOUL_PROTOBUF
+    try:
+        return detect_format(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return None
 
 
 def _built_in(text: str) -> str | None:

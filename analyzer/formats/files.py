@@ -32,9 +32,13 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 LOG_SUFFIXES = (".mjlog", ".xml", ".json", ".jsonl")
 MJAI_SUFFIXES = (".json", ".jsonl", ".mjson")  # .mjson: gimite's mjai server
-MAJSOUL_SUFFIXES = (".json", ".jsonl")
-AUTO_SUFFIXES = tuple(dict.fromkeys(LOG_SUFFIXES + MJAI_SUFFIXES))  # auto: each file's format told by content
-FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "majsoul": MAJSOUL_SUFFIXES, "auto": AUTO_SUFFIXES}
+MAJSOUL_PROTOBUF_SUFFIXES = (".pb", ".bin", ".hex", ".b64")  # Mahjong Soul's protobuf record: bytes, hex, base64
+MAJSOUL_SUFFIXES = (".json", ".jsonl") + MAJSOUL_PROTOBUF_SUFFIXES
+# auto: each file's format told by content
+AUTO_SUFFIXES = tuple(dict.fromkeys(LOG_SUFFIXES + MJAI_SUFFIXES + MAJSOUL_SUFFIXES))
+RIICHI_CITY_SUFFIXES = (".json",)  # Riichi City: the API's JSON of a game
+FORMATS = {"tenhou": LOG_SUFFIXES, "mjai": MJAI_SUFFIXES, "majsoul": MAJSOUL_SUFFIXES,
+           "riichicity": RIICHI_CITY_SUFFIXES, "auto": AUTO_SUFFIXES}
 
 
 def _kind(mode: int) -> str:

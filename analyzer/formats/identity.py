@@ -8,7 +8,8 @@ of preference:
 1. the Tenhou log id the log itself carries (JSON ``ref``, mjlog ``SHUFFLE ref``), e.g.
    ``2019050417gm-0029-0000-4f2a8622``, or the Mahjong Soul record id a tensoul log carries in ``ref``
    (``231014-84c11a6f-b3f7-4363-966e-25f37886cfbf``, see :mod:`.majsoul`); a ``ref`` of another shape is not
-   taken (converters write placeholders there, which would make different games one); for an mjlog, else the
+   taken (converters write placeholders there, which would make different games one); a Riichi City record's
+   ``keyValue`` (``cd1aa9uai08a0i7csbjg``), which its exports carry in ``ref`` too; for an mjlog, else the
    log id a comment before its root element names (``<!-- /0/?log=2017060214gm-00a9-0000-40a46a1c ... -->``,
    as archives note where a log came from);
 2. the Tenhou log id (or Mahjong Soul record id) the file is named after (how Tenhou's own downloads and most
@@ -35,6 +36,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer.formats.majsoul.tensoul import record_id
+from analyzer.formats.riichicity.read import record_id as riichi_city_id
 
 DAN_NAMES = [  # kyu digits as NFKC reads Tenhou's full-width ones (９級 -> 9級)
     "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
@@ -96,13 +98,15 @@ def game_id(ref: str | None, path: str | Path, digest: str) -> str:
     """The stable id of a game (see the module docstring)."""
     if is_tenhou_log_id(ref) or (isinstance(ref, str) and CONTENT_ID.fullmatch(ref)):
         return ref
-    return record_id(ref) or log_id_from_name(path) or ID_PREFIX + digest
+    return record_id(ref) or riichi_city_id(ref) or log_id_from_name(path) or ID_PREFIX + digest
 
 
 def id_kind(log_id: str) -> str:
     """What kind of id a game id is, for messages: a Tenhou log id, a Mahjong Soul record id, or a content hash."""
     if TENHOU_LOG_ID.fullmatch(log_id):
         return "Tenhou log id"
+    if riichi_city_id(log_id):
+        return "Riichi City record id"
     return "Mahjong Soul record id" if record_id(log_id) else "log id"
 
 

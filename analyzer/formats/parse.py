@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, TENHOU_JSON, detect_format
+from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, RIICHI_CITY, TENHOU_JSON, detect_format
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
 from analyzer.formats.identity import content_digest
-from analyzer.formats.majsoul.raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul
+from analyzer.formats.majsoul.protobuf import protobuf_record, record_from_protobuf
+from analyzer.formats.majsoul.raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul, read_majsoul_record
 from analyzer.formats.mjai.read import parse_mjai
+from analyzer.formats.riichicity.read import looks_like_riichicity, parse_riichicity
 from analyzer.formats.tenhou.mjlog import parse_mjlog
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.tenhou.tenhou6_read import parse_json
@@ -19,11 +21,18 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
     """One log file into the shared game model (raises ``LogError`` with the problem's reason).
 
     ``log_format`` is ``tenhou`` (mjlog XML or Tenhou JSON, told apart by content), ``mjai`` (JSON lines) or
-    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`) or ``auto`` (any of them,
-    told by :func:`.detect.detect_format`).
+    ``majsoul`` (Mahjong Soul's raw records or tensoul's JSON, :mod:`.majsoul_raw`), ``riichicity`` (Riichi City's
+    records, :mod:`.riichicity.read`) or ``auto`` (any of them,
+    told by :func:`.detect.detect_format`); Mahjong Soul's protobuf record (:mod:`.majsoul.protobuf`) is told by
+    its bytes for ``majsoul`` and ``auto``.
     Only a regular file of at most ``max_bytes`` (also once decompressed) is read (:mod:`.files`)."""
     path = Path(path)
     data = read_log_bytes(path, max_bytes)
+    record = protobuf_record(data)  # Mahjong Soul's protobuf record, told by its first bytes (as detect_bytes)
+    if record is not None:
+        game = _parse_protobuf(record, str(path), log_format)
+        check_magnitudes(game)
+        return game
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -34,6 +43,15 @@ def parse_file(path: str | Path, log_format: str = "tenhou", max_bytes: int = DE
     return game
 
 
+def _parse_protobuf(record: bytes, path: str, log_format: str) -> Game:
+    if log_format not in ("majsoul", "auto"):
+        raise LogError("a Mahjong Soul protobuf record (the fetchGameRecord response): import it with "
+                       "`analyzer import majsoul`")
+    game = read_majsoul_record(record_from_protobuf(record), path)
+    game.digest = content_digest(record)  # its bytes, given as bytes or as text: one content
+    return game
+
+
 def _parse_text(text: str, path: str, log_format: str) -> Game:
     if log_format == "auto":
         return _parse_detected(text, path)
@@ -41,6 +59,8 @@ def _parse_text(text: str, path: str, log_format: str) -> Game:
         return parse_mjai(text, path)
     if log_format == "majsoul":
         return parse_majsoul(text, path)
+    if log_format == "riichicity":
+        return parse_riichicity(text, path)
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, path)
@@ -53,6 +73,9 @@ def _parse_text(text: str, path: str, log_format: str) -> Game:
                                "`analyzer import majsoul`") from None
             if _looks_like_mjai(text):
                 raise LogError("an mjai log, not a Tenhou log: import it with `analyzer import mjai`") from None
+            if looks_like_riichicity(text):
+                raise LogError("a Riichi City record, not a Tenhou log: import it with `analyzer import riichicity`"
+                               ) from None
             raise
     raise LogError("not a Tenhou log (neither mjlog XML nor Tenhou JSON)")
 
@@ -72,5 +95,7 @@ def _parse_detected(text: str, path: str) -> Game:
         return parse_mjai(text, path)
     if found == MAJSOUL_RAW:
         return parse_majsoul(text, path)
+    if found == RIICHI_CITY:
+        return parse_riichicity(text, path)
     raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul raw "
                    "records)")

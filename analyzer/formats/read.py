@@ -40,7 +40,8 @@ from analyzer.formats.parse import parse_file
 from analyzer.formats.rows import ANONYMOUS, game_rows
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
-__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_majsoul", "read_logs", "parse_file", "COLUMNS"]
+__all__ = ["ImportProblem", "read_tenhou", "read_mjai", "read_majsoul", "read_riichicity", "read_logs", "parse_file",
+           "COLUMNS"]
 
 
 def read_tenhou(
@@ -84,12 +85,22 @@ def read_majsoul(
     return read_logs(paths, workers, "majsoul", progress, max_log_size)
 
 
+def read_riichicity(
+    paths: list[str | Path], workers: int | None = None, progress: Callable[[int, int, int], None] | None = None,
+    max_log_size: int = DEFAULT_MAX_LOG_BYTES,
+) -> tuple[pl.DataFrame, list[ImportProblem]]:
+    """Read Riichi City game records (the JSON its API returns for a game; see
+    :mod:`analyzer.formats.riichicity.read`) like :func:`read_tenhou`: the same columns, ``played_at`` from the
+    first event's time, the server's payments and final result (``recorded_final_*``, ``recorded_game_points_*``)."""
+    return read_logs(paths, workers, "riichicity", progress, max_log_size)
+
+
 def read_logs(
     paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
     progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
     scheduler: str | None = None, client=None,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
-    """Read logs of ``log_format`` (``tenhou``, ``mjai``, ``majsoul``, or ``auto``: each file's format told from
+    """Read logs of ``log_format`` (``tenhou``, ``mjai``, ``majsoul``, ``riichicity``, or ``auto``: each file's format told from
     its content, :mod:`.detect`) into hand records and problems. The batches of files are read by ``workers``
     local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
     if log_format not in FORMATS:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from analyzer.formats.tenhou.lobby import lobby_rules
+from analyzer.formats.tenhou.lobby import first_hand_start, lobby_rules
 from analyzer.formats.model import Game
 from analyzer.formats.settlement import Settlement, logged_settlement
 from analyzer.core.rules import Rules, preset
@@ -16,22 +16,27 @@ TENHOU_START = 25_000
 TENHOU_START_3P = 35_000
 
 
+# a platform's own preset (four players; ``_sanma`` added for three): its game points count from the start points
+# when a room starts from others (no oka then), as Mahjong Soul's and Riichi City's results do
+PLATFORM_PRESETS = {"majsoul": "majsoul", "riichicity": "riichicity"}
+
+
 def _majsoul(game: Game) -> bool:
     return game.platform == "majsoul"
 
 
+def _from_start(game: Game) -> bool:
+    return game.platform in PLATFORM_PRESETS
+
+
 def _base(game: Game) -> str:
-    return ("majsoul" if _majsoul(game) else "tenhou") + ("" if game.players == 4 else "_sanma")
+    return PLATFORM_PRESETS.get(game.platform, "tenhou") + ("" if game.players == 4 else "_sanma")
 
 
 def _start(game: Game) -> int | None:
     """The points everyone started the game with, when the log's first hand is its first (E1, nothing on the
     table, equal scores)."""
-    first = game.kyokus[0] if game.kyokus else None
-    scores = first.scores[: game.players] if first is not None else []
-    if first is not None and (first.kyoku, first.honba, first.kyotaku) == (0, 0, 0) and len(set(scores)) == 1:
-        return scores[0]
-    return None
+    return first_hand_start(game)
 
 
 @lru_cache(maxsize=None)
@@ -44,7 +49,7 @@ def _base_rules(game: Game) -> Rules:
     """The preset the spec starts from, with the game's start (Mahjong Soul counts game points from the start, no
     oka, whatever it is) and what its lobby gives (:mod:`.lobby`)."""
     base, start = _preset(_base(game)), _start(game)
-    if _majsoul(game) and start is not None and start != base.start_points:
+    if _from_start(game) and start is not None and start != base.start_points:
         base = base.replace(start_points=start, return_points=start)
     lobby = lobby_rules(game).options
     return base.replace(**lobby) if lobby else base
@@ -70,7 +75,7 @@ def rules_spec(game: Game, settled: Settlement | None = None) -> str:
         spec += ";game_length=east"
     start = _start(game)
     if start is not None and start != (TENHOU_START if game.players == 4 else TENHOU_START_3P):
-        spec += f";start_points={start}" + (f";return_points={start}" if _majsoul(game) else "")
+        spec += f";start_points={start}" + (f";return_points={start}" if _from_start(game) else "")
     if _majsoul(game) and game.tsumo_loss == "split":
         spec += ";tsumo_loss=split"
     spec += "".join(f";{name}={str(value).lower() if isinstance(value, bool) else value}"

@@ -10,7 +10,10 @@ the only trace. :func:`logged_settlement` reads the uma back from them, place by
   tied places share their uma (a custom ``csrule``, :mod:`.lobby`) and the recorded points show that;
 * each place's uma is its recorded points minus what the score pays without uma: (final - return)/1000,
   the oka to first place; under Tenhou's whole-number rounding places 2-4 count their score to the thousand
-  (500 away from zero) and first place takes minus the others' sum, so its uma is minus the others' sum.
+  (500 away from zero) and first place takes minus the others' sum, so its uma is minus the others' sum;
+* a lobby's floating uma (``floating_uma``, a custom ``csrule``'s uma table) is the row of the game's count of
+  players below the return points (by the recorded final scores): that row is the uma the result is read
+  against, and an uma read back that differs replaces the table (``;floating_uma=;uma=…``).
 
 The uma found is what the game is scored with, so its standings and statistics use the server's points:
 
@@ -88,6 +91,11 @@ def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     if not game.final_scores or not game.final_points or len(game.final_points) < n:
         return Settlement()
     finals, points = list(game.final_scores[:n]), list(game.final_points[:n])
+    floating = ""  # a floating uma: its row for the game's count of players below the return points is its uma
+    if base.floating_uma:
+        below = sum(f < base.return_points for f in finals)
+        base = base.replace(uma=base.floating_uma[below], floating_uma=())
+        floating = f" (the row of its floating uma for {below} below)"
     tenths = any(p != round(p) for p in points)
     rounding = "tenth" if tenths else base.game_points_rounding
     spec = ";game_points_rounding=tenth" if tenths and base.game_points_rounding != "tenth" else ""
@@ -103,8 +111,8 @@ def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     if exact:  # whole numbers Tenhou's rounding cannot give (first is not minus the others' sum): exact points
         uma = _uma_by_place(finals, points, order, start, base, "exact")
         spec = by_seat + ";game_points_rounding=exact"
-    if uma != tuple(base.uma):
-        spec += ";uma=" + _text(uma)
+    if uma != tuple(base.uma):  # a floating uma is then replaced by the uma read back
+        spec += (";floating_uma=" if floating else "") + ";uma=" + _text(uma)
     if not exact and (uma == tuple(base.uma) or (n == 4 and uma in TENHOU_UMAS)):
         return Settlement(spec)
     shift = "/".join(f"{u - b:+g}" for u, b in zip(uma, base.uma))
@@ -114,5 +122,5 @@ def logged_settlement(game: Game, base: Rules, start: int) -> Settlement:
     odd_sum = (f"; they add up to {total:+g}, not 0: money from outside the table (chips, a prize)"
                if abs(total) > TOLERANCE else "")
     note = (f"the recorded game points fit no rule we know: scored as recorded, with uma {_text(uma)} by place "
-            f"({base.name}'s {_text(base.uma)} {shift}: {why}){odd_sum}")
+            f"({base.name}'s {_text(base.uma)}{floating} {shift}: {why}){odd_sum}")
     return Settlement(spec, note)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analyzer.game.floating_uma import floating_uma_exprs
 from analyzer.game.game_end import game_end_ok
 from analyzer.game.per_game import GAME_RULES, PER_GAME_COLUMNS, uma_exprs
 from analyzer.core.rules import Rules
@@ -84,6 +85,8 @@ def _places(rules: Rules, names: list[str]) -> list[pl.Expr]:
     raw = [pl.col(SCORE_COLUMNS[s]) for s in seats]
     ordinal = [pl.col(f"_ordinal_{s}") for s in seats]
     uma_of = uma_exprs(rules, names)  # the game's own uma when its part mixes them (analyzer.game.per_game)
+    if rules.floating_uma:  # the row the game's count of players below the return points picks
+        uma_of = floating_uma_exprs(rules)
 
     def uma_at(k: pl.Expr) -> pl.Expr:
         expr = pl.when(k == 1).then(uma_of[0])

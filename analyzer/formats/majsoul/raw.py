@@ -12,8 +12,9 @@ Shapes read (every one of them tested in ``tests/formats/majsoul/test_majsoul_ra
   ``DealTile``, …), or a list of rounds, each such a list, or ``{"rounds": […]}`` (riichienv's ``GameLog``);
 * tensoul's tenhou.net/6 JSON (``{"log": […]}``), read as ``import tenhou`` reads it (:mod:`.tenhou_json`).
 
-A binary (protobuf) record is refused, saying which form to give: no package that decodes it is kept up to date
-with the game's protocol.
+The record as the game's server sends it (the ``fetchGameRecord`` response: protobuf bytes, or hex or base64
+text of them) is decoded into the same structure by :mod:`.protobuf` (the optional extra ``majsoul-protobuf``)
+and read by :func:`read_majsoul_record`; other binary data is refused, saying which form to give.
 
 The head (``.lq.RecordGame``): ``uuid`` the record id (the game id), ``start_time`` (Unix seconds: the
 ``played_at`` column), ``config.meta`` the room (``mode_id`` ranked, ``room_id`` friendly, ``contest_uid``
@@ -36,8 +37,10 @@ from analyzer.formats.model import Game, LogError
 from analyzer.formats.tenhou.tenhou6_read import parse_json
 
 BOT = "AI"
-REFUSED_BINARY = ("a binary (protobuf) Mahjong Soul record: not read here; give the record as decoded JSON "
-                  "({\"head\": …, \"data\": …}, as the game's downloaders write it) or as tensoul's tenhou.net/6 JSON")
+REFUSED_BINARY = ("a binary (protobuf) Mahjong Soul record: not read here: not the game's fetchGameRecord response "
+                  "(a frame header or an .lq.Wrapper; bytes, hex or base64 text); give that response as the game "
+                  "sends it, the record as decoded JSON ({\"head\": …, \"data\": …}, as the game's downloaders "
+                  "write it) or tensoul's tenhou.net/6 JSON")
 
 
 def looks_like_majsoul_raw(text_or_obj) -> bool:
@@ -70,6 +73,12 @@ def parse_majsoul(text: str, file: str) -> Game:
             raise LogError("a Tenhou log, not a Mahjong Soul game (no record id, no Mahjong Soul room): import it "
                            "with `analyzer import tenhou`")
         return game
+    return read_majsoul_record(obj, file)
+
+
+def read_majsoul_record(obj, file: str) -> Game:
+    """A raw record already parsed (its JSON, or the protobuf record decoded to the same structure by
+    :func:`analyzer.formats.majsoul.protobuf.record_from_protobuf`) into the game model (raises ``LogError``)."""
     head, actions = _actions(obj)
     if not actions:
         raise LogError("not a Mahjong Soul record (expected {\"head\", \"data\"}, a list of round actions or "

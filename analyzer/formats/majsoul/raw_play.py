@@ -23,6 +23,14 @@ and Equim-chan/tensoul (``convert.js``):
 
 A riichi stick is placed unless the declaring tile is won on (the next action is a ron). Names are read with or
 without the ``.lq.`` and ``Record`` prefixes (riichienv writes ``NewRound``).
+
+A north set aside can be won on (three players): the server writes that win ``zimo`` although the winner is not
+the seat that drew (riichienv's ``event_handler.rs`` of ``state_3p``: "mjsoul marks it as zimo=true, but the
+winner is not the current player"), read here as a ron of the seat that set the north aside. When that north is
+set aside right after a riichi declaration (the declarer's discard, the next seat's draw, its north), the stick
+the draw placed is settled as the server's sums show it: where the winner's payments leave it out (the sum of
+``delta_scores`` is one stick short of the sticks on the table), it is not placed, as for a ron on the
+declaring tile (the declarer pays nothing); without the server's sums, the same.
 """
 
 from __future__ import annotations
@@ -125,6 +133,8 @@ class _Play:
         self.rinshan = False
         self.actor: int | None = None  # who discarded, added to a kan or set a north aside last (a ron's loser)
         self.discarded = False  # the last action was a discard: a call may take it
+        self.kita_by: int | None = None  # the last action was a north set aside by this seat (a win may take it)
+        self.fresh_stick: int | None = None  # the seat whose stick the last draw placed (its declaration just made)
         self.honour_sets = [[0, 0] for _ in range(4)]  # per seat: wind and dragon sets called or closed
         self.liable: dict[int, dict[int, int]] = {}  # winner -> {yakuman fan id: the seat that fed its last set}
 
@@ -139,6 +149,12 @@ class _Play:
             self.events.append(("reach", self.riichi))
             self.sticks += 1
             self.riichi = None
+
+    def _unplace_stick(self, seat: int) -> None:
+        """The stick of ``seat``'s declaration taken back: the server did not place it (see the module docstring)."""
+        at = max(i for i, e in enumerate(self.events) if e[0] == "reach" and e[1] == seat)
+        del self.events[at]
+        self.sticks -= 1
 
     def _new_doras(self, data: dict) -> None:
         doras = data.get("doras")
@@ -157,10 +173,13 @@ class _Play:
         if name == "Hule":
             self._hule(data)
             return
-        if self.riichi is not None:
+        declarer, fresh = self.riichi, self.fresh_stick
+        self.kita_by = self.fresh_stick = None
+        if declarer is not None:
             self._place_stick()
         callable_discard, self.discarded = self.discarded, False
         if name == "DealTile":
+            self.fresh_stick = declarer  # the stick this draw places, in question while its north may be won on
             s, tile = self._seat(data), data.get("tile")
             t = TILES.get(tile, -1) if tile.__class__ is str else -1
             if t < 0:
@@ -198,7 +217,8 @@ class _Play:
                 raise LogError("a north set aside (BaBei) in a four-player game")
             self._take(s, NORTH, "sets aside")
             self.events.append(("kita", s, NORTH))
-            self.rinshan, self.actor = True, s
+            self.rinshan, self.actor, self.kita_by = True, s, s
+            self.fresh_stick = fresh  # a north right after the draw that placed a stick: see _hule
             self._new_doras(data)
         elif name == "NoTile":
             self._no_tile(data)
@@ -276,14 +296,21 @@ class _Play:
         hules = data.get("hules")
         if not isinstance(hules, list) or not hules or not all(isinstance(h, dict) for h in hules):
             raise LogError("Hule without hules")
-        ron = not hules[0].get("zimo")
+        # a win on a north set aside is written zimo by the server: a ron of the seat that set it aside
+        on_kita = self.kita_by is not None and self._seat(hules[0]) != self.kita_by
+        ron = not hules[0].get("zimo") or on_kita
         if not (ron and self.riichi is not None and self.riichi == self.actor):
             self._place_stick()
         self.riichi = None  # a ron on the declaring tile: its stick is never placed
         outcomes = [self._outcome(h, ron) for h in hules]
         total = data.get("delta_scores")
-        if isinstance(total, list) and len(total) in (3, 4):
+        summed = isinstance(total, list) and len(total) in (3, 4)
+        if summed:
             total = [_int({"d": d}, "d") for d in total] + [0] * (4 - len(total))
+        if on_kita and self.fresh_stick is not None and (
+                not summed or sum(total) == 1000 * (self.kyoku.kyotaku + self.sticks - 1)):
+            self._unplace_stick(self.fresh_stick)  # the server left that stick out (see the module docstring)
+        if summed:
             # the server pays in one sum: each winner's own payments, the rest (honba, sticks) to the winner
             # nearest the discarder in turn order, as the rows put them
             head = min(outcomes, key=lambda o: (o.winner - (o.loser if o.loser is not None else o.winner)) % 4)

@@ -1,8 +1,10 @@
 """What analyzer's mjai export (:mod:`analyzer.formats.mjai.write`) writes in ``start_game`` beyond the protocol, read
-back into the game: its id, rules spec, platform, room, lobby, ranks and final game points. A value of the
-wrong type is an error naming it, not skipped: the file then says something else than the game it came from."""
+back into the game: its id, rules spec, platform, room, lobby, ranks, start time and final game points. A value of
+the wrong type is an error naming it, not skipped: the file then says something else than the game it came from."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from analyzer.formats.model import Game, LogError
 
@@ -51,6 +53,11 @@ def read_extension(fields, game: Game) -> None:
         game.final_points = [float(v) for v in _four(_check(get("game_points"), (list,), "game_points", (int, float)))]
     if get("chips") is not None:
         game.final_chips = _four(_check(get("chips"), (list,), "chips", (int,)))
+    if get("started_at") is not None:
+        try:
+            game.started_at = datetime.fromisoformat(_check(get("started_at"), (str,), "started_at"))
+        except ValueError:
+            raise LogError(f"start_game {EXTENSION}.started_at: bad value {get('started_at')!r}") from None
 
 
 def read_limit_fu(fields, game: Game) -> None:

@@ -84,9 +84,10 @@ def _without(tiles: list[int], tile: int) -> list[str]:
 
 
 def game_fields(game: Game) -> dict:
-    """What of a game beyond its play a record keeps: id, rules spec, room, platform, lobby, ranks and the final
-    result (written in ``start_game``'s :data:`EXTENSION`, read back by ``import mjai``). Empty values left out,
-    but ``game_points``: null says the log had none (tenhou.net/6's ``sc`` would otherwise give zeros)."""
+    """What of a game beyond its play a record keeps: id, rules spec, room, platform, lobby, ranks, when it started
+    (``started_at``, where the log says it) and the final result (written in ``start_game``'s :data:`EXTENSION`,
+    read back by ``import mjai``). Empty values left out, but ``game_points``: null says the log had none
+    (tenhou.net/6's ``sc`` would otherwise give zeros)."""
     fields = {
         "game_id": game_id(game.ref, game.file, game.digest or ""),
         "rules": rules_spec(game) if game.kyokus else None,
@@ -94,6 +95,7 @@ def game_fields(game: Game) -> dict:
         "custom_rules": game.custom_rules, "open_tanyao": game.kuitan, "tsumo_loss": game.tsumo_loss,
         "dan": game.dan, "rate": game.rate, "ranks": game.ranks, "game_points": game.final_points,
         "chips": game.final_chips, "ratio": game.ratio,
+        "started_at": game.started_at.isoformat() if game.started_at is not None else None,
     }  # fmt: skip
     return {k: v for k, v in fields.items() if v is not None or k == "game_points"}
 

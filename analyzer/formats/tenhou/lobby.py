@@ -18,14 +18,12 @@ dnovikoff/tenhou's ``tbase/lobby.go`` (``RulesDzjanso = 0x0841``) with the logs 
 * any other bit: not known; the game is scored under Tenhou's rules and a note says so.
 
 ``csrule`` (a lobby's custom rules, written since 2023; ``GO type="257" csrule="0FE0BF0B,0000001F,,,30000,
-30000,30000,,...,5,-5,-15,5,-5,-15,..."``): no description of the format is published. A Tenhou-hosted lobby
-states its custom rules as 30,000 points returned at 30,000, uma +15/+5/-5/-15, tied places sharing their uma
-(Equim-chan/mjai-reviewer issue 161, the "ronron" lobby), and the one such log we have matches that reading:
-fields 5 and 6 the start and return points, field 22 on the uma of places 2 to n (the first place's is minus
-their sum), given once per set in several sets; ties share their places' uma (``tie_rule=split``). The recorded
-result is the check of that reading: where it does not fit, :mod:`.settlement` reads the uma back as for any
-lobby. The rest of a ``csrule`` (its leading hexadecimal switches and other sets) is not decoded, which the
-game's note says once.
+30000,30000,,...,5,-5,-15,5,-5,-15,..."``; a tenhou.net/6 JSON log gives the same fields as its ``rule`` list):
+read by :mod:`.csrule`, with its sources: the start and return points, the uma table (one row per count of
+players below the return points; a table whose rows differ is a ``floating_uma``), tied places sharing their
+uma (``tie_rule=split``). The recorded result is the check of that reading: where it does not fit,
+:mod:`analyzer.formats.settlement` reads the uma back as for any lobby. The fields not decoded (the
+hexadecimal switches among them) are named in the game's note, once.
 """
 
 from __future__ import annotations
@@ -33,13 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.formats.model import Game
+from analyzer.formats.tenhou.csrule import read_csrule
 from analyzer.core.rules import MAX_POINTS
+from analyzer.core.uma_values import uma_text
 
 CHIPS, FIVE_CHIPS, JANSOU = 0x200, 0x400, 0x800
 KNOWN_BITS = 0xFFF  # 0x100 (暗) is how the table looks: nothing to do
 CHIP_UMA = (30.0, 10.0, -10.0, -30.0)
-CUSTOM_POINTS = (4, 5)  # csrule fields: start and return points
-CUSTOM_UMA = 21  # csrule field of the second place's uma, the first of a set of places 2..n
 
 
 @dataclass(frozen=True)
@@ -56,16 +54,20 @@ class LobbyRules:
 
 
 def _text(value) -> str:
-    return "/".join(f"{v:g}" for v in value) if isinstance(value, tuple) else str(value)
+    """An option's value as a rules spec writes it: ``20/10/-10/-20``; a floating uma's rows joined by commas."""
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return ",".join(uma_text(row) for row in value)
+    return uma_text(value) if isinstance(value, tuple) else str(value)
 
 
-def _number(text: str) -> int | None:
-    """A whole number a rule can take (at most ``MAX_POINTS`` either way), else None."""
-    try:
-        value = int(text)
-    except ValueError:
-        return None
-    return value if abs(value) <= MAX_POINTS else None
+def first_hand_start(game: Game) -> int | None:
+    """The points everyone starts the log's first hand with when it is the game's first (E1, nothing on the
+    table, equal scores)."""
+    first = game.kyokus[0] if game.kyokus else None
+    scores = first.scores[: game.players] if first is not None else []
+    if first is not None and (first.kyoku, first.honba, first.kyotaku) == (0, 0, 0) and len(set(scores)) == 1:
+        return scores[0]
+    return None
 
 
 def lobby_rules(game: Game) -> LobbyRules:
@@ -93,31 +95,9 @@ def lobby_rules(game: Game) -> LobbyRules:
     if unknown:
         said.append(f"GO type 0x{bits:x} has lobby bits not known here (0x{unknown:x}): scored under Tenhou's rules")
     if game.custom_rules is not None:
-        custom, undecoded = _custom(game.custom_rules, game.players)
-        options |= custom
-        read = ", ".join(f"{name} {_text(value)}" for name, value in custom.items()) or "nothing"
-        said.append(f"custom rules (GO csrule): read {read}; not decoded: {undecoded or 'nothing else'}; otherwise "
-                    "scored under Tenhou's rules")
+        custom = read_csrule(game.custom_rules, game.players, first_hand_start(game))
+        options |= custom.options
+        where = "GO csrule" if game.lobby_type is not None else "csrule, from a JSON log"
+        said.append(f"custom rules ({where}): read {', '.join(custom.read) or 'nothing'}; not decoded: "
+                    f"{', '.join(custom.undecoded) or 'nothing else'}; otherwise scored under Tenhou's rules")
     return LobbyRules(options, "; ".join(said) or None)
-
-
-def _custom(text: str, players: int) -> tuple[dict, str]:
-    """The options a ``csrule`` gives (return points, uma, ties sharing their uma) and, as text, the fields
-    left undecoded."""
-    fields = [f.strip() for f in text.split(",")]
-    options: dict = {}
-    points = [_number(fields[i]) if i < len(fields) else None for i in CUSTOM_POINTS]
-    if points[1] is not None and points[1] >= 0:
-        options["return_points"] = points[1]
-    sets = [fields[i : i + players - 1] for i in range(CUSTOM_UMA, len(fields), players - 1)]
-    uma_sets = [tuple(_number(v) for v in s) for s in sets if len(s) == players - 1 and all(s)]
-    uma_sets = [s for s in uma_sets if None not in s and abs(sum(s)) <= MAX_POINTS]
-    if uma_sets:
-        rest = uma_sets[0]
-        options["uma"] = (float(-sum(rest)), *map(float, rest))
-        options["tie_rule"] = "split"
-    used = {*CUSTOM_POINTS, *range(CUSTOM_UMA, CUSTOM_UMA + (players - 1) * len(uma_sets))}
-    others = [f"field {i + 1} {v}" for i, v in enumerate(fields) if v and i not in used]
-    if len(set(uma_sets)) > 1:
-        others.append(f"the uma sets after the first ({'; '.join('/'.join(map(str, s)) for s in uma_sets[1:])})")
-    return options, ", ".join(others)

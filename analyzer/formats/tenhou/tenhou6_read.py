@@ -46,7 +46,8 @@ from analyzer.formats.majsoul.tensoul import (
     DOUBLE_YAKUMAN, apply_tensoul_room, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
 )
 from analyzer.formats.mjai.extension import EXTENSION, read_extension, read_limit_fu
-from analyzer.formats.model import Game, Kyoku, LogError, Outcome
+from analyzer.formats.model import Game, Kyoku, LogError, Note, Outcome
+from analyzer.formats.tenhou.csrule import csrule_fields
 from analyzer.formats.tenhou.tenhou6_play import json_tile, play_order
 from analyzer.formats.tenhou.yaku_names import yaku_name
 
@@ -90,6 +91,11 @@ def parse_json(text: str, file: str) -> Game:
     if not isinstance(names, list):
         raise LogError("'name' is not a list")
     rule = first.get("rule") or {}
+    custom = csrule_fields(rule) if isinstance(rule, list) else None
+    if isinstance(rule, list):  # a private lobby's custom rules, the fields of mjlog's GO csrule (see .csrule)
+        rule = {}
+    if not isinstance(rule, dict):
+        raise LogError(f"'rule' is {type(rule).__name__}, not an object or a lobby's list of custom rules")
     disp = str(rule.get("disp", ""))
     if len(names) not in (3, 4):
         raise LogError(f"expected 4 player names (3 in a three-player game), got {len(names)}")
@@ -102,7 +108,7 @@ def parse_json(text: str, file: str) -> Game:
     if players == 3 and len(names) == 4 and str(names[3]):
         raise LogError(f"a three-player game names a fourth player {names[3]!r}")
     game = Game(file=file, ref=first.get("ref") or None, names=[str(n) for n in names] + [""] * (4 - len(names)),
-                players=players)
+                players=players, custom_rules=custom)
     if "aka" in rule or any(k.startswith("aka5") for k in rule):
         game.aka = any(rule.get(k) for k in ("aka", "aka51", "aka52", "aka53"))
     elif disp:
@@ -134,6 +140,12 @@ def parse_json(text: str, file: str) -> Game:
         game.final_points = [float(sc[2 * i + 1]) for i in range(4)]
     if first.get(EXTENSION) is not None:  # what analyzer's export keeps beyond Tenhou's keys
         read_extension(first[EXTENSION], game)
+    if custom is not None:  # the rule list of a lobby's custom rules names no room (rule.disp): said once
+        game.game_length = game.game_length or length_from_play(game)
+        game.notes.append(Note(f"a lobby's custom rules as the rule list name no room: the game length is read from "
+                               f"the play (east-only when it ends in the East round without a bust: "
+                               f"{game.game_length or 'not known'} here), red fives count where dealt, open tanyao "
+                               "is taken as allowed"))
     if game.platform == "majsoul":
         apply_tensoul_room(first, game)
         game.game_length = game.game_length or length_from_play(game)

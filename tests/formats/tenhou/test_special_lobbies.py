@@ -41,8 +41,9 @@ CUSTOM = "0FE0BF0B,0000001F,,,30000,30000,30000," + "," * 14 + ",".join(["5,-5,-
         # 30,000 returned at 30,000, uma 15/5/-5/-15; seats 0 and 2 tie at 30,000 and share (5 - 5)/2 = 0
         ("custom_rules", "tenhou;game_length=east;start_points=30000;return_points=30000;uma=15/5/-5/-15;"
          "tie_rule=split;game_points_rounding=tenth",
-         "custom rules (GO csrule): read return_points 30000, uma 15/5/-5/-15, tie_rule split; not decoded: field 1 "
-         "0FE0BF0B, field 2 0000001F, field 7 30000; otherwise scored under Tenhou's rules", None),
+         "custom rules (GO csrule): read start_points 30000, return_points 30000, uma 15/5/-5/-15 (every row of its "
+         "uma table), tie_rule split; not decoded: field 1 0FE0BF0B, field 2 0000001F, field 7 30000; otherwise "
+         "scored under Tenhou's rules", None),
     ],
 )
 def test_a_special_lobby_imports_with_its_settlement_and_one_note(log, spec, note, chips):
@@ -74,15 +75,15 @@ def _game(players: int = 4, lobby_type: int = 0x101, custom: str | None = CUSTOM
 @pytest.mark.parametrize(
     "custom, players, options, undecoded",
     [
-        (CUSTOM, 4, {"return_points": 30000, "uma": (15.0, 5.0, -5.0, -15.0), "tie_rule": "split"},
+        (CUSTOM, 4, {"start_points": 30000, "return_points": 30000, "uma": (15.0, 5.0, -5.0, -15.0),
+                     "tie_rule": "split"},
          "field 1 0FE0BF0B, field 2 0000001F, field 7 30000"),
-        # sets that differ: the first is read, the others said
-        (",,,,25000,30000,," + "," * 14 + "10,-10,-20,5,-5,-15", 4,
-         {"return_points": 30000, "uma": (20.0, 10.0, -10.0, -20.0), "tie_rule": "split"},
-         "the uma sets after the first (5/-5/-15)"),
-        # three players: sets of two (places 2 and 3)
-        (",,,,35000,40000,," + "," * 14 + "0,-15,0,-15", 3,
-         {"return_points": 40000, "uma": (15.0, 0.0, -15.0), "tie_rule": "split"}, ""),
+        # an uma table of two rows where five are needed: not decoded, its fields named
+        (",,,,25000,30000,," + "," * 14 + "10,-10,-20,5,-5,-15", 4, {"start_points": 25000, "return_points": 30000},
+         "field 22 10, field 23 -10, field 24 -20, field 25 5, field 26 -5, field 27 -15"),
+        # three players: rows 0-3, places 2 and 3, the place-4 number empty
+        (",,,,35000,40000,," + "," * 14 + "0,-15,,0,-15,,0,-15,,0,-15,", 3,
+         {"start_points": 35000, "return_points": 40000, "uma": (15.0, 0.0, -15.0), "tie_rule": "split"}, ""),
         # nothing readable: no option, everything said
         ("ABC,,x", 4, {}, "field 1 ABC, field 3 x"),
     ],
