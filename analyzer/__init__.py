@@ -15,7 +15,7 @@ from analyzer.api import check, score, score_to
 from analyzer.formats.export import export_events, export_mjai, export_tenhou6
 from analyzer.formats.mjai.write import game_to_mjai
 from analyzer.formats.tenhou.tenhou6_write import game_to_tenhou6
-from analyzer.formats import read_majsoul, read_mjai, read_tenhou
+from analyzer.formats import read_majsoul, read_mjai, read_riichicity, read_tenhou
 from analyzer.io.load import InputError, load
 from analyzer.io.write import write_results, write_table
 from analyzer.jobs import CheckResult, RunSummary, ScoreResult
@@ -50,6 +50,7 @@ __all__ = [
     "preset_names",
     "read_majsoul",
     "read_mjai",
+    "read_riichicity",
     "read_tenhou",
     "score",
     "score_to",

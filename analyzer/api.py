@@ -25,6 +25,7 @@ from analyzer.io.load import InputError
 from analyzer.io.unknown_columns import check_input_columns
 from analyzer.io.workbook import require_xlsxwriter
 from analyzer.jobs import CheckJob, CheckResult, RunSummary, ScoreJob, ScoreResult
+from analyzer.jobs.inputs import score_inputs
 from analyzer.jobs.score import NO_HANDS
 from analyzer.scoring.rejects import REJECTS_SCHEMA
 from analyzer.players import DEFAULT_RANK_BY
@@ -87,6 +88,7 @@ def score(
     workers: int | None = None,
     in_flight: int | None = None,
     strict: bool = False,
+    events="auto",
 ) -> ScoreResult:
     """Score hand records — a frame of raw columns (as :func:`analyzer.load` gives) or paths — in memory.
 
@@ -103,13 +105,20 @@ def score(
     ``ratings``: ``"tenhou"`` (the default), ``"openskill"``, ``"none"`` or :class:`~analyzer.ratings.RatingOptions`
     (start and scale); ``ratings_from``: an earlier run's players table, whose ratings the players start from
     (:mod:`analyzer.ratings`).
+    Paths may name game logs too (a folder of them, beside hand records): they are imported for the run, as
+    ``analyzer import`` does (``result.log_problems``: the files that did not import, the copies). ``events``:
+    where the games' events are — ``"auto"`` (beside each hand-record file as ``NAME.events.parquet``, among the
+    inputs, the logs' own), None (none), or files or a frame given (read before those found); with them
+    ``result.hand_seats`` holds a row per hand and seat (:mod:`analyzer.jobs.events`).
     """
-    check_input_columns(data, input_kind, strict)
-    sink = MemorySink()
-    with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
-                       ratings=RatingOptions.of(ratings, ratings_from))
-        summary = run(job, data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
+    with score_inputs(data, events) as inputs:
+        check_input_columns(inputs.data, input_kind, strict)
+        sink = MemorySink()
+        with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
+            job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                           ratings=RatingOptions.of(ratings, ratings_from), events=inputs.events)
+            summary = run(job, inputs.data, sink, chosen, _partition_rows(chosen, partition_rows, memory_limit))
+    summary.log_problems = inputs.logs_read.problems
     return _in_memory(sink, summary)
 
 
@@ -120,6 +129,7 @@ def _in_memory(sink: MemorySink, summary: RunSummary) -> ScoreResult:
         yaku_stats=summary.yaku_stats, standings=summary.standings, sheet_rows=summary.sheet_rows,
         sessions=summary.sessions, teams=summary.teams, team_of=summary.team_of,
         ratings=sink.frames.get("ratings"), platform_ranks=sink.frames.get("platform_ranks"),
+        hand_seats=sink.frames.get("hand_seats"), log_problems=summary.log_problems,
     )
 
 
@@ -147,6 +157,7 @@ def score_to(
     in_flight: int | None = None,
     strict: bool = False,
     part_files: bool = False,
+    events="auto",
 ) -> RunSummary:
     """Score hand records (paths; a frame is one partition) into ``OUTDIR/{hands,games,players,rejects}.{parquet,csv}``,
     one partition at a time.
@@ -157,31 +168,42 @@ def score_to(
     same single files result (see docs/cluster.md); ``part_files=True`` keeps them as part files instead
     (``OUTDIR/hands/part-K.parquet``). ``report``: also write the HTML report there (``report_options``: its
     heading and how much of a big input it shows, :class:`~analyzer.report.ReportOptions`). ``progress(rows_done,
-    rows_total, partitions_done)`` is called after each partition. ``strict``: as for :func:`score`.
+    rows_total, partitions_done)`` is called after each partition. ``strict``, game logs among the paths and
+    ``events``: as for :func:`score`; with events the ``hand_seats`` table is written beside hands and games.
     """
-    check_input_columns(data, input_kind, strict)
-    with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
-        if fmt == "xlsx":
-            require_xlsxwriter()  # before any input is read
-        sink = _directory_sink(chosen, outdir, fmt, part_files, held=report is not None)
-        job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
-                       ratings=RatingOptions.of(ratings, ratings_from))
-        # with a report, the check's findings too (the report of a tournament lists them)
-        result = run(CheckJob(job) if report is not None else job, data, sink, chosen,
-                     _partition_rows(chosen, partition_rows, memory_limit))
-    if report is None:
-        return result
-    try:  # the report is part of the run's set: written beside the staged tables, put in place with them
-        result.run.paths["report"] = _report_with_tables(sink, result.run, result.findings, fmt, Path(report),
-                                                         report_options)
-    except BaseException:
-        sink.abort()
-        raise
-    return result.run
+    with score_inputs(data, events) as inputs:
+        check_input_columns(inputs.data, input_kind, strict)
+        with _Executor(executor, progress, scheduler, client, workers, in_flight=in_flight) as chosen:
+            if fmt == "xlsx":
+                require_xlsxwriter()  # before any input is read
+            sink = _directory_sink(chosen, outdir, fmt, part_files, held=report is not None)
+            job = ScoreJob(rules, rank_by, min_games=min_games, input_kind=input_kind, teams=teams,
+                           ratings=RatingOptions.of(ratings, ratings_from), events=inputs.events)
+            # with a report, the check's findings too (the report of a tournament lists them)
+            result = run(CheckJob(job) if report is not None else job, inputs.data, sink, chosen,
+                         _partition_rows(chosen, partition_rows, memory_limit))
+        (result.run if report is not None else result).log_problems = inputs.logs_read.problems
+        if report is None:
+            return result
+        try:  # the report is part of the run's set: written beside the staged tables, put in place with them
+            # inside the inputs' scope: the events of logs this run imported are its temporary files
+            result.run.paths["report"] = _report_with_tables(sink, result.run, result.findings, fmt, Path(report),
+                                                             report_options, _report_events(inputs.events))
+        except BaseException:
+            sink.abort()
+            raise
+        return result.run
+
+
+def _report_events(events) -> pl.DataFrame | list[str] | None:
+    """The run's events as the report reads them: the frame given from Python, else the events tables."""
+    if events is None or not events.known:
+        return None
+    return events.frame if events.frame is not None else list(events.tables)
 
 
 def _report_with_tables(sink, summary: RunSummary, findings: pl.DataFrame, fmt: str, report: Path,
-                        options: ReportOptions | None) -> Path:
+                        options: ReportOptions | None, events=None) -> Path:
     """The report of the tables ``sink`` holds staged, then the tables and the report put in place together:
     a report in OUTDIR is renamed in with the tables (an earlier one put back if that fails); one elsewhere is
     written to a temporary name beside it and renamed right after the tables."""
@@ -190,7 +212,7 @@ def _report_with_tables(sink, summary: RunSummary, findings: pl.DataFrame, fmt: 
     staged = sink.staging / report.name if inside else report.with_name(f".{report.name}.{uuid.uuid4().hex[:8]}.tmp")
     with writing(report):
         try:
-            write_report(tables, staged, findings=findings, options=options)
+            write_report(tables, staged, findings=findings, options=options, events=events)
             with interrupts_held():  # the tables in place, then the report: Ctrl-C waits for both
                 sink.release((report.name,) if inside else ())
                 if not inside:

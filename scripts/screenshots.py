@@ -42,6 +42,11 @@ SHOTS = [
     Shot("report-tenhou.png", (("import", "tenhou", "sample_logs/tenhou/sample_tonpuu.json", "-o", "hands.parquet"),
                                ("report", "hands.parquet", "--player", "Aoi", "-o", "report-tenhou.html")),
          "report-tenhou.html", (1100, 1750)),
+    # the sample logs of every format: the table's shanten by turn and the first player's play block (the events
+    # of the logs scored)
+    Shot("report-play.png", (("report", "sample_logs/tenhou", "sample_logs/mjlog", "sample_logs/tensoul",
+                              "sample_logs/majsoul", "sample_logs/mjai", "-o", "report-play.html"),),
+         "report-play.html", (1100, 2400)),
     # the game-level tournament sheet under EMA rules: standings by session, rank chart, teams
     Shot("report-tournament.png", (("report", "sample_logs/tournament/sheet.csv", "--rules", "ema", "-o",
                                     "tournament.html"),), "tournament.html", (1100, 1700)),

@@ -13,6 +13,7 @@ from analyzer.formats.read import read_logs
 from analyzer.io.write import write_table
 
 from analyzer.cli.display import cell, console, print_line, progress_bar
+from analyzer.cli.import_events import EventsBeside, events_flag
 from analyzer.cli.errors import EXIT_CLEAN, EXIT_REJECTS, Failure, friendly_errors
 from analyzer.cli.options import import_options
 
@@ -39,22 +40,26 @@ def import_group() -> None:
     analyzer import tenhou LOGS… -o hands.parquet  mjlog XML or tenhou.net/6 JSON only
     analyzer import mjai LOGS… -o hands.parquet    mjai JSON lines only
     analyzer import majsoul LOGS… -o hands.parquet Mahjong Soul raw records or tensoul JSON only
+    analyzer import riichicity LOGS… -o hands.parquet  Riichi City records only
     """
 
 
 @import_group.command(ANY_FORMAT, hidden=True)
 @import_options
+@events_flag
 def import_any(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
-               debug: bool) -> None:
-    """Read logs of any format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines, Mahjong Soul raw records; each
-    file's format told from its content; files, directories, globs, .gz) into hand records. Exit status 1 when some file did not import."""
-    _import_logs(paths, output, workers, debug, "auto", "game", max_log_size, scheduler)
+               debug: bool, with_events: bool = False) -> None:
+    """Read logs of any format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines, Mahjong Soul raw records, Riichi
+    City records; each file's format told from its content; files, directories, globs, .gz) into hand records.
+    Exit status 1 when some file did not import."""
+    _import_logs(paths, output, workers, debug, "auto", "game", max_log_size, scheduler, with_events)
 
 
 @import_group.command("tenhou")
 @import_options
+@events_flag
 def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
-                  debug: bool) -> None:
+                  debug: bool, with_events: bool = False) -> None:
     """Read Tenhou logs (mjlog XML or tenhou.net/6 JSON; files, directories, globs, .gz) into hand records.
 
     Four- and three-player (sanma) games are read; Mahjong Soul games converted to tenhou.net/6 JSON by tensoul
@@ -66,26 +71,28 @@ def import_tenhou(paths: tuple[str, ...], output: str, workers: int | None, sche
     once, from the first file, and the copy reported (exit 0); another version of a game (the same log id,
     other plays) is reported and not imported (exit 1).
     """
-    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size, scheduler)
+    _import_logs(paths, output, workers, debug, "tenhou", "Tenhou", max_log_size, scheduler, with_events)
 
 
 @import_group.command("mjai")
 @import_options
+@events_flag
 def import_mjai(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
-                debug: bool) -> None:
+                debug: bool, with_events: bool = False) -> None:
     """Read mjai logs (JSON lines of Mortal, mjai-reviewer --mjai-out, gimite's mjai; one game per file;
     files, directories, globs, .gz) into hand records, with the same columns as `import tenhou`.
 
     A malformed, truncated or one-player-view (hidden tiles) file is reported and the others still import.
     Exit status 1 when some file did not import.
     """
-    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size, scheduler)
+    _import_logs(paths, output, workers, debug, "mjai", "mjai", max_log_size, scheduler, with_events)
 
 
 @import_group.command("majsoul")
 @import_options
+@events_flag
 def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None, max_log_size: int,
-                   debug: bool) -> None:
+                   debug: bool, with_events: bool = False) -> None:
     """Read Mahjong Soul game records (files, directories, globs, .gz) into hand records, with the same columns
     as `import tenhou`: the raw records its downloaders give (decoded JSON: {"head", "data"}, or a list of round
     actions) and tensoul's tenhou.net/6 JSON.
@@ -96,12 +103,28 @@ def import_majsoul(paths: tuple[str, ...], output: str, workers: int | None, sch
     the server gave (recorded_rank_points_*). A binary (protobuf) record is refused, saying which form to give.
     Exit status 1 when some file did not import.
     """
-    _import_logs(paths, output, workers, debug, "majsoul", "Mahjong Soul", max_log_size, scheduler)
+    _import_logs(paths, output, workers, debug, "majsoul", "Mahjong Soul", max_log_size, scheduler, with_events)
+
+
+@import_group.command("riichicity")
+@import_options
+@events_flag
+def import_riichicity(paths: tuple[str, ...], output: str, workers: int | None, scheduler: str | None,
+                      max_log_size: int, debug: bool, with_events: bool = False) -> None:
+    """Read Riichi City (麻雀一番街) game records (the JSON its API returns for a game; files, directories, globs,
+    .gz) into hand records, with the same columns as `import tenhou`.
+
+    Four- and three-player games; the rules from the record (ranked rules, its start points, length and red
+    fives; what its room plays beyond the rules, such as open riichi, is said in a note); players as
+    nickname#userId, played_at from its first event, the server's payments and final result. A wall that does
+    not match its SHA-256 is said in a note. Exit status 1 when some file did not import.
+    """
+    _import_logs(paths, output, workers, debug, "riichicity", "Riichi City", max_log_size, scheduler, with_events)
 
 
 def _import_logs(
     paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: int,
-    scheduler: str | None = None,
+    scheduler: str | None = None, with_events: bool = False,
 ) -> None:
     with friendly_errors(debug):
         with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
@@ -118,11 +141,18 @@ def _import_logs(
     if Path(output).suffix.lower() == ".csv":
         # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
         hands = hands.with_columns(cs.datetime().cast(pl.String))
+    events = EventsBeside(output, with_events)  # --events: written beside, put in place with the hand records
     with friendly_errors(debug):
-        write_table(hands, output)
+        try:
+            events.stage(hands, workers, scheduler, max_log_size)
+            write_table(hands, output)
+            written = events.commit()
+        finally:
+            events.drop()
     copies = sum(1 for p in problems if p.same_as is not None and p.imported)
     print_line(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
         f" {len(failed)} file(s) not imported" + (f"; {copies} file(s) skipped as the same game as another" if copies else "")
+        + written
     )
     sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)

@@ -4,8 +4,8 @@
 parquet   ``OUTDIR/NAME.parquet``: every type kept (the default)
 csv       ``OUTDIR/NAME.csv``: lists comma-joined (problem codes ';'-joined), structs as JSON text
 xlsx      one workbook, ``OUTDIR/results.xlsx``, a sheet per table, standings first (:mod:`.workbook`)
-json      ``players``, ``games``, ``sessions``, ``teams`` as JSON arrays of records (``NAME.json``); ``hands``
-          and ``rejects`` as NDJSON, one record a line (``NAME.ndjson``) (:mod:`.json_tables`)
+json      ``players``, ``games``, ``sessions``, ``teams`` as JSON arrays of records (``NAME.json``); ``hands``,
+          ``hand_seats`` and ``rejects`` as NDJSON, one record a line (``NAME.ndjson``) (:mod:`.json_tables`)
 ========= ===================================================================================================
 """
 
@@ -19,7 +19,7 @@ import polars as pl
 RUN_FORMATS = ("parquet", "csv", "xlsx", "json")
 WORKBOOK_NAME = "results.xlsx"
 # tables that may hold millions of rows: one record a line, read and written a line at a time
-NDJSON_TABLES = frozenset({"hands", "rejects"})
+NDJSON_TABLES = frozenset({"hands", "rejects", "hand_seats"})
 
 
 # Lists of problem codes (``problems``, and the one of a hands table scored again): joined by ';' in CSV.

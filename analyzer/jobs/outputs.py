@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyzer.game.games import GAME_LABELS, game_results
+from analyzer.jobs.events import seats_table
 from analyzer.scoring.parts import ScoredPart
 from analyzer.game.per_game import GAME_RULES
 from analyzer.players import (
@@ -64,6 +65,7 @@ class PartTables:
     rulesets: list[Rules]
     statistics_seconds: float = 0.0  # wall time of the players' partial sums
     sheet_rows: int = 0  # the game-level sheet rows scored (each a row of the games table)
+    seats: pl.DataFrame | None = None  # the hand_seats table of the partition's events; None without events
 
 
 def _input_columns(lf: pl.LazyFrame) -> list[str]:
@@ -97,11 +99,13 @@ def _game_rows(part: ScoredPart) -> pl.LazyFrame:
     return games.with_columns(pl.lit(part.rules.name).alias("rules"), pl.lit(game_kind(part.rules)).alias(KIND))
 
 
-def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: SheetPart | None = None) -> PartTables:
+def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: SheetPart | None = None,
+                  events: pl.DataFrame | None = None) -> PartTables:
     """The outputs of one partition from its scored ruleset parts and its game-level sheet rows (``sheet``,
     :mod:`analyzer.tournament.sheets`); without ``statistics`` no players' partial sums (``partials`` is None: ``check``
-    needs them only when it keeps the scored tables)."""
-    hands = _hand_tables(parts, statistics) if parts else None
+    needs them only when it keeps the scored tables). ``events``: the events of the partition's games (the
+    events table's rows of its game ids, :mod:`analyzer.jobs.events`), None where the run knows no events."""
+    hands = _hand_tables(parts, statistics, events) if parts else None
     if sheet is None:
         return hands
     started = time.perf_counter()
@@ -115,15 +119,16 @@ def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: Sheet
     partials = None if hands.partials is None else pl.concat([hands.partials, sheet_partials],
                                                              how="vertical_relaxed")
     return PartTables(hands.hands, games, rejects, partials, hands.rulesets + sheet.rulesets,
-                      hands.statistics_seconds + seconds, sheet.scored_rows)
+                      hands.statistics_seconds + seconds, sheet.scored_rows, hands.seats)
 
 
-def _hand_tables(parts: list[ScoredPart], statistics: bool) -> PartTables:
+def _hand_tables(parts: list[ScoredPart], statistics: bool, events: pl.DataFrame | None = None) -> PartTables:
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
     # a part's game rows come in game id, place and seat order already; rows of several parts interleave
-    games = pl.concat([_game_rows(p) for p in parts])
+    # parts of one partition may come from inputs of other columns (logs beside a tournament sheet's session)
+    games = pl.concat([_game_rows(p) for p in parts], how="diagonal_relaxed")
     if len(parts) > 1:
         games = games.sort("game_id", "place", "seat")
     hands_df, games_df, rejects_df = pl.collect_all([hands_out, games, rejects_of(checked, keep_order=True)])
@@ -133,12 +138,14 @@ def _hand_tables(parts: list[ScoredPart], statistics: bool) -> PartTables:
     games_df = games_df.with_columns(pl.col("complete") & ~pl.col("game_id").is_in(lost.implode())).select(
         list(games_columns(labels)))
     rulesets = [r for p in parts for r in p.members or [p.rules]]
+    # made once: written as the hand_seats table and read by the play statistics
+    seats = None if events is None else seats_table(events, hands_df)
     if not statistics:
-        return PartTables(hands_df, games_df, rejects_df, None, rulesets)
+        return PartTables(hands_df, games_df, rejects_df, None, rulesets, seats=seats)
     started = time.perf_counter()
-    partials = player_partials(scored, games_df.lazy()).collect()
+    partials = player_partials(scored, games_df.lazy(), events, seats=seats).collect()
     return PartTables(hands_df, games_df, rejects_df, partials, rulesets,
-                      statistics_seconds=time.perf_counter() - started)
+                      statistics_seconds=time.perf_counter() - started, seats=seats)
 
 
 def finish_rejects(frames: list[pl.DataFrame]) -> pl.DataFrame:

@@ -19,6 +19,7 @@ from analyzer.jobs.outputs import (
     rules_label,
 )
 from analyzer.io.columns import sheet_file
+from analyzer.jobs.events import EventSources, seats_table, with_log_sources
 from analyzer.io.load import prepare_input
 from analyzer.scoring.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
@@ -84,6 +85,8 @@ class ScoreResult:
     team_of: pl.DataFrame | None = None  # player -> team
     ratings: pl.DataFrame | None = None  # one row per player per game, in the order of games; None without
     platform_ranks: pl.DataFrame | None = None  # recorded ranks per player and game; None where none recorded
+    hand_seats: pl.DataFrame | None = None  # one row per hand and seat (analyzer.play.seats); None without events
+    log_problems: list = field(default_factory=list)  # the logs read for the run: files not read, copies, notes
 
     @property
     def rows_rejected(self) -> int:
@@ -125,6 +128,7 @@ class RunSummary:
     workers: int = 1  # processes of a cluster run; 1 on one machine
     seconds: float = 0.0  # wall time of the run
     statistics_seconds: float = 0.0  # of it, the players' statistics: partial sums, their merges, the table
+    play_seconds: float = 0.0  # of it, the events: each partition's read and its hand_seats
     yaku_stats: pl.DataFrame | None = None
     # the rejects per reason, most first: column, reason, rows (the rejects table itself is in paths["rejects"])
     reject_reasons: pl.DataFrame = field(default_factory=lambda: reject_reasons(pl.DataFrame()))
@@ -136,6 +140,7 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)  # what the outputs could not hold (a table beyond a workbook)
     ratings: pl.DataFrame | None = None  # one row per player per game (analyzer.ratings); None without
     platform_ranks: pl.DataFrame | None = None  # recorded ranks (analyzer.ratings.platform); None without
+    log_problems: list = field(default_factory=list)  # the logs read for the run (analyzer.jobs.inputs)
 
     @property
     def rows_read(self) -> int:
@@ -158,6 +163,7 @@ class ScoreSummary:
     rows_with_problems: int
     games: int
     statistics_seconds: float = 0.0
+    play_seconds: float = 0.0  # the events read and the hand_seats of each partition
     sheet_rows: int = 0
     has_hands: bool = True  # some partition had hand records (else the run's hands table is written empty)
     tournament: TournamentSums = field(default_factory=TournamentSums)  # sessions' and teams' partial rows
@@ -184,6 +190,8 @@ class ScoredPartition:
     sheet: SheetPart | None = None
     times: pl.DataFrame | None = None  # each game's keys of the order of games (analyzer.ratings.order)
     ranks: pl.DataFrame | None = None  # the platform ranks its records give (analyzer.ratings.platform)
+    events: pl.DataFrame | None = None  # the events of its games, where the run knows events (analyzer.jobs.events)
+    play_seconds: float = 0.0  # what reading them took
 
 
 class ScoreJob:
@@ -194,16 +202,18 @@ class ScoreJob:
     players table needs none). ``input_kind``: each input file read as its columns say (``auto``), or every
     file as hand records (``hands``) or as game-level sheets (``games``, :mod:`analyzer.tournament.sheets`). ``teams``: a
     teams file (path) or frame (``player``, ``team``) for the team standings (:mod:`analyzer.tournament.teams`).
+    ``events``: where the games' events are (:class:`~analyzer.jobs.events.EventSources`); with them each
+    partition's events go to its outputs and the ``hand_seats`` table is written beside hands and games.
 
     The standings are kept as partial sums per kind and player, not as the games: like the players' partials
     they are as small as the player pool (times the kinds of game), however many games a run writes."""
 
     # the single-machine order of each row table: parts of a local plan come in it, others are sorted into it
-    order = {"hands": "game_id", "games": "game_id"}
+    order = {"hands": "game_id", "games": "game_id", "hand_seats": "game_id"}
 
     def __init__(self, rules: Rules | str | Path | None = None, rank_by=DEFAULT_RANK_BY, statistics: bool = True,
                  min_games: int = 1, input_kind: str = "auto", teams: str | Path | pl.DataFrame | None = None,
-                 ratings: RatingOptions | str | None = None):
+                 ratings: RatingOptions | str | None = None, events: EventSources | None = None):
         self.rules = rules
         self.ruleset = load_rules(rules)
         self.rank_by = tuple(rank_by)
@@ -213,6 +223,7 @@ class ScoreJob:
         self.input_kind = input_kind
         self.teams = read_teams(teams) if isinstance(teams, (str, Path)) else teams
         self.ratings = RatingOptions.of(ratings)
+        self.events = events
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
         return self.output(self.score_partition(rows))[0]
@@ -221,22 +232,32 @@ class ScoreJob:
         """The partition's rows validated and scored: hand records one part per ruleset
         (:func:`analyzer.scoring.parts.score_parts`), game-level sheet rows as a :class:`~analyzer.tournament.sheets.SheetPart`."""
         raw = prepare_input(rows).collect()
+        if self.events is not None:
+            raw = with_log_sources(raw, self.events.imported)
         is_sheet = pl.col(SHEET_ROW) if self.input_kind == "auto" else pl.lit(self.input_kind == "games")
         sheet_rows = raw.select(is_sheet.sum()).item() if raw.height else 0
         times = game_times(raw)
         ranks = recorded_ranks(raw) if self.statistics else None
         if sheet_rows == 0:
-            return ScoredPartition(score_parts(raw.lazy(), self.rules), times=times, ranks=ranks)
-        if sheet_rows == raw.height:
-            return ScoredPartition([], score_sheet(raw, self.rules), times=times)
-        hands = raw.filter(~is_sheet)
-        hand_games = hands.select(pl.col("game_id").cast(pl.String).str.strip_chars().unique()).to_series()
-        return ScoredPartition(score_parts(hands.lazy(), self.rules),
-                               score_sheet(raw.filter(is_sheet), self.rules, hand_games), times, ranks)
+            scored = ScoredPartition(score_parts(raw.lazy(), self.rules), times=times, ranks=ranks)
+        elif sheet_rows == raw.height:
+            scored = ScoredPartition([], score_sheet(raw, self.rules), times=times)
+        else:
+            hands = raw.filter(~is_sheet)
+            hand_games = hands.select(pl.col("game_id").cast(pl.String).str.strip_chars().unique()).to_series()
+            scored = ScoredPartition(score_parts(hands.lazy(), self.rules),
+                                     score_sheet(raw.filter(is_sheet), self.rules, hand_games), times, ranks)
+        if self.events is not None and self.events.known:  # its games' events (of hand records: sheets have none)
+            started = time.perf_counter()
+            games = raw.filter(~is_sheet) if sheet_rows else raw
+            scored.events = self.events.read(games.select(pl.col("game_id").cast(pl.String).str.strip_chars())
+                                             .to_series())
+            scored.play_seconds = time.perf_counter() - started
+        return scored
 
     def output(self, scored: ScoredPartition) -> tuple[PartOutput, PartTables]:
         """A partition's output from its scored parts, and its tables (for a job built on this one)."""
-        tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet)
+        tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet, events=scored.events)
         times = scored.times if scored.times is not None else pl.DataFrame(schema=GAME_TIMES_SCHEMA)
         tables.games = tables.games.join(times.select("game_id", PLAYED_AT), on="game_id", how="left",
                                          maintain_order="left")  # when each game was played, for readers to sort
@@ -257,6 +278,10 @@ class ScoreJob:
             scored.sheet.other_seats if scored.sheet is not None else 0)  # a wide sheet: its rows counted by seat
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
                                                                            "games": tables.games}
+        if scored.events is not None:  # every partition gives the table, so that all have the same tables
+            started = time.perf_counter()
+            row_tables["hand_seats"] = tables.seats if tables.seats is not None else seats_table(scored.events)
+            summary.play_seconds = scored.play_seconds + time.perf_counter() - started
         return PartOutput(row_tables, summary, rows), tables
 
     def combine(self, first: ScoreSummary, second: ScoreSummary) -> ScoreSummary:
@@ -274,6 +299,7 @@ class ScoreJob:
             rows_scored=first.rows_scored + second.rows_scored,
             rows_with_problems=first.rows_with_problems + second.rows_with_problems,
             games=first.games + second.games, statistics_seconds=seconds,
+            play_seconds=first.play_seconds + second.play_seconds,
             sheet_rows=first.sheet_rows + second.sheet_rows, has_hands=first.has_hands or second.has_hands,
             tournament=first.tournament.combine(second.tournament),
             ratings=_stacked_when_many(first.ratings + second.ratings),
@@ -312,13 +338,14 @@ class ScoreJob:
         sink.append("rejects", rejects)
         seconds = info.seconds + time.perf_counter() - started
         paths = sink.commit({"seconds": {"run": round(seconds, 3), "statistics": round(statistics, 3),
-                                         "ratings": round(rating_seconds, 3)}})
+                                         "ratings": round(rating_seconds, 3), "play": round(summary.play_seconds, 3)}})
         return RunSummary(
             rows_scored=summary.rows_scored,
             rows_rejected=rejects.select(pl.struct("file", "row").n_unique()).item() if rejects.height else 0,
             rows_with_problems=summary.rows_with_problems, games=summary.games, players=players,
             rules=self.ruleset, rulesets=summary.rulesets, paths=paths, partitions=info.partitions,
             spilled=info.spilled, workers=info.workers, seconds=seconds, statistics_seconds=statistics,
+            play_seconds=summary.play_seconds,
             yaku_stats=yaku_stats, reject_reasons=reject_reasons(rejects), standings=standings,
             sheet_rows=summary.sheet_rows, notes=list(getattr(sink, "notes", [])),
             ratings=None if ratings is None else ratings.table, platform_ranks=platform_ranks,

@@ -5,6 +5,11 @@ Columns (null where the seat did not do what a column describes):
 
 ======================  =============================================================================
 ``start_shanten``       the shanten of the seat's 13 dealt tiles (the dealer's first draw not included)
+``start_score``         its score at the hand's start (from the hand records, when given; else null)
+``start_place``         its place at the hand's start, by the recorded score changes of the game's earlier
+                        hands (every seat starts equal), ties by seat (seat 0 first)
+``score_change``        its recorded score change in the hand: all its outcome rows, the riichi stick paid,
+                        honba and sticks collected included (null: the hand has no outcome row)
 ``riichi_seq``          the ``seq`` of its riichi declaration
 ``riichi_turn``         the turn of its riichi declaration
 ``riichi_accepted``     its declaration was accepted (false: ronned on the declaring tile)
@@ -12,17 +17,20 @@ Columns (null where the seat did not do what a column describes):
 ``riichi_chased``       another seat's riichi was accepted after its own was
 ``riichi_waits``        the wait kinds of its concealed hand after the declaring discard
 ``riichi_wait_left``    the wait tiles left in its view then: 4 per wait kind less the copies it can see —
-                        its own concealed tiles, every tile that left any seat's hand (discards, the
-                        revealed tiles of melds, kans, norths set aside) and the dora indicators shown
+                        its own concealed tiles, every tile of every meld, every discard not taken by a call
+                        (the declaring tile included), the norths set aside and the dora indicators shown
 ``riichi_furiten``      a wait kind is among its own discards of the hand (the declaring tile included)
 ``deal_in_shanten``     the shanten of its concealed hand after the tile it dealt in with left it
 ``first_call_turn``     the turn of its first chi, pon or open kan
 ``calls``               its chi, pon and open kans
+``ippatsu_cancels``     of those, the ones made after another seat's riichi was accepted and before that
+                        seat's next discard
 ``kans``                its open, added and closed kans
 ======================  =============================================================================
 
-Every fact is a join or a group-by over the events and the seats' replayed hands (:mod:`.state`); the waits at
-the declarations are the only per-row table lookups beyond the shanten.
+Every fact is an array over *slots* (``hand * 4 + seat``) filled from the seats' hands in hand order
+(:mod:`.state`) by binary searches and ``bincount`` (:mod:`.riichi`); shanten and waits are looked up only where
+a fact needs them (the deal, the declaring discard, the tile dealt in).
 """
 
 from __future__ import annotations
@@ -30,123 +38,153 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analyzer.play.state import HAND, kind_of, seat_states, shanten_column, three_player_hands, tile_changes
-from analyzer.tiles.shanten import waits
+from analyzer.play.riichi import SeatRows, ippatsu_cancels, riichi_facts
+from analyzer.play.state import CALLS_FROM_DISCARDS, HAND, SeatStates, seat_states
+from analyzer.play.suits import shanten_of_codes
 
 SEAT = (*HAND, "seat")
-CALLS = ("chi", "pon", "minkan")
 KANS = ("minkan", "kakan", "ankan")
-# a ron is on the last tile that left the dealer-in's hand: a discard, or an added kan robbed
-DEALT_IN_WITH = ("discard", "kakan")
+OUTCOMES = ("ron", "tsumo", "exhaustive_draw", "abort")
+COLUMNS = {
+    "game_id": pl.String, "log_row": pl.Int16, "seat": pl.Int8, "start_shanten": pl.Int8, "start_score": pl.Int32,
+    "start_place": pl.Int8, "score_change": pl.Int32, "riichi_seq": pl.Int16, "riichi_turn": pl.Int8,
+    "riichi_accepted": pl.Boolean, "riichi_first": pl.Boolean, "riichi_chased": pl.Boolean,
+    "riichi_waits": pl.Int8, "riichi_wait_left": pl.Int8, "riichi_furiten": pl.Boolean,
+    "deal_in_shanten": pl.Int8, "first_call_turn": pl.Int8, "calls": pl.Int8, "ippatsu_cancels": pl.Int8,
+    "kans": pl.Int8,
+}
 
 
-def _event(name: str | tuple) -> pl.Expr:
-    names = [name] if isinstance(name, str) else list(name)
-    return pl.col("event").cast(pl.String).is_in(names)
+def _shanten_at(states: SeatStates, rows: np.ndarray) -> np.ndarray:
+    return shanten_of_codes(states.codes[rows], states.sets[rows], states.three[rows])
 
 
-def _riichi(events: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per declaration: its seq and turn, whether it was accepted, first or chased, and the seq of
-    its declaring discard (the seat's next discard)."""
-    declared = events.filter(_event("riichi_declared")).select(*SEAT, riichi_seq="seq", riichi_turn="turn")
-    accepted = events.filter(_event("riichi_accepted")).select(*SEAT, accepted_seq="seq")
-    discards = events.filter(_event("discard")).select(*SEAT, discard_seq="seq")
-    declaring = (declared.join(discards, on=SEAT).filter(pl.col("discard_seq") > pl.col("riichi_seq"))
-                 .group_by(SEAT).agg(pl.col("discard_seq").min()))
-    others = accepted.rename({"seat": "other", "accepted_seq": "other_seq"})
-    first = (declared.join(others, on=HAND).filter(pl.col("other") != pl.col("seat"))
-             .group_by(SEAT).agg(riichi_before=(pl.col("other_seq") < pl.col("riichi_seq")).any()))
-    mine = declared.join(accepted, on=SEAT, how="left")
-    chased = (mine.join(others, on=HAND).filter((pl.col("other") != pl.col("seat"))
-                                               & (pl.col("other_seq") > pl.col("accepted_seq")))
-              .group_by(SEAT).agg(riichi_chased=pl.lit(True)))
-    return (mine.join(declaring, on=SEAT, how="left").join(first, on=SEAT, how="left")
-            .join(chased, on=SEAT, how="left")
-            .select(*SEAT, "riichi_seq", "riichi_turn", "discard_seq",
-                    riichi_accepted=pl.col("accepted_seq").is_not_null(),
-                    riichi_first=~pl.col("riichi_before").fill_null(False),
-                    riichi_chased=pl.col("riichi_chased").fill_null(False)))
+def _score_changes(states: SeatStates, hands: int) -> tuple[np.ndarray, np.ndarray]:
+    """(hands, 4) recorded score changes (all outcome rows of the hand) and whether each is known."""
+    events = states.events
+    outcome = np.flatnonzero(states.rows_of(OUTCOMES))
+    change, known = np.zeros((hands, 4), np.int64), np.zeros((hands, 4), bool)
+    for s in range(4):
+        delta = events[f"delta_{s}"].to_numpy()[outcome] if f"delta_{s}" in events.columns else None
+        if delta is None:
+            continue
+        given = ~np.isnan(delta.astype(np.float64))
+        change[:, s] = np.bincount(states.hand[outcome[given]], weights=delta[given].astype(np.float64),
+                                   minlength=hands).astype(np.int64)
+        known[np.unique(states.hand[outcome[given]]), s] = True
+    return change, known
 
 
-def _seen_before(rows: pl.LazyFrame, tiles: pl.LazyFrame, on: tuple) -> pl.LazyFrame:
-    """Per row of ``rows`` (``_row``, ``on`` columns, ``seq``) and kind: the tiles of ``tiles`` (``on``,
-    ``seq``, ``kind``, ``n``) at or before its seq."""
-    return (rows.join(tiles, on=list(on)).filter(pl.col("tile_seq") <= pl.col("seq"))
-            .group_by("_row", "kind").agg(pl.col("n").sum()))
-
-
-def _dense(frame: pl.DataFrame, at: pl.DataFrame) -> np.ndarray:
-    """``frame``'s (``_row``, ``kind``, ``n``) as counts (len(at), 34), a row per row of ``at``."""
-    out = np.zeros((at.height, 34), np.int64)
-    placed = frame.join(at.select("_row").with_row_index("i"), on="_row")
-    out[placed["i"].to_numpy().astype(np.int64), placed["kind"].to_numpy().astype(np.int64)] = placed["n"].to_numpy()
+def _start_places(keys: pl.DataFrame, change: np.ndarray, known: np.ndarray, dealt: np.ndarray) -> np.ndarray:
+    """(hands, 4) place at each hand's start (0: unknown): the game's earlier hands (by ``log_row``) summed,
+    ties by seat; unknown after a hand of the game whose changes are not known."""
+    order = keys.select(pl.int_range(pl.len()).sort_by(list(HAND))).to_series().to_numpy()
+    game = keys["game_id"].to_numpy()[order]
+    starts = np.flatnonzero(np.r_[True, game[1:] != game[:-1]]) if len(order) else np.zeros(0, np.int64)
+    lengths = np.diff(np.append(starts, len(order)))
+    usable = known | ~dealt
+    played = np.where(usable, change, 0)[order]
+    running = np.cumsum(played, axis=0) - played
+    running -= np.repeat(running[starts], lengths, axis=0)
+    unknown = np.cumsum(~usable[order].all(axis=1)) - ~usable[order].all(axis=1)
+    unknown -= np.repeat(unknown[starts], lengths)
+    present = dealt[order]
+    ahead = np.zeros(running.shape, np.int64)
+    for s in range(4):
+        for o in range(4):
+            if o != s:
+                better = (running[:, o] > running[:, s]) | ((running[:, o] == running[:, s]) & (o < s))
+                ahead[:, s] += present[:, o] & better
+    place = np.where(present & (unknown == 0)[:, None], ahead + 1, 0)
+    out = np.zeros_like(place)
+    out[order] = place
     return out
 
 
-def _wait_facts(events: pl.DataFrame, frame: pl.LazyFrame, riichi: pl.DataFrame, states: tuple) -> pl.DataFrame:
-    """``riichi_waits``, ``riichi_wait_left`` and ``riichi_furiten`` of each declaration with a discard."""
-    found = riichi.filter(pl.col("discard_seq").is_not_null())
-    if found.height == 0:
-        return found.select(*SEAT, riichi_waits=pl.lit(None, pl.Int8), riichi_wait_left=pl.lit(None, pl.Int8),
-                            riichi_furiten=pl.lit(None, pl.Boolean))
-    # the declaring discard's row, and the seat's hand after it
-    keyed = frame.select("_row", *SEAT, "seq")
-    at = (found.lazy().join(keyed, left_on=[*SEAT, "discard_seq"], right_on=[*SEAT, "seq"])
-          .select("_row", *SEAT, seq="discard_seq").sort("_row").collect())
-    rows, counts, sets = states
-    position = np.full(events.height, -1, np.int64)
-    position[rows] = np.arange(len(rows))
-    picked = position[at["_row"].to_numpy()]
-    hand, called = counts[picked].astype(np.int8), sets[picked]
-    sanma = three_player_hands(events)[at["_row"].to_numpy()]
-    wait = np.zeros(hand.shape, bool)
-    for three in (False, True):
-        pick = sanma == three
-        if pick.any():
-            wait[pick] = waits(hand[pick], called[pick], three_players=three)
-    # every tile that left a hand is in view, and the dora indicators shown
-    # (a called tile, already in view as a discard, enters the caller's hand and leaves it in the meld: net 0)
-    left_hands = (tile_changes(frame).group_by("_row", "kind").agg(pl.col("change").sum())
-                  .filter(pl.col("change") < 0).join(keyed, on="_row")
-                  .select(*HAND, tile_seq="seq", kind="kind", n=-pl.col("change").cast(pl.Int64)))
-    kinds = kind_of("tile", list(frame.collect_schema()["tile"].categories))
-    indicators = frame.filter(_event("dora")).select(*HAND, tile_seq="seq", kind=kinds, n=pl.lit(1, pl.Int64))
-    visible = pl.concat([left_hands, indicators])
-    seen = _dense(_seen_before(at.lazy().select("_row", *HAND, "seq"), visible, HAND).collect(), at)
-    own_discards = (frame.filter(_event("discard"))
-                    .select(*SEAT, tile_seq="seq", kind=kinds, n=pl.lit(1, pl.Int64)))
-    discarded = _dense(_seen_before(at.lazy().select("_row", *SEAT, "seq"), own_discards, SEAT).collect(), at)
-    left = np.where(wait, np.clip(4 - hand - seen, 0, 4), 0).sum(axis=1)
-    return at.select(*SEAT).with_columns(
-        riichi_waits=pl.Series(wait.sum(axis=1), dtype=pl.Int8),
-        riichi_wait_left=pl.Series(left, dtype=pl.Int8),
-        riichi_furiten=pl.Series((wait & (discarded > 0)).any(axis=1)))
+def _start_scores(hands: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """(``game_id``, ``log_row``, ``seat``, ``start_score``) from scored hand records: each hand's first row's
+    scores less its changes (``_first`` marks it where the frame has it; else the first row in the frame's
+    order, as the hands table is written: replay order)."""
+    lf = hands.lazy()
+    names = lf.collect_schema().names()
+    first = lf.filter(pl.col("_first")) if "_first" in names else lf.group_by(*HAND, maintain_order=True).first()
+    return (first.select(pl.col("game_id").cast(pl.String), pl.col("log_row").cast(pl.Int16, strict=False),
+                         *[(pl.col(f"score_{s}") - pl.col(f"delta_{s}")).alias(str(s)) for s in range(4)])
+            .unpivot(index=list(HAND), variable_name="seat", value_name="start_score")
+            .select(*HAND, pl.col("seat").cast(pl.Int8), pl.col("start_score").cast(pl.Int32))
+            .drop_nulls("start_score"))
 
 
-def hand_seats(events: pl.DataFrame) -> pl.DataFrame:
-    """One row per hand and seat of ``events`` (the events table): the facts of the module's table, sorted
-    by ``game_id``, ``log_row`` and ``seat``."""
-    events = events.drop("shanten", strict=False)
-    frame = events.lazy().with_row_index("_row")
-    states = seat_states(events)
-    with_shanten = frame.with_columns(shanten=shanten_column(events, states))
-    seats = frame.filter(_event("haipai")).select(*SEAT)
-    start = with_shanten.filter(_event("haipai")).select(*SEAT, start_shanten="shanten")
-    riichi = _riichi(frame).collect()
-    waits_ = _wait_facts(events, frame, riichi, states)
-    ron = frame.filter(_event("ron")).select(*HAND, seat="from_seat", ron_seq="seq").unique()
-    dealt = (with_shanten.filter(_event(DEALT_IN_WITH)).join(ron, on=SEAT)
-             .filter(pl.col("seq") < pl.col("ron_seq"))
-             .group_by(SEAT).agg(deal_in_shanten=pl.col("shanten").sort_by("seq").last()))
-    plays = (frame.filter(_event((*CALLS, *KANS))).group_by(SEAT)
-             .agg(first_call_turn=pl.col("turn").filter(_event(CALLS)).min(),
-                  calls=_event(CALLS).sum().cast(pl.Int8), kans=_event(KANS).sum().cast(pl.Int8)))
-    table = (seats.join(start, on=SEAT, how="left")
-             .join(riichi.lazy().drop("discard_seq"), on=SEAT, how="left")
-             .join(waits_.lazy(), on=SEAT, how="left")
-             .join(dealt, on=SEAT, how="left").join(plays, on=SEAT, how="left")
-             .with_columns(pl.col("calls", "kans").fill_null(0))
-             .sort(SEAT).collect())
-    return table.select(*SEAT, "start_shanten", "riichi_seq", "riichi_turn", "riichi_accepted", "riichi_first",
-                        "riichi_chased", "riichi_waits", "riichi_wait_left", "riichi_furiten", "deal_in_shanten",
-                        "first_call_turn", "calls", "kans")
+def _table(keys: pl.DataFrame, slots: np.ndarray, facts: dict[str, tuple[np.ndarray, np.ndarray]]) -> pl.DataFrame:
+    """The table's rows at ``slots``: the hand's keys, the seat, and each fact's value where it is valid (one
+    query puts the nulls in)."""
+    values = {name: value[slots] for name, (value, _) in facts.items()}
+    valid = {f"_valid_{name}": ok[slots] for name, (_, ok) in facts.items()}
+    ids = keys[slots // 4] if len(slots) else keys.clear()
+    frame = pl.DataFrame({"seat": slots % 4, **values, **valid})
+    return pl.concat([ids, frame], how="horizontal").select(
+        pl.col("game_id").cast(pl.String), pl.col("log_row").cast(pl.Int16), pl.col("seat").cast(pl.Int8),
+        *[pl.when(pl.col(f"_valid_{name}")).then(pl.col(name)).cast(COLUMNS[name]).alias(name) for name in facts])
+
+
+def hand_seats(events: pl.DataFrame, hands: pl.DataFrame | pl.LazyFrame | None = None,
+               states: SeatStates | None = None) -> pl.DataFrame:
+    """One row per hand and seat of ``events`` (the events table; any row order): the facts of the module's
+    table, sorted by ``game_id``, ``log_row`` and ``seat``. ``hands``: scored hand records of the same games
+    (``game_id``, ``log_row``, ``score_0..3``, ``delta_0..3``), which give ``start_score``; ``states``: the
+    events' :func:`~analyzer.play.state.seat_states` when they are known already."""
+    states = seat_states(events.drop("shanten", strict=False)) if states is None else states
+    ordered = states.events
+    n = ordered.height
+    hands_in = int(states.hand[-1]) + 1 if n else 0
+    slots = 4 * hands_in
+    slot = states.hand * 4 + np.maximum(states.seat, 0)
+    has_seat = states.seat >= 0
+    turn = ordered["turn"].fill_null(0).to_numpy().astype(np.int64)
+    dealt_rows = np.flatnonzero(states.rows_of("haipai") & has_seat)
+    dealt = np.zeros(slots, bool)
+    dealt[slot[dealt_rows]] = True
+    start_shanten = np.zeros(slots, np.int64)
+    start_shanten[slot[dealt_rows]] = _shanten_at(states, dealt_rows)
+
+    keys = ordered[np.flatnonzero(np.r_[True, np.diff(states.hand) != 0])].select(HAND) if n else \
+        pl.DataFrame(schema={c: ordered.schema[c] for c in HAND})
+    change, known = _score_changes(states, hands_in)
+    place = _start_places(keys, change, known, dealt.reshape(-1, 4)).reshape(-1)
+
+    discards = SeatRows(states, states.rows_of("discard"))
+    riichi = riichi_facts(states, slot, slots, discards, turn)
+    cancels = ippatsu_cancels(states, slot, slots, riichi.accepted_seq, discards)
+
+    # a ron is on the last tile that left the dealer-in's hand: its last row before the ron
+    rons = np.flatnonzero(states.rows_of("ron") & ordered["from_seat"].is_not_null().to_numpy())
+    from_seat = ordered["from_seat"].fill_null(0).to_numpy().astype(np.int64)[rons]
+    before = SeatRows(states).find(from_seat, states.key[rons], after=False)
+    found = before >= 0
+    deal_in_slots = states.hand[rons[found]] * 4 + from_seat[found]
+    deal_in_shanten, dealt_in = np.zeros(slots, np.int64), np.zeros(slots, bool)
+    deal_in_shanten[deal_in_slots], dealt_in[deal_in_slots] = _shanten_at(states, before[found]), True
+
+    calls_mask = states.rows_of(CALLS_FROM_DISCARDS) & has_seat
+    calls = np.bincount(slot[calls_mask], minlength=slots)
+    kans = np.bincount(slot[states.rows_of(KANS) & has_seat], minlength=slots)
+    first_call_turn = np.zeros(slots, np.int64)
+    call_slots, first = np.unique(slot[calls_mask], return_index=True)
+    first_call_turn[call_slots] = turn[calls_mask][first]
+
+    everywhere, declared, waited = np.ones(slots, bool), riichi.declared, riichi.waited
+    facts = {
+        "start_shanten": (start_shanten, dealt), "start_score": (start_shanten, ~everywhere),
+        "start_place": (place, place > 0), "score_change": (change.reshape(-1), known.reshape(-1)),
+        "riichi_seq": (riichi.seq, declared), "riichi_turn": (riichi.turn, declared),
+        "riichi_accepted": (riichi.accepted, declared), "riichi_first": (riichi.first, declared),
+        "riichi_chased": (riichi.chased, declared), "riichi_waits": (riichi.waits, waited),
+        "riichi_wait_left": (riichi.wait_left, waited), "riichi_furiten": (riichi.furiten, waited),
+        "deal_in_shanten": (deal_in_shanten, dealt_in), "first_call_turn": (first_call_turn, calls > 0),
+        "calls": (calls, everywhere), "ippatsu_cancels": (cancels, everywhere), "kans": (kans, everywhere),
+    }
+    table = _table(keys, np.flatnonzero(dealt), facts)
+    if hands is not None:
+        table = (table.drop("start_score").lazy().join(_start_scores(hands), on=list(SEAT), how="left")
+                 .collect())
+    return table.select(list(COLUMNS)).sort(SEAT)

@@ -16,9 +16,10 @@ millionths of a point as integers, so a total does not depend on the order the p
 The modules, in the order the data flows through them: :mod:`.columns` (what a partial row holds and how each
 column merges), :mod:`.seats` (seat masks), :mod:`.facts` (facts of each hand, per-seat inputs), :mod:`.best`
 (hand keys of the best win and worst deal-in), :mod:`.sums` (a part's sums over its hand rows, the costly
-step), :mod:`.partials` (a part's partial rows), :mod:`.merge` (merging them) and :mod:`.publish` (the
-published tables). A statistic whose input columns are missing (``riichi_turn_0..3``, ``calls_0..3``,
-``open_0..3``, ``turn``) is null, never 0.
+step), :mod:`.play` (the play statistics' sums, from the events of the part's games where they are given:
+``player_partials(hands, games, events=…)``), :mod:`.partials` (a part's partial rows), :mod:`.merge`
+(merging them) and :mod:`.publish` (the published tables). A statistic whose input columns are missing
+(``riichi_turn_0..3``, ``calls_0..3``, ``open_0..3``, ``turn``; the events) is null, never 0.
 """
 
 from analyzer.players.columns import BEST, LIMIT_BUCKETS, MERGE, PARTIAL_COLUMNS

@@ -35,13 +35,29 @@ SUMS = [
     "_chasing_riichi", "_chasing_known", "_win_turn_sum", "_win_turn_known", "_deal_in_turn_sum",
     "_deal_in_turn_known",
 ]
+# the play statistics' sums (:mod:`.play`), over the hands and games that have events (0 for the others): the
+# `_play_*` counts are their denominators, so a player without such hands has them null
+PLAY_THRESHOLDS = (3900, 7700, 11600)
+PLAY_SUMS = [
+    "_play_hands", "_play_games", "_play_riichi", "_riichi_first", "_riichi_chased", "_play_riichi_wins",
+    "_ippatsu_wins", "_ura_wins", "_riichi_balance_sum", "_riichi_balance_hands", "riichi_declaration_deal_ins",
+    "_riichi_waits_sum", "_riichi_multi_wait", "_riichi_wait_left_sum", "_riichi_good_shape", "_riichi_furiten",
+    "_play_deal_ins", "_deal_in_shanten_sum", "_deal_in_tenpai", *[f"_deal_in_{t}" for t in PLAY_THRESHOLDS],
+    "_play_wins", *[f"_win_{t}" for t in PLAY_THRESHOLDS], "_dora_sum", "_start_shanten_sum", "tsumo_hits",
+    "_dealer_tsumo_hits", "_dealer_tsumo_hit_mangan", "_first_call_hands", "_first_call_turn_sum", "_play_calls",
+    "_ippatsu_cancels", "_kan_hands",
+    *[f"_{kind}_win_turn_{c}" for kind in ("riichi", "open", "dama") for c in ("sum", "known")],
+    "all_last_games", "_all_last_entered_first", "_all_last_kept_first", "_all_last_entered_lower",
+    "_all_last_comebacks", "_all_last_entered_last", "_all_last_avoided_last",
+    *[f"_{c}_seat_{s}" for s in range(4) for c in ("games", "place_sum")],
+]
 BEST = {  # arg-max groups: key column -> the columns carried with it (game and round of the hand)
     "best_win": "best_win_points",
     "worst_deal_in": "worst_deal_in_points",
 }
 # How each partial column merges across parts.
 MERGE: dict[str, str] = {
-    **{c: "sum" for c in [*COUNTS, *OPEN_COUNTS, *SUMS]},
+    **{c: "sum" for c in [*COUNTS, *OPEN_COUNTS, *SUMS, *PLAY_SUMS]},
     "max_renchan": "max",
     **{
         c: ("max" if c == key else f"arg_max:{key}")

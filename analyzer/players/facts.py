@@ -17,6 +17,8 @@ from analyzer.core.text import columns_where_every_row, one_of
 
 YES_WORDS = ["true", "1", "yes", "t"]
 NO_WORDS = ["false", "0", "no", "f"]
+# a row's game has events (set by the part when it is given them): its chasing riichi is counted from the events
+WITH_EVENTS = "_with_events"
 INT_INPUTS = [*[f"calls_{s}" for s in SEATS], *[f"riichi_turn_{s}" for s in SEATS], "turn"]
 FLAG_INPUTS = [*[f"open_{s}" for s in SEATS], *[f"tenpai_{s}" for s in SEATS]]
 
@@ -66,9 +68,10 @@ def _plain_inputs(hands: pl.LazyFrame, names: list[str]) -> set[str]:
 
 
 def seat_inputs(names: list[str]) -> set[str]:
-    """Which per-seat inputs the hands carry: 'open', 'riichi_turn', 'turn'."""
+    """Which per-seat inputs the hands carry: 'open', 'riichi_turn', 'turn'; 'events' where the part marked the
+    hands of games with events (:data:`WITH_EVENTS`)."""
     return {k for k, columns in {"open": [f"open_{s}" for s in SEATS], "riichi_turn": [f"riichi_turn_{s}" for s in SEATS],
-                                 "turn": ["turn"]}.items() if any(c in names for c in columns)}
+                                 "turn": ["turn"], "events": [WITH_EVENTS]}.items() if any(c in names for c in columns)}
 
 
 def hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
@@ -123,7 +126,7 @@ def hand_facts(hands: pl.LazyFrame, longest: int) -> pl.LazyFrame:
     word_names = [f"_hand_word{i}" for i in range(len(words))]
     kept = ["game_id", "round", "honba", "result", "points", "limit", "dealer", "_game", "_round_idx", "_game_start", "_first",
             "_last", "_paid", "_is_win", "_dealer_won", "_winner", "_loser", "_hand_riichi", *PLAYER_COLUMNS,
-            *DELTA_COLUMNS]
+            *DELTA_COLUMNS, *([WITH_EVENTS] if WITH_EVENTS in names else [])]
     counted = hands.select(
         *kept, *columns,
         spread(pl.col("_hand_riichi")).alias("_riichi"),

@@ -12,7 +12,8 @@ import polars as pl
 
 from analyzer.players.best import best_hands, game_ids_by_number, part_bounds
 from analyzer.players.columns import BEST, INT_PARTIALS, MERGE, PLACES, POINT_UNITS
-from analyzer.players.facts import hand_facts, seat_inputs
+from analyzer.players.facts import WITH_EVENTS, hand_facts, seat_inputs
+from analyzer.players.play import CHASING, play_partials, play_sums
 from analyzer.players.seats import at_seat
 from analyzer.players.sums import per_seat_sums, seat_rows
 from analyzer.core.schema import PLAYER_COLUMNS
@@ -82,22 +83,40 @@ def game_partials(games: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame) -> pl.LazyFrame:
-    """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`."""
+def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame, events: pl.LazyFrame | pl.DataFrame | None = None,
+                    seats: pl.DataFrame | None = None) -> pl.LazyFrame:
+    """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`. ``events``: the
+    events table's rows of the part's games (whole games), which give the play statistics
+    (:mod:`.play`); without them those sums are 0 (published as null). ``seats``: the events' ``hand_seats``
+    table (:func:`analyzer.play.seats.hand_seats`) where the caller has it already (not made again)."""
+    play = None
+    if events is not None:
+        play = (play_partials(hands, games, events) if seats is None else play_sums(hands, games, seats)).collect()
+        with_events = events.lazy().select(pl.col("game_id").cast(pl.String).unique()).collect().to_series()
+        # hands of games with events count chasing riichi by the events' order, not by turns (:mod:`.sums`)
+        hands = hands.with_columns(pl.col("game_id").cast(pl.String).is_in(with_events.implode()).alias(WITH_EVENTS))
     bounds = part_bounds(hands)
     rows, summed = seat_rows(hand_facts(hands, bounds.longest), seat_inputs(hands.collect_schema().names()), bounds)
     per_hand = best_hands(per_seat_sums(rows, summed).collect(), game_ids_by_number(hands), bounds.game_bits).lazy()
     per_game = _game_sums(games)
     yaku = yaku_partials(hands)
     joined = per_game
-    for other in (per_hand,
-                  *([] if yaku is None else [yaku])):
+    for other in (per_hand, *([] if yaku is None else [yaku]), *([] if play is None else [play.lazy()])):
         joined = joined.join(other, on="player", how="left")
     no_yaku = pl.lit([], pl.List(pl.Struct({"yaku": pl.String, "count": pl.Int64})))
+    have = set(joined.collect_schema().names())
+
+    def partial(c: str) -> pl.Expr:
+        if MERGE[c] != "sum":
+            return pl.col(c).cast(pl.Int64)
+        if c not in have:  # the play sums without events
+            return pl.lit(0, pl.Int64).alias(c)
+        total = pl.col(c).fill_null(0).cast(pl.Int64)
+        return total + pl.col(CHASING[c]).fill_null(0) if play is not None and c in CHASING else total
+
     return joined.select(
         "player",
-        *[pl.col(c).fill_null(0).cast(pl.Int64) if MERGE[c] == "sum" else pl.col(c).cast(pl.Int64)
-          for c in INT_PARTIALS],
+        *[partial(c) for c in INT_PARTIALS],
         *[pl.col(f"{p}_{c}").cast(pl.String) for p in BEST for c in ("game", "round")],
         no_yaku.alias("_yaku") if yaku is None else pl.col("_yaku").fill_null(no_yaku),
     )

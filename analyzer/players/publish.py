@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyzer.players.columns import LIMIT_BUCKETS, OPEN_COUNTS, PLACES, POINT_UNITS
+from analyzer.players.columns import LIMIT_BUCKETS, OPEN_COUNTS, PLACES, PLAY_THRESHOLDS, POINT_UNITS
 from analyzer.players.partials import player_partials, yaku_partials
 from analyzer.players.seats import at_seat
 from analyzer.game.problems import has_code, problem_lists
@@ -34,6 +34,15 @@ PLAYER_COLUMNS_OUT = [
     *LIMIT_BUCKETS, "yakuman", "nagashi", "chombo",
     "best_win_points", "best_win_game", "best_win_round", "best_win_honba",
     "worst_deal_in_points", "worst_deal_in_game", "worst_deal_in_round", "worst_deal_in_honba",
+    # play statistics: from the events of the games (null without)
+    "riichi_first_rate", "riichi_chased_rate", "ippatsu_rate", "ura_rate", "riichi_balance",
+    "riichi_declaration_deal_ins", "riichi_declaration_deal_in_rate", "avg_riichi_waits", "riichi_multi_wait_rate",
+    "avg_riichi_wait_left", "riichi_good_shape_rate", "riichi_furiten_rate", "avg_deal_in_shanten",
+    "deal_in_tenpai_rate", *[f"deal_in_{t}_rate" for t in PLAY_THRESHOLDS], *[f"win_{t}_rate" for t in PLAY_THRESHOLDS],
+    "avg_start_shanten", "tsumo_hits", "tsumo_hit_rate", "dealer_tsumo_hit_mangan_rate", "avg_first_call_turn",
+    "ippatsu_cancel_rate", "kan_rate", "all_last_games", "all_last_keep_first_rate", "all_last_comeback_rate",
+    "all_last_avoid_last_rate", *[f"avg_place_seat_{s}" for s in range(4)], "avg_win_turn_riichi",
+    "avg_win_turn_open", "avg_win_turn_dama", "avg_dora_per_win",
 ]
 # --rank-by keys: column -> True when larger is better
 RANK_KEYS = {"total_points": True, "avg_points": True, "avg_place": False, "place_1": True, "games": True,
@@ -47,6 +56,47 @@ YAKU_STATS_COLUMNS = ["player", "yaku", "count", "rate"]
 
 def _ratio(numerator: str, denominator: str) -> pl.Expr:
     return pl.when(pl.col(denominator) > 0).then(pl.col(numerator) / pl.col(denominator))
+
+
+def _play_statistics() -> list[pl.Expr]:
+    """The play statistics from their sums (:data:`~analyzer.players.columns.PLAY_SUMS`): every rate over the
+    hands, riichi, wins, deal-ins or games that have events (the ``_play_*`` counts)."""
+    riichi = "_play_riichi"
+    declared = pl.col("riichi_declaration_deal_ins")
+    return [
+        _ratio("_riichi_first", riichi).alias("riichi_first_rate"),
+        _ratio("_riichi_chased", riichi).alias("riichi_chased_rate"),
+        _ratio("_ippatsu_wins", "_play_riichi_wins").alias("ippatsu_rate"),
+        _ratio("_ura_wins", "_play_riichi_wins").alias("ura_rate"),
+        _ratio("_riichi_balance_sum", "_riichi_balance_hands").alias("riichi_balance"),
+        pl.when(pl.col("_play_hands") > 0).then(declared).alias("riichi_declaration_deal_ins"),
+        pl.when(declared + pl.col(riichi) > 0).then(declared / (declared + pl.col(riichi)))
+        .alias("riichi_declaration_deal_in_rate"),
+        _ratio("_riichi_waits_sum", riichi).alias("avg_riichi_waits"),
+        _ratio("_riichi_multi_wait", riichi).alias("riichi_multi_wait_rate"),
+        _ratio("_riichi_wait_left_sum", riichi).alias("avg_riichi_wait_left"),
+        _ratio("_riichi_good_shape", riichi).alias("riichi_good_shape_rate"),
+        _ratio("_riichi_furiten", riichi).alias("riichi_furiten_rate"),
+        _ratio("_deal_in_shanten_sum", "_play_deal_ins").alias("avg_deal_in_shanten"),
+        _ratio("_deal_in_tenpai", "_play_deal_ins").alias("deal_in_tenpai_rate"),
+        *[_ratio(f"_deal_in_{t}", "_play_deal_ins").alias(f"deal_in_{t}_rate") for t in PLAY_THRESHOLDS],
+        *[_ratio(f"_win_{t}", "_play_wins").alias(f"win_{t}_rate") for t in PLAY_THRESHOLDS],
+        _ratio("_start_shanten_sum", "_play_hands").alias("avg_start_shanten"),
+        pl.when(pl.col("_play_hands") > 0).then(pl.col("tsumo_hits")).alias("tsumo_hits"),
+        _ratio("tsumo_hits", "_play_hands").alias("tsumo_hit_rate"),
+        _ratio("_dealer_tsumo_hit_mangan", "_dealer_tsumo_hits").alias("dealer_tsumo_hit_mangan_rate"),
+        _ratio("_first_call_turn_sum", "_first_call_hands").alias("avg_first_call_turn"),
+        _ratio("_ippatsu_cancels", "_play_calls").alias("ippatsu_cancel_rate"),
+        _ratio("_kan_hands", "_play_hands").alias("kan_rate"),
+        pl.when(pl.col("_play_games") > 0).then(pl.col("all_last_games")).alias("all_last_games"),
+        _ratio("_all_last_kept_first", "_all_last_entered_first").alias("all_last_keep_first_rate"),
+        _ratio("_all_last_comebacks", "_all_last_entered_lower").alias("all_last_comeback_rate"),
+        _ratio("_all_last_avoided_last", "_all_last_entered_last").alias("all_last_avoid_last_rate"),
+        *[_ratio(f"_place_sum_seat_{s}", f"_games_seat_{s}").alias(f"avg_place_seat_{s}") for s in range(4)],
+        *[_ratio(f"_{kind}_win_turn_sum", f"_{kind}_win_turn_known").alias(f"avg_win_turn_{kind}")
+          for kind in ("riichi", "open", "dama")],
+        _ratio("_dora_sum", "_play_wins").alias("avg_dora_per_win"),
+    ]
 
 
 def rank_expr(rank_by: tuple[str, ...] | list[str] = DEFAULT_RANK_BY) -> pl.Expr:
@@ -92,6 +142,7 @@ def finalize_players(partials: pl.LazyFrame, rank_by: tuple[str, ...] | list[str
             _ratio("_open_win_value_sum", "open_wins").alias("avg_open_win_value"),
             _ratio("_dama_win_value_sum", "dama_wins").alias("avg_dama_win_value"),
             _ratio("_deal_in_cost_sum", "deal_ins").alias("avg_deal_in_cost"),
+            *_play_statistics(),
         )
         .with_columns(pl.when(~no_open).then(pl.col(c)).alias(c) for c in OPEN_COUNTS)
         .with_columns(pl.when(pl.col("hands") > 0).then(pl.col(c)).alias(c) for c in HAND_FIGURES)

@@ -18,7 +18,7 @@ import polars as pl
 from analyzer.core import segments as seg
 from analyzer.players.best import PartBounds, hand_key
 from analyzer.players.columns import BEST, COUNTS, LIMIT_BUCKETS, OPEN_COUNTS, SUMS
-from analyzer.players.facts import NEEDS
+from analyzer.players.facts import NEEDS, WITH_EVENTS
 from analyzer.players.seats import (
     ALL_SEATS, FIELD_BITS, MASKS_PER_WORD, RUN_ROWS, SEAT_FIELDS, SEAT_WORD_FIELDS, bit, has, seat_mask, seats_where,
 )
@@ -99,10 +99,12 @@ def _seat_masks(inputs: frozenset[str]) -> dict[str, pl.Expr]:
     }
     if "riichi_turn" in inputs:
         chasing = [chasing_riichi(s) for s in SEATS]
+        # a hand of a game with events counts its chasing riichi by the events' order (:mod:`.play`), not here
+        by_turns = ~pl.col(WITH_EVENTS) if "events" in inputs else pl.lit(True)
         masks |= {
             "_riichi_turn_known": riichi.and_(seats_where([pl.col(f"_riichi_turn_{s}").is_not_null() for s in SEATS])),
-            "_chasing_riichi": riichi.and_(seats_where([known & earlier for earlier, known in chasing])),
-            "_chasing_known": riichi.and_(seats_where([known for _, known in chasing])),
+            "_chasing_riichi": on(by_turns, riichi.and_(seats_where([known & earlier for earlier, known in chasing]))),
+            "_chasing_known": on(by_turns, riichi.and_(seats_where([known for _, known in chasing]))),
         }
     if "turn" in inputs:
         known_turn = pl.col("_turn").is_not_null()

@@ -65,7 +65,8 @@ STAT_GROUPS: list[tuple[str, list[tuple[str, str, str | None, str]]]] = [
         ("avg riichi turn", "avg_riichi_turn", "{:.1f}", "Turn of the riichi declaration, averaged over riichi "
                                                          "hands with a known turn."),
         ("chasing riichi", "chasing_riichi_rate", "%", "Riichi declared after another player's riichi in the hand "
-                                                       "/ riichi hands whose turns are known."),
+                                                       "(with the games' events: after it was accepted; without, "
+                                                       "by turns) / riichi hands (with events, or turns known)."),
     ]),
     ("calls", [
         ("call rate", "call_rate", "%", "Hands with an open hand / hands whose open_s is known."),
@@ -96,3 +97,82 @@ def derived_columns() -> list[pl.Expr]:
 def figures() -> list[tuple[str, str, str | None, str]]:
     """Every figure of :data:`STAT_GROUPS`, in order."""
     return [figure for _, group in STAT_GROUPS for figure in group]
+
+# The play block of a player's section (:mod:`analyzer.report.play`): the statistics that need the events of the
+# games (what each seat held), null where the input has none (a score sheet); same shape as STAT_GROUPS.
+PLAY_GROUPS: list[tuple[str, list[tuple[str, str, str | None, str]]]] = [
+    ("riichi", [
+        ("first riichi", "riichi_first_rate", "%", "Riichi hands in which no other player's riichi was accepted "
+                                                   "before the player declared / riichi hands (先制率)."),
+        ("chasing riichi", "chasing_riichi_rate", "%", "Riichi declared after another player's riichi was "
+                                                       "accepted / riichi hands (追っかけ率)."),
+        ("chased", "riichi_chased_rate", "%", "Riichi hands in which another player's riichi was accepted after "
+                                              "the player's / riichi hands (追っかけられ率)."),
+        ("ippatsu", "ippatsu_rate", "%", "Riichi wins with ippatsu / riichi wins (一発率)."),
+        ("ura dora", "ura_rate", "%", "Riichi wins with at least one han of ura dora / riichi wins (裏ドラ率)."),
+        ("riichi balance", "riichi_balance", "{:+,.0f}", "The player's score change per riichi hand: the stick "
+                                                         "paid, honba and sticks collected included (立直収支)."),
+        ("ronned on declaring", "riichi_declaration_deal_ins", "{:,.0f}", "Riichi declarations ronned on the "
+                                                                          "declaring tile."),
+        ("ronned on declaring, rate", "riichi_declaration_deal_in_rate", "%", "Declarations ronned on the "
+                                                                              "declaring tile / (those + riichi)."),
+    ]),
+    ("riichi waits", [
+        ("avg wait kinds", "avg_riichi_waits", "{:.2f}", "Tile kinds that complete the hand after the declaring "
+                                                         "discard, per riichi hand (a kind held four times is none)."),
+        ("multi-sided", "riichi_multi_wait_rate", "%", "Riichi hands waiting on 2 or more kinds / riichi hands."),
+        ("avg wait tiles left", "avg_riichi_wait_left", "{:.2f}", "Wait tiles not in the player's view at the "
+                                                                  "declaration (own tiles, melds, discards, dora "
+                                                                  "indicators), per riichi hand."),
+        ("good shape (6+ left)", "riichi_good_shape_rate", "%", "Riichi hands with 6 or more wait tiles left in "
+                                                                "view / riichi hands (好型率)."),
+        ("furiten riichi", "riichi_furiten_rate", "%", "Riichi hands with a wait among the player's own discards "
+                                                       "of the hand / riichi hands (振聴立直率)."),
+        ("avg win turn, riichi", "avg_win_turn_riichi", "{:.1f}", "Turn of the player's riichi wins, averaged."),
+    ]),
+    ("deal-ins, tsumo hits", [
+        ("avg shanten at deal-in", "avg_deal_in_shanten", "{:.2f}", "Shanten of the player's hand after the tile "
+                                                                    "dealt in left it, per deal-in (放銃時向聴数)."),
+        ("dealt in tenpai", "deal_in_tenpai_rate", "%", "Deal-ins with the player tenpai after the tile left the "
+                                                        "hand / deal-ins."),
+        ("deal-ins 3,900+", "deal_in_3900_rate", "%", "Deal-ins worth 3,900 points or more (without honba and "
+                                                      "sticks) / deal-ins."),
+        ("deal-ins 7,700+", "deal_in_7700_rate", "%", "Deal-ins worth 7,700 points or more / deal-ins."),
+        ("deal-ins 11,600+", "deal_in_11600_rate", "%", "Deal-ins worth 11,600 points or more / deal-ins."),
+        ("hit by tsumo", "tsumo_hit_rate", "%", "Hands in which another player won by tsumo / hands (被ツモ率)."),
+        ("dealer hit by mangan+", "dealer_tsumo_hit_mangan_rate", "%", "Dealer hands in which another player won "
+                                                                       "by tsumo with 8,000 points or more / dealer "
+                                                                       "hands hit by a tsumo (親被り率)."),
+    ]),
+    ("hands", [
+        ("avg start shanten", "avg_start_shanten", "{:.2f}", "Shanten of the 13 dealt tiles, per hand (配牌向聴数)."),
+        ("avg first call turn", "avg_first_call_turn", "{:.1f}", "Turn of the first chi, pon or open kan, per "
+                                                                 "opened hand."),
+        ("ippatsu cancels", "ippatsu_cancel_rate", "%", "Calls made after another player's riichi was accepted and "
+                                                        "before that player's next discard / calls (一発消し)."),
+        ("kan rate", "kan_rate", "%", "Hands with at least one kan of the player / hands."),
+        ("wins 3,900+", "win_3900_rate", "%", "Wins worth 3,900 points or more / wins."),
+        ("wins 7,700+", "win_7700_rate", "%", "Wins worth 7,700 points or more / wins."),
+        ("wins 11,600+", "win_11600_rate", "%", "Wins worth 11,600 points or more / wins."),
+        ("avg win turn, open", "avg_win_turn_open", "{:.1f}", "Turn of the player's open wins, averaged."),
+        ("avg win turn, dama", "avg_win_turn_dama", "{:.1f}", "Turn of the player's dama wins, averaged."),
+        ("avg dora per win", "avg_dora_per_win", "{:.2f}", "Han of dora, red fives and ura dora per win."),
+    ]),
+    ("all-last", [
+        ("all-last games", "all_last_games", "{:,.0f}", "Games that reached their last scheduled round (E4 or S4; "
+                                                        "E3 or S3 with three players)."),
+        ("kept 1st", "all_last_keep_first_rate", "%", "Entered the last round 1st and finished 1st / entered it "
+                                                      "1st (オーラストップ率)."),
+        ("came back to 1st", "all_last_comeback_rate", "%", "Entered the last round 2nd or lower and finished 1st "
+                                                            "/ entered it 2nd or lower."),
+        ("avoided last", "all_last_avoid_last_rate", "%", "Entered the last round last and finished above last / "
+                                                          "entered it last (ラス回避率)."),
+        *[(f"avg place, start seat {s}", f"avg_place_seat_{s}", "{:.2f}",
+           f"Average place in games the player started in seat {s} (seat 0 deals first).") for s in range(4)],
+    ]),
+]
+
+
+def play_columns() -> list[str]:
+    """The players table's columns :data:`PLAY_GROUPS` shows, in order."""
+    return [column for _, group in PLAY_GROUPS for _, column, _, _ in group]

@@ -4,7 +4,8 @@ Everything a reader sees comes from the scored tables; every name and value is e
 network: styles, SVG charts and the few lines of sorting script are inline (a Tenhou log id links to the
 tenhou.net viewer, which only a click opens). Building it loops over the players and games shown to emit markup
 (output, not per-hand work); the numbers and the hand lines come from Polars frames (:mod:`.hands`), the
-figures of a player and their definitions from :mod:`.glossary`, why a game is incomplete from :mod:`.games`.
+figures of a player and their definitions from :mod:`.glossary`, why a game is incomplete from :mod:`.games`,
+the table's shanten by turn and each player's play block from the events (:mod:`.play`), when given.
 
 The tables may be lazy scans of a run's files (:func:`analyzer.api.written_tables`): only the rows of the games
 and players shown are collected (:mod:`.tables`). Past the page's limits (:mod:`.options`) it has the top
@@ -27,6 +28,9 @@ from analyzer.report.hands import described, hand_notes
 from analyzer.report.issues import incomplete_list, issues
 from analyzer.report.markup import Sections
 from analyzer.report.options import LISTED, ReportOptions, limited, more_text
+from analyzer.report.play import (
+    Events, deal_ins_by_shanten, events_table, has_play, play_block, shanten_by_turn, table_section,
+)
 from analyzer.report.players import player_section
 from analyzer.report.ratings import platform_charts, rating_charts, system_of
 from analyzer.report.standings_table import standings_tables
@@ -54,10 +58,12 @@ a.viewer{font-size:.7em;font-weight:normal;margin-left:.6em}.why{margin:.2em 0}
 .legend{font-size:.8em}.key{margin-right:1em}.key i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}
 .ybar{display:inline-block;height:.7em;background:#2b6cb0}
 details>summary{cursor:pointer}ol.hands{font-size:.85em;margin:.3em 0;padding-left:2.2em}
-figure{margin:.5em 0}figcaption{font-size:.8em;color:#555;text-align:center}
+figure{margin:.5em 0;max-width:100%}figcaption{font-size:.8em;color:#555;text-align:center}
 .matrix{overflow-x:auto}#who-met-whom td{min-width:1.4em;text-align:center;padding:.1em}
 #who-met-whom th.vertical{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;padding:.3em .1em}
 #who-met-whom td.self{background:#e2e8f0}#findings td:nth-child(2){white-space:nowrap}
+svg.chart{max-width:100%;height:auto}
+.play{margin-top:.8em}.play-h{margin:.2em 0;color:#2b6cb0}.play-h small{color:#555;font-weight:normal}
 """
 
 # Clicking a header sorts the table's rows by that column (numbers by data-v, text otherwise); again reverses.
@@ -131,13 +137,17 @@ def _summarised(players: int, all_players: int, games: int, all_games: int) -> s
 
 
 def build_report(result, players: list[str] | None = None, title: str | None = None,
-                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None) -> str:
+                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None,
+                 events: Events | None = None) -> str:
     """The report page of a :class:`analyzer.ScoreResult` (its tables in memory or lazy scans of the files a
     run wrote); ``players`` (or ``options.players``) limits the player sections and standings, and the games,
     hands, problems and rejects to those players' games (the header counts what is shown). A tournament
     (sessions, teams or game-level sheets) also gets the standings by session, the rank chart, the team
     standings, who met whom and ``findings`` (a check's, :mod:`analyzer.report.tournament`). ``options``:
-    the heading, how much of a big input the page shows, whether it says where rows were recorded."""
+    the heading, how much of a big input the page shows, whether it says where rows were recorded. ``events``:
+    the run's events table (a frame, or the paths of Parquet files as ``export events`` writes them; else the
+    result's ``events`` if it has one), for the table's shanten by turn and each player's deal-ins by shanten
+    (:mod:`analyzer.report.play`); the players' play blocks need the play statistics of the players table."""
     options = options or ReportOptions()
     options = replace(options, **({"title": title} if title is not None else {}),
                       **({"players": tuple(players)} if players else {}))
@@ -149,6 +159,9 @@ def build_report(result, players: list[str] | None = None, title: str | None = N
         wanted = of_players(games, list(chosen)).select("game_id").unique().collect()["game_id"]
         games, hands, rejects = of_games(games, wanted), of_games(hands, wanted), of_games(rejects, wanted)
     has_hands = "result" in columns(hands)  # a run of game-level sheets alone has no hand records
+    played, with_events = events_table(events if events is not None else getattr(result, "events", None),
+                                       games) or (None, 0)
+    play_section = "" if played is None else table_section(shanten_by_turn(played), with_events)
     shown_players = table.head(limited(table.height, options.max_players))
     order = game_order(games)
     incomplete = incomplete_ids(games) if has_hands else pl.Series("game_id", [], pl.String)
@@ -181,6 +194,7 @@ def build_report(result, players: list[str] | None = None, title: str | None = N
         f'<h1>{escape(options.title)}</h1><p class="lead">{lead}</p>{summarised}',
         '<nav><a href="#standings-h">Standings</a> · '
         + "".join(f'<a href="#{ident}">{escape(name)}</a> · ' for ident, name in tournament_nav)
+        + ('<a href="#play">Play</a> · ' if play_section else "")
         + '<a href="#players">Players</a> · ' + ('<a href="#games">Games</a> · ' if has_hands else "")
         + ('<a href="#incomplete">Incomplete games</a> · ' if reasons else "")
         + '<a href="#issues">Problems and rejects</a></nav>',
@@ -190,10 +204,11 @@ def build_report(result, players: list[str] | None = None, title: str | None = N
         standings_tables(result.standings if getattr(result, "standings", None) is not None else
                          standings(result.games, players=result.players), table, sections, options.max_standings),
         tournament,
+        play_section,
         '<h2 id="players">Players</h2><p class="lead">Hover over a figure for its definition.'
         + (f" {escape(players_note)}" if players_note else "") + "</p>",
     ]
-    parts += _player_sections(result, games, shown_players, rows, sections)
+    parts += _player_sections(result, games, shown_players, rows, sections, played)
     if has_hands:
         parts.append('<h2 id="games">Games</h2>' + (f'<p class="lead">{escape(games_note)}</p>' if games_note else ""))
         seats_of: dict[str, list[dict]] = {}
@@ -211,8 +226,9 @@ def build_report(result, players: list[str] | None = None, title: str | None = N
 
 
 def _player_sections(result, games: pl.LazyFrame, shown: pl.DataFrame, hands: pl.DataFrame | None,
-                     sections: Sections) -> list[str]:
-    """A section per player of ``shown``, from the rows of their games alone."""
+                     sections: Sections, events: pl.LazyFrame | None = None) -> list[str]:
+    """A section per player of ``shown``, from the rows of their games alone; a play block each where the
+    players table has play statistics (with their deal-ins by shanten where ``events`` are given)."""
     names = shown["player"]
     points_of = {p: (g, v) for p, g, v in of_players(games, names).sort("game_id", "place", "seat")
                  .group_by("player").agg("game_id", "game_points").collect().iter_rows()}
@@ -226,17 +242,22 @@ def _player_sections(result, games: pl.LazyFrame, shown: pl.DataFrame, hands: pl
                             system_of(result.players))
     platform = lazy(getattr(result, "platform_ranks", None))
     recorded = platform_charts(None if platform is None else of_players(platform, names).collect())
+    play = has_play(shown)
+    deal_ins = deal_ins_by_shanten(events, names.to_list()) if play and events is not None else None
     out = []
     for row in shown.iter_rows(named=True):
         gids, pts = points_of.get(row["player"], ([], []))
         out.append(player_section(row, pts, gids, yaku_of.get(row["player"], []), notes.get(row["player"],
                                                                                             (None, None)),
-                                  ratings.get(row["player"], "") + recorded.get(row["player"], ""), sections))
+                                  ratings.get(row["player"], "") + recorded.get(row["player"], ""), sections,
+                                  play_block(row, None if deal_ins is None else deal_ins.get(row["player"], [0] * 4))
+                                  if play else ""))
     return out
 
 
 def write_report(result, path: str | Path, players: list[str] | None = None,
-                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None) -> Path:
+                 findings: pl.DataFrame | None = None, options: ReportOptions | None = None,
+                 events: Events | None = None) -> Path:
     """Write :func:`build_report` to ``path`` atomically."""
-    page = build_report(result, players, findings=findings, options=options)
+    page = build_report(result, players, findings=findings, options=options, events=events)
     return write_atomic(path, lambda temp: Path(temp).write_text(page, encoding="utf-8"))

@@ -12,17 +12,23 @@ from analyzer.report.svg import bar_chart, line_chart
 from analyzer.core.yaku_labels import yaku_label
 
 
-def stat_groups(row: dict) -> str:
-    """The figures of :data:`STAT_GROUPS`, one box per group, each figure's definition as its ``title``; only
-    the results for a player without hand records (a game-level sheet's: every hand figure is empty)."""
+def figure_boxes(row: dict, groups: list[tuple[str, list[tuple[str, str, str | None, str]]]]) -> list[str]:
+    """A box per group of ``groups`` (as :data:`STAT_GROUPS`), each figure's definition as its ``title``."""
     boxes = []
-    for group, figures in STAT_GROUPS if row.get("hands") is not None else STAT_GROUPS[:1]:
+    for group, figures in groups:
         items = "".join(
             f'<div class="stat" title="{escape(definition)}"><span>{escape(label)}</span>'
             f"<b>{escape(fmt_value(row.get(column), fmt))}</b></div>"
             for label, column, fmt, definition in figures
         )
         boxes.append(f'<div class="group"><h4>{escape(group)}</h4>{items}</div>')
+    return boxes
+
+
+def stat_groups(row: dict) -> str:
+    """The figures of :data:`STAT_GROUPS`, one box per group; only the results for a player without hand
+    records (a game-level sheet's: every hand figure is empty)."""
+    boxes = figure_boxes(row, STAT_GROUPS if row.get("hands") is not None else STAT_GROUPS[:1])
     return f'<div class="stats">{"".join(boxes)}</div>'
 
 
@@ -44,7 +50,7 @@ def _points_tip(game_ids: list[str], points: list[float], cumulative: list[float
 
 def player_section(row: dict, points: list[float], game_ids: list[str], yaku: list[tuple[str, int, float]],
                    notes: tuple[str | None, str | None], rating_figures: str = "",
-                   sections: Sections = EVERY_SECTION) -> str:
+                   sections: Sections = EVERY_SECTION, play: str = "") -> str:
     name = row["player"]
     places = bar_chart(["1st", "2nd", "3rd", "4th"], [row[f"place_{p}"] for p in range(1, 5)],
                        title=f"Places of {name}", value_format="{:d}", x_title="place", y_title="games")
@@ -70,7 +76,7 @@ def player_section(row: dict, points: list[float], game_ids: list[str], yaku: li
              f"<details><summary>yaku frequency</summary>{yaku_html}</details>") if row.get("hands") is not None else ""
     return (
         f'<section class="player" id="{escape(anchor("player", name))}"><h3>{escape(name)} '
-        f'<small>(rank {row["rank"]})</small></h3>{stat_groups(row)}'
+        f'<small>(rank {row["rank"]})</small></h3>{stat_groups(row)}{play}'
         f'<div class="charts"><figure>{places}<figcaption>place distribution</figcaption></figure>'
         f"<figure>{line}<figcaption>cumulative game points over {len(points)} game(s)</figcaption></figure>"
         f"{rating_figures}</div>"

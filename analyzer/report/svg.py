@@ -191,11 +191,51 @@ def line_chart(series: dict[str, list[float]], *, x_labels: list[str] | None = N
     return "".join(parts)
 
 
-def legend(names: list[str]) -> str:
-    """HTML legend matching the colours of :func:`line_chart` series."""
-    items = "".join(f'<span class="key"><i style="background:{PALETTE[k % len(PALETTE)]}"></i>{escape(n)}</span>'
+def legend(names: list[str], colours: tuple[str, ...] = PALETTE) -> str:
+    """HTML legend matching the colours of :func:`line_chart` series (or of ``colours``, as
+    :func:`stacked_shares` is given them)."""
+    items = "".join(f'<span class="key"><i style="background:{colours[k % len(colours)]}"></i>{escape(n)}</span>'
                     for k, n in enumerate(names))
     return f'<div class="legend">{items}</div>'
+
+
+def stacked_shares(labels: list[str], counts: dict[str, list[int]], *, colours: tuple[str, ...] = PALETTE,
+                   width: int = 560, height: int = 230, title: str = "", x_title: str = "",
+                   y_title: str = "share") -> str:
+    """A column per label, each cut into the shares of ``counts`` (the first series at the bottom), on a 0–100%
+    axis; each piece's tooltip gives its share and its count of the column's total."""
+    pad_top, pad_bottom, pad_left, pad_right = 10, 36 if x_title else 22, 52, 8
+    plot_h = height - pad_top - pad_bottom
+    slot = (width - pad_left - pad_right) / max(len(labels), 1)
+
+    def y_at(share: float) -> float:
+        return pad_top + plot_h * (1 - share)
+
+    ticks = [0, 0.25, 0.5, 0.75, 1]
+    grid = "".join(f"M{pad_left - 3} {_num(y_at(t))}H{width - pad_right}" for t in ticks)
+    parts = [f'<svg class="chart shares" role="img" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg" {FONT}>',
+             f"<title>{escape(title)}</title>", f'<path d="{grid}" fill="none" stroke="#eee"/>']
+    parts += [f'<text class="tick" x="{pad_left - 5}" y="{_num(y_at(t) + 3.5)}" text-anchor="end">{t:.0%}</text>'
+              for t in ticks]
+    names = list(counts)
+    step = max(1, math.ceil(len(labels) / 24))
+    for i, label in enumerate(labels):
+        total = sum(counts[name][i] for name in names)
+        x, below = pad_left + i * slot + slot * 0.1, 0.0
+        for k, name in enumerate(names):
+            share = counts[name][i] / total if total else 0.0
+            parts.append(f'<rect x="{_num(x)}" y="{_num(y_at(below + share))}" width="{_num(slot * 0.8)}" '
+                         f'height="{_num(plot_h * share)}" fill="{colours[k % len(colours)]}"><title>'
+                         f"{escape(f'{x_title} {label}: {name} {share:.1%} ({counts[name][i]:,} of {total:,})')}"
+                         "</title></rect>")
+            below += share
+        if i % step == 0:
+            parts.append(f'<text class="tick" x="{_num(x + slot * 0.4)}" y="{pad_top + plot_h + 14}" '
+                         f'text-anchor="middle">{escape(label)}</text>')
+    parts += _axis_titles(width, height, pad_left, height - 5, pad_top + plot_h / 2, x_title, y_title)
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 def rank_chart(ranks: dict[str, list[int | None]], sessions: list[str], players: int, *, highlight: int = 8,

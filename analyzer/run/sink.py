@@ -32,11 +32,14 @@ from analyzer.io.write import MANIFEST_NAME, ResultWriter, current_umask, plain_
 from analyzer.run.locations import location, polars_path
 
 # what a PartFilesSink's run directory may hold: part-file folders, or one file per table
-PART_FILES_NAMES = ("hands", "games", "hands.parquet", "games.parquet", "players.parquet", "rejects.parquet",
-                    "sessions.parquet", "teams.parquet", "ratings.parquet", "platform_ranks.parquet")
-RUN_TABLES = ("hands", "games", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
-# written only where the input has what they need (sessions, teams): a run without removes an older run's
-OPTIONAL_TABLES = ("sessions", "teams", "ratings", "platform_ranks")
+PART_FILES_NAMES = ("hands", "games", "hand_seats", "hands.parquet", "games.parquet", "hand_seats.parquet",
+                    "players.parquet", "rejects.parquet", "sessions.parquet", "teams.parquet", "ratings.parquet",
+                    "platform_ranks.parquet")
+RUN_TABLES = ("hands", "games", "hand_seats", "players", "rejects", "sessions", "teams", "ratings", "platform_ranks")
+# the row tables a cluster's workers write as part files (a partition's rows each)
+PART_TABLES = ("hands", "games", "hand_seats")
+# written only where the input has what they need (sessions, teams, events): a run without removes an older run's
+OPTIONAL_TABLES = ("sessions", "teams", "ratings", "platform_ranks", "hand_seats")
 
 
 class PartWriter(Protocol):
@@ -241,7 +244,7 @@ class PartFilesSink:
         """The tables joined (without part files), then moved into place (``held``: by :meth:`release`)."""
         fs, root = location(self.run)
         if not self.part_files:
-            for table in ("hands", "games"):
+            for table in PART_TABLES:
                 if fs.exists(f"{root}/{table}"):
                     parts = sorted(fs.glob(f"{root}/{table}/part-*.parquet"))
                     pl.scan_parquet([polars_path(fs, part) for part in parts]).sink_parquet(
@@ -306,7 +309,9 @@ def read_part_files(outdir: str | Path) -> dict[str, pl.DataFrame]:
     fs, root = location(outdir)
     base = polars_path(fs, root)
     tables = {}
-    for name in ("hands", "games"):  # part files, or one file (a table no partition gave: sheets have no hands)
+    for name in PART_TABLES:  # part files, or one file (a table no partition gave: sheets have no hands)
+        if name == "hand_seats" and not (fs.exists(f"{root}/{name}") or fs.exists(f"{root}/{name}.parquet")):
+            continue  # a run without events
         path = f"{base}/{name}/*.parquet" if fs.exists(f"{root}/{name}") else f"{base}/{name}.parquet"
         tables[name] = pl.read_parquet(path).sort("game_id", maintain_order=True)
     for name in ("players", "rejects", "sessions", "teams", "ratings", "platform_ranks"):

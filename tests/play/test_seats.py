@@ -1,125 +1,95 @@
 """Each seat's facts of a hand from the events table as columns, against a plain reading of the shared real
-logs' events one at a time, its shanten and waits from the ``mahjong`` package (test-only)."""
+logs' events one at a time (:mod:`tests.play.plain_play`), its shanten and waits from the ``mahjong`` package
+(test-only)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
-from mahjong.shanten import Shanten
 
-from analyzer.play.seats import hand_seats
-from analyzer.play.state import tile_kinds
+import analyzer
+from analyzer.play.seats import COLUMNS, hand_seats
+from tests.conftest import SHARED_HINT, SHARED_LOGS
+from tests.play.plain_play import plain_facts
 from tests.play.shared_events import real_events  # noqa: F401  (a fixture)
 
-ORACLE = Shanten()
+FACTS = [c for c in COLUMNS if c not in ("game_id", "log_row", "seat", "start_score")]
+COUNTS = ("calls", "kans", "ippatsu_cancels")
 
 
-def kind(tile: str) -> int:
-    return int(tile_kinds([tile])[0])
+def _compare(table: pl.DataFrame, plain: dict[tuple, dict]) -> None:
+    assert table.height == len(plain)
+    for row in table.to_dicts():
+        expected = plain[(row["game_id"], row["log_row"], row["seat"])]
+        got = {c: row[c] for c in FACTS if row[c] is not None and not (c in COUNTS and row[c] == 0)}
+        want = {c: v for c, v in expected.items() if v is not None and not (c in COUNTS and v == 0)}
+        assert got == want, (row["game_id"], row["log_row"], row["seat"])
 
 
-def oracle_waits(hand: list[int], three: bool) -> list[int]:
-    if ORACLE.calculate_shanten(hand) != 0:
-        return []
-    found = []
-    for k in range(34):
-        if hand[k] < 4 and not (three and 1 <= k <= 7):
-            grown = list(hand)
-            grown[k] += 1
-            if ORACLE.calculate_shanten(grown) == -1:
-                found.append(k)
-    return found
-
-
-def plain_facts(events: pl.DataFrame) -> dict[tuple, dict]:
-    """The facts of each hand and seat, reading the events in order."""
-    facts: dict[tuple, dict] = {}
-    for (gid, log_row), hand_events in events.group_by(["game_id", "log_row"], maintain_order=True):
-        rows = hand_events.sort("seq").to_dicts()
-        three = sum(e["event"] == "haipai" for e in rows) == 3
-        hands: dict[int, list[int]] = {}
-        seen = [0] * 34
-        discards: dict[int, list[int]] = {}
-        accepted: list[tuple[int, int]] = []  # (seat, seq)
-        declared: dict[int, int] = {}
-        last_out: dict[int, list[int]] = {}  # the seat's hand after its last discard or added kan
-        mine: dict[int, dict] = {}
-        for e in rows:
-            s, name = e["seat"], e["event"]
-            if name == "dora":
-                seen[kind(e["tile"])] += 1
-                continue
-            if s is None:
-                continue
-            h = hands.setdefault(s, [0] * 34)
-            f = mine.setdefault(s, {"calls": 0, "kans": 0, "first_call_turn": None})
-            if name == "haipai":
-                for t in e["tiles"]:
-                    h[kind(t)] += 1
-                f["start_shanten"] = ORACLE.calculate_shanten(h)
-            elif name == "draw":
-                h[kind(e["tile"])] += 1
-            elif name in ("discard", "kakan", "kita"):
-                h[kind(e["tile"])] -= 1
-                seen[kind(e["tile"])] += 1
-                if name == "discard":
-                    discards.setdefault(s, []).append(kind(e["tile"]))
-                if name in ("discard", "kakan"):
-                    last_out[s] = list(h)
-                if name == "discard" and s in declared and "riichi_waits" not in f:
-                    wait = oracle_waits(h, three)
-                    f["riichi_waits"] = len(wait)
-                    f["riichi_wait_left"] = sum(max(0, 4 - h[k] - seen[k]) for k in wait)
-                    f["riichi_furiten"] = any(k in discards[s] for k in wait)
-                if name == "kakan":
-                    f["kans"] += 1
-            elif name in ("chi", "pon", "minkan", "ankan"):
-                for t in e["tiles"]:
-                    h[kind(t)] -= 1
-                    seen[kind(t)] += 1
-                if name != "ankan":
-                    h[kind(e["tile"])] += 1
-                    seen[kind(e["tile"])] -= 1
-                    f["calls"] += 1
-                    if f["first_call_turn"] is None:
-                        f["first_call_turn"] = e["turn"]
-                if name in ("minkan", "ankan"):
-                    f["kans"] += 1
-            elif name == "riichi_declared":
-                declared[s] = e["seq"]
-                f["riichi_first"] = not any(other != s for other, _ in accepted)
-            elif name == "riichi_accepted":
-                for other, _ in accepted:
-                    if other != s:
-                        mine[other]["riichi_chased"] = True
-                accepted.append((s, e["seq"]))
-            elif name == "ron":
-                loser = e["from_seat"]
-                mine[loser]["deal_in_shanten"] = ORACLE.calculate_shanten(last_out[loser])
-        for s, f in mine.items():
-            if s in declared:
-                f.setdefault("riichi_chased", False)
-            facts[(gid, log_row, s)] = f
-    return facts
-
-
-COLUMNS = ["start_shanten", "riichi_first", "riichi_chased", "riichi_waits", "riichi_wait_left", "riichi_furiten",
-           "deal_in_shanten", "first_call_turn", "calls", "kans"]
+def _some_games(events: pl.DataFrame, games: int = 14) -> pl.DataFrame:
+    """The first games by id, and every three-player game (their hands are dealt to three seats)."""
+    dealt = events.filter(pl.col("event") == "haipai").group_by("game_id", "log_row").len()
+    three = dealt.filter(pl.col("len") == 3)["game_id"].unique()
+    first = events["game_id"].unique().sort()[:games]
+    return events.filter(pl.col("game_id").is_in(pl.concat([first, three]).implode()))
 
 
 def test_the_facts_are_those_of_a_plain_reading(real_events):
-    events = real_events
-    games = events["game_id"].unique(maintain_order=True).sort()[:12]
-    some = events.filter(pl.col("game_id").is_in(games.implode()))
+    some = _some_games(real_events)
     table = hand_seats(some)
-    plain = plain_facts(some)
-    assert table.height == len(plain)
-    riichi_seen = deal_ins_seen = 0
+    _compare(table, plain_facts(some))
+    assert table.schema == pl.Schema(COLUMNS)
+    assert table["riichi_waits"].drop_nulls().len() > 10 and table["deal_in_shanten"].drop_nulls().len() > 10
+    assert table["ippatsu_cancels"].sum() > 0 and table["start_place"].drop_nulls().n_unique() == 4
+    three = table.group_by("game_id", "log_row").len().filter(pl.col("len") == 3)
+    assert three.height >= 5  # three-player hands read too (the shared logs have six)
+    assert table.filter(pl.col("riichi_accepted"))["riichi_waits"].min() >= 1  # an accepted riichi is tenpai
+
+
+def test_any_row_order_gives_the_same_table(real_events):
+    some = _some_games(real_events, 6)
+    table = hand_seats(some)
+    assert hand_seats(some.sample(fraction=1.0, shuffle=True, seed=5)).equals(table)
+    assert table.equals(table.sort("game_id", "log_row", "seat"))
+
+
+def test_start_scores_come_from_the_hand_records(real_events):
+    """With the scored hand records, each seat's score before the hand: the last hand's scores less its changes
+    (the first row of a multiple ron: its scores less that row's changes), and the first hand's the start points."""
+    if not SHARED_LOGS.is_dir():
+        pytest.skip(f"no shared logs at {SHARED_LOGS}: {SHARED_HINT}")
+    gids = real_events["game_id"].unique().sort()[:8]
+    events = real_events.filter(pl.col("game_id").is_in(gids.implode()))
+    rows, _ = analyzer.read_tenhou([str(SHARED_LOGS)])
+    hands = analyzer.score(rows.filter(pl.col("game_id").is_in(gids.implode())), ratings="none").hands
+    table = hand_seats(events, hands)
+    first_rows = hands.group_by("game_id", "log_row", maintain_order=True).first()
     for row in table.to_dicts():
-        expected = plain[(row["game_id"], row["log_row"], row["seat"])]
-        got = {c: row[c] for c in COLUMNS if row[c] is not None and not (c in ("calls", "kans") and row[c] == 0)}
-        want = {c: v for c, v in expected.items() if v is not None and not (c in ("calls", "kans") and v == 0)}
-        assert got == want, (row["game_id"], row["log_row"], row["seat"])
-        riichi_seen += row["riichi_waits"] is not None
-        deal_ins_seen += row["deal_in_shanten"] is not None
-    assert riichi_seen > 10 and deal_ins_seen > 10
+        record = first_rows.filter((pl.col("game_id") == row["game_id"]) & (pl.col("log_row") == row["log_row"]))
+        s = row["seat"]
+        assert row["start_score"] == record[f"score_{s}"][0] - record[f"delta_{s}"][0]
+    starts = table.filter(pl.col("log_row") == 1)["start_score"]
+    assert starts.null_count() == 0 and set(starts) <= {25000, 30000, 35000, 1000}
+    assert hand_seats(events)["start_score"].null_count() == table.height  # not known without the hand records
+
+
+def test_a_table_of_one_deal(real_events):
+    """Only the deal (no draws, no outcome): the facts of the deal, the rest null or 0."""
+    one = real_events.filter((pl.col("game_id") == real_events["game_id"].min()) & (pl.col("log_row") == 1)
+                             & (pl.col("event") == "haipai"))
+    table = hand_seats(one)
+    assert table.height == 4 and table["start_shanten"].null_count() == 0
+    assert table["score_change"].null_count() == 4 and table["calls"].to_list() == [0] * 4
+    assert hand_seats(one.clear()).height == 0
+
+
+def test_the_facts_of_every_format_are_those_of_a_plain_reading(tmp_path):
+    """The test logs of every format (mjlog, mjai, Mahjong Soul records: three players and norths among them)."""
+    data = Path(__file__).resolve().parents[1] / "data"
+    out = tmp_path / "events.parquet"
+    analyzer.export_events([str(data / d) for d in ("mjlog", "mjai", "majsoul", "majsoul_raw")], out)
+    events = pl.read_parquet(out)
+    _compare(hand_seats(events), plain_facts(events))
+    assert events.filter(pl.col("event") == "kita").height > 0

@@ -11,7 +11,9 @@ import polars as pl
 import pytest
 
 import analyzer
-from analyzer.play.state import seat_states, tile_kinds, with_shanten
+from analyzer.play.state import seat_states, shanten_column, tile_kinds, with_shanten
+from analyzer.play.suits import counts_of
+from analyzer.tiles.shanten import shanten
 from tests.play.shared_events import real_events  # noqa: F401  (a fixture)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -57,13 +59,38 @@ def plain_hands(events: pl.DataFrame) -> dict[int, tuple[list[int], int]]:
     return out
 
 
-def test_the_hands_are_those_of_a_plain_replay(events):
-    rows, counts, sets = seat_states(events)
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_the_hands_are_those_of_a_plain_replay(events, shuffled):
+    """In the events' order, or shuffled (sorted into hand order first, the results given in the input's)."""
     plain = plain_hands(events)
-    assert sorted(rows.tolist()) == sorted(plain)
-    for i, row in enumerate(rows.tolist()):
-        assert (counts[i].tolist(), int(sets[i])) == plain[row], row
+    numbered = events.with_row_index("_original")
+    given = numbered.sample(fraction=1.0, shuffle=True, seed=1) if shuffled else numbered
+    states = seat_states(given.drop("_original"))
+    assert (states.order is None) != shuffled
+    rows = np.flatnonzero(states.seat >= 0)
+    inputs = rows if states.order is None else states.order[rows]
+    originals = given["_original"].to_numpy()[inputs]
+    assert sorted(originals.tolist()) == sorted(plain)
+    counts = counts_of(states.codes[rows])
+    for i, row in enumerate(originals.tolist()):
+        assert (counts[i].tolist(), int(states.sets[rows[i]])) == plain[row], row
     assert counts.min() >= 0 and counts.max() <= 4
+
+
+def test_the_shanten_of_suit_codes_is_that_of_the_counts(events, real_events):
+    """The shanten column (suit codes, :mod:`analyzer.play.suits`) equals the counts' shanten
+    (:func:`analyzer.tiles.shanten.shanten`) on every row, in any row order."""
+    for frame in (events, real_events.drop("shanten")):
+        plain = plain_hands(frame)
+        three = frame.with_columns((pl.col("event") == "haipai").sum().over("game_id", "log_row").alias("n"))["n"]
+        wanted = frame["event"].is_in(["haipai", "draw", "discard", "chi", "pon", "minkan", "kakan", "ankan", "kita"])
+        expected = [None] * frame.height
+        for row, (counts, sets) in plain.items():
+            if wanted[row]:
+                expected[row] = int(shanten(np.array([counts]), np.array([sets]), three_players=three[row] == 3)[0])
+        assert shanten_column(frame).to_list() == expected
+        shuffled = frame.with_row_index("i").sample(fraction=1.0, shuffle=True, seed=2)
+        assert shanten_column(shuffled.drop("i")).to_list() == [expected[i] for i in shuffled["i"]]
 
 
 def test_shanten_follows_the_play(real_events):

@@ -1,0 +1,76 @@
+"""``analyzer import --events``: the imported games' events written beside the hand records, as
+``NAME.events.parquet`` for ``-o NAME.parquet`` (or ``NAME.csv``), where ``analyzer score NAME.parquet`` finds
+them (:func:`analyzer.jobs.events.events_beside`).
+
+The events are read from the log files that imported (each game's first file: a copy skipped by the import is
+not read again), as ``analyzer export events`` reads them, into a temporary file beside; it is renamed into
+place once the hand records are written, so the two files describe one import. An import without
+``--events`` removes the events an earlier import wrote beside the same output: they would describe other games.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+import polars as pl
+
+from analyzer.formats.export import export_events
+from analyzer.io.faults import writing
+from analyzer.jobs.events import events_beside
+
+from analyzer.cli.display import cell, console, progress_bar
+
+EVENTS_FLAG_HELP = ("Also write the games' events beside the output, as NAME.events.parquet (one row per draw, "
+                    "discard, call, riichi and outcome, as `analyzer export events` writes them): `analyzer score "
+                    "NAME.parquet` then finds them and writes the hand_seats table and the play statistics, "
+                    "without reading the logs again.")
+
+
+def events_flag(command):
+    """The ``--events`` flag of every ``import`` command."""
+    return click.option("--events", "with_events", is_flag=True, help=EVENTS_FLAG_HELP)(command)
+
+
+class EventsBeside:
+    """The events of an import beside its output: :meth:`stage` writes them to a temporary name,
+    :meth:`commit` (after the hand records are written) renames them into place, :meth:`drop` removes them.
+    Without ``wanted``, :meth:`commit` removes an earlier import's events there instead."""
+
+    def __init__(self, output: str | Path, wanted: bool) -> None:
+        self.path = events_beside(output)
+        self.wanted = wanted
+        self.staged = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp.parquet")
+        self.rows = 0
+
+    def stage(self, hands: pl.DataFrame, workers: int | None, scheduler: str | None, max_log_size: int) -> None:
+        """The events of the logs ``hands`` were imported from, written to the temporary name."""
+        if not self.wanted:
+            return
+        files = list(dict.fromkeys(hands["log_file"].to_list()))  # each imported game's file, once
+        with progress_bar("Reading events", unit="files", counted="games", rate_unit="games") as progress:
+            summary = export_events(files, self.staged, workers=workers, scheduler=scheduler, progress=progress,
+                                    max_log_size=max_log_size)
+        self.rows = summary.rows
+        for problem in summary.problems:  # a game whose events cannot be written (no importer should give one)
+            if not problem.imported:
+                console.print(f"[yellow]{cell(problem.where)}[/]: its events are not written: {cell(problem.reason)}",
+                              highlight=False)
+
+    def commit(self) -> str:
+        """The events put in place (or an earlier import's removed); what to add to the import's last line."""
+        if self.wanted:
+            if not self.staged.exists():  # no game's events could be written
+                return "; no events written"
+            with writing(self.path):
+                os.replace(self.staged, self.path)
+            return f"; {self.rows} event(s) into {self.path}"
+        if self.path.is_file():
+            with writing(self.path):
+                self.path.unlink()
+            return f"; removed {self.path}, an earlier import's events (--events writes them anew)"
+        return ""
+
+    def drop(self) -> None:
+        self.staged.unlink(missing_ok=True)

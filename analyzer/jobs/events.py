@@ -1,0 +1,154 @@
+"""The events of a score run's games (``docs/outputs.md#events``): where they come from, each partition's share,
+and the partition's ``hand_seats`` table (:func:`analyzer.play.seats.hand_seats`).
+
+A run knows the events of its games from, in this order (:class:`EventSources`; the first that holds a game is
+the one read for it, so a game in two tables is read once):
+
+* the events given to it (``score --events FILE``, ``analyzer.score(…, events=…)``: files or a frame);
+* beside each hand-record file, ``NAME.events.parquet`` for ``NAME.parquet`` or ``NAME.csv``
+  (:func:`events_beside`: what ``analyzer import --events`` writes), or the logs' own when the run imported
+  them itself (:mod:`analyzer.jobs.inputs`);
+* an events table among the inputs (``analyzer export events``'s, told by its columns: :func:`is_events_table`).
+
+A partition holds whole games, and its events are the rows of its game ids (:meth:`EventSources.read`): each
+table filtered by the range of the partition's ids first (row groups outside it are skipped on their
+statistics, which ``export events`` keeps for ``game_id``), then by the ids themselves.
+
+Rows the run imported from logs into a temporary file are named by their log (:func:`with_log_sources`), as
+the hands and rejects tables name the rows of an import: the temporary file is gone when the run ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.core.schema import LOG_FILE, SOURCE_FILE, SOURCE_ROW
+from analyzer.formats.events import SCHEMA as EVENTS_SCHEMA
+from analyzer.io.errors import InputError
+from analyzer.io.files import format_of
+from analyzer.play.seats import hand_seats
+
+EVENTS_SUFFIX = ".events.parquet"
+# the columns that tell an events table from hand records (which have a ``result`` and no ``seq``)
+EVENTS_KEYS = frozenset({"game_id", "log_row", "seq", "event"})
+EXPORT_HINT = "analyzer export events, or analyzer import --events, writes one"
+
+
+def events_beside(path: str | Path) -> Path:
+    """Where the events of a hand-record file are looked for: ``hands.parquet`` → ``hands.events.parquet``
+    (``hands.csv`` too)."""
+    path = Path(path)
+    return path.with_name(path.stem + EVENTS_SUFFIX)
+
+
+def _columns(path: Path) -> list[str] | None:
+    try:
+        return pl.scan_parquet(path, glob=False).collect_schema().names()
+    except (OSError, pl.exceptions.PolarsError):
+        return None
+
+
+def is_events_table(path: str | Path) -> bool:
+    """Whether ``path`` is a Parquet file of the events table (by its columns, from the file's footer)."""
+    if format_of(path) != "parquet":
+        return False
+    names = _columns(Path(path))
+    return names is not None and EVENTS_KEYS <= set(names) and "result" not in names
+
+
+def events_table(path: str | Path, what: str) -> str:
+    """``path`` as an events table to read, or an :class:`InputError` saying what it is not (``what``: how the
+    run came to it, e.g. ``--events``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{what}: no such file: {path}")
+    names = _columns(path)
+    if names is None:
+        raise InputError(f"{what}: cannot read {path} as Parquet")
+    missing = sorted(EVENTS_KEYS - set(names))
+    if missing or "result" in names:
+        lacks = f"no column {', '.join(map(repr, missing))}" if missing else "it has hand records' result column"
+        raise InputError(f"{what}: {path} is not an events table ({lacks}; {EXPORT_HINT})")
+    return str(path)
+
+
+@dataclass(frozen=True)
+class EventSources:
+    """Where a run's events are: ``frame`` (given from Python) first, then the ``tables`` (Parquet files) in
+    order; a game's events are read from the first of them that has it. ``imported``: the hand-record files
+    the run wrote from logs itself, whose rows are named by their log (:func:`with_log_sources`). Picklable:
+    a cluster's workers read their buckets' events themselves."""
+
+    tables: tuple[str, ...] = ()
+    frame: pl.DataFrame | None = None
+    imported: tuple[str, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        """Whether there are events to read (else only the logs' import is named: ``--no-events``)."""
+        return bool(self.tables) or self.frame is not None
+
+    def read(self, game_ids: pl.Series) -> pl.DataFrame:
+        """The events of the games ``game_ids`` (a partition's: whole games), each game's rows as its table
+        holds them (in play order, one game after another)."""
+        ids = game_ids.cast(pl.String).drop_nulls().unique().sort()
+        sources = ([self.frame.lazy()] if self.frame is not None else []) + [
+            pl.scan_parquet(path, glob=False) for path in self.tables]
+        if ids.is_empty() or not sources:
+            return empty_events()
+        wanted = pl.col("game_id").is_between(pl.lit(ids[0]), pl.lit(ids[-1])) & pl.col("game_id").is_in(ids.implode())
+        if len(sources) == 1:
+            return sources[0].filter(wanted).collect()
+        frames = [lf.filter(wanted).with_columns(pl.lit(i, pl.Int32).alias("_source")) for i, lf in enumerate(sources)]
+        # a game in two tables: read from the first
+        events = pl.concat(frames, how="diagonal_relaxed")
+        return events.filter(pl.col("_source") == pl.col("_source").min().over("game_id")).drop("_source").collect()
+
+
+def empty_events() -> pl.DataFrame:
+    """An events table without rows."""
+    return pl.DataFrame(schema=EVENTS_SCHEMA)
+
+
+@cache
+def _seats_schema() -> pl.Schema:
+    """The columns of ``hand_seats``: of a hand dealt and nothing else (the table of no events at all may not
+    be asked of it)."""
+    given = {
+        "game_id": ["g"] * 4, "log_file": ["g"] * 4, "log_row": [1] * 4, "round": ["E1"] * 4, "honba": [0] * 4,
+        "kyotaku": [0] * 4, "seq": [1, 2, 3, 4], "turn": [0] * 4, "seat": [0, 1, 2, 3], "player": list("abcd"),
+        "event": ["haipai"] * 4,
+        "tiles": [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "3z"]] * 4,
+    }
+    dealt = pl.DataFrame({name: given.get(name, [None] * 4) for name in EVENTS_SCHEMA}, schema=EVENTS_SCHEMA)
+    return hand_seats(dealt).schema
+
+
+SEAT_HAND_COLUMNS = ("game_id", "log_row", *(f"score_{s}" for s in range(4)), *(f"delta_{s}" for s in range(4)))
+
+
+def seats_table(events: pl.DataFrame, hands: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The ``hand_seats`` table of a partition's events (``hands``: its scored hand records, which give each
+    seat's score at the hand's start); without events, a table of its columns and no rows."""
+    if not events.height:
+        return pl.DataFrame(schema=_seats_schema())
+    if hands is not None and not set(SEAT_HAND_COLUMNS) <= set(hands.columns):
+        hands = None
+    return hand_seats(events, None if hands is None else hands.select(SEAT_HAND_COLUMNS))
+
+
+def with_log_sources(raw: pl.DataFrame, imported: tuple[str, ...]) -> pl.DataFrame:
+    """Rows read from the files in ``imported`` (hand records the run imported from logs) named by their log
+    file (``_file``) and their place among its rows (``_row``, from 1), not by the temporary file."""
+    if not imported or LOG_FILE not in raw.columns or not raw.height:
+        return raw
+    from_logs = pl.col(SOURCE_FILE).is_in(list(imported))
+    first = pl.col(SOURCE_ROW).min().over(SOURCE_FILE, LOG_FILE)
+    return raw.with_columns(
+        pl.when(from_logs).then(pl.col(LOG_FILE).cast(pl.String)).otherwise(pl.col(SOURCE_FILE)).alias(SOURCE_FILE),
+        pl.when(from_logs).then(pl.col(SOURCE_ROW) - first + 1).otherwise(pl.col(SOURCE_ROW)).alias(SOURCE_ROW),
+    )
