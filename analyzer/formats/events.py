@@ -170,6 +170,7 @@ class _Columns:
         return pa.Table.from_arrays([arrays[name] for name in PLAYED_SCHEMA.names], schema=PLAYED_SCHEMA)
 
 
+EventColumns = _Columns  # the rows of a batch, for the log tables of games (.tables_from_games)
 _DICTIONARIES = {"round": pa.array(ROUNDS, pa.large_string()), "event": pa.array(EVENTS, pa.large_string()),
                  "tile": pa.array(TILES, pa.large_string()), "tiles": pa.array(TILES, pa.large_string())}
 

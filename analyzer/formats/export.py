@@ -10,6 +10,7 @@ from typing import Callable
 
 from analyzer.formats.events import SCHEMA, EventsOutput, events_batch
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
+from analyzer.formats.game_files_columns import tables_batch, text_batches
 from analyzer.formats.export_run import DirectoryOutput, ExportSummary, Progress, export_logs
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 
@@ -42,13 +43,24 @@ def export_games(paths: list[str | Path], outdir: str | Path, to_text: Callable,
                        scheduler, client, progress, max_log_size)
 
 
+def export_from_tables(paths: list[str | Path], outdir: str | Path, fmt: str, workers: int | None = None,
+                       scheduler: str | None = None, client=None, progress: Progress | None = None,
+                       max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
+    """One file per game in format ``fmt`` (``mjai``, ``tenhou6``) written from the games' log tables
+    (:mod:`.game_files_columns`: the workers read the files into tables, this process makes every game's text
+    from the columns); otherwise as :func:`export_events`. The files are those :func:`export_games` writes with
+    ``TEXTS[fmt]``, byte for byte."""
+    return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES[fmt]), workers, scheduler, client,
+                       progress, max_log_size, convert=partial(text_batches, fmt=fmt))
+
+
 def export_mjai(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:
     """One ``GAME_ID.mjai.jsonl`` per game (mjai JSON lines, as Mortal and mjai-reviewer read them) in
     ``outdir``; the options are :func:`export_events`'."""
-    return export_games(paths, outdir, TEXTS["mjai"], SUFFIXES["mjai"], **options)
+    return export_from_tables(paths, outdir, "mjai", **options)
 
 
 def export_tenhou6(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:
     """One ``GAME_ID.json`` per game (tenhou.net/6 JSON, as Tenhou's viewer opens it) in ``outdir``; the
     options are :func:`export_events`'."""
-    return export_games(paths, outdir, TEXTS["tenhou6"], SUFFIXES["tenhou6"], **options)
+    return export_from_tables(paths, outdir, "tenhou6", **options)

@@ -212,9 +212,11 @@ def _recorded_otherwise(earlier: Path, later: Path, max_bytes: int) -> tuple[str
 
 def export_logs(paths: list[str | Path], batch: Callable, output, workers: int | None = None,
                 scheduler: str | None = None, client=None, progress: Progress | None = None,
-                max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
+                max_log_size: int = DEFAULT_MAX_LOG_BYTES, convert: Callable | None = None) -> ExportSummary:
     """Run ``batch(files, max_bytes)`` (per file its outcome, and the batch's rows or texts) over the files of
-    ``paths`` and write its results to ``output`` (a :class:`TableOutput` or a :class:`DirectoryOutput`)."""
+    ``paths`` and write its results to ``output`` (a :class:`TableOutput` or a :class:`DirectoryOutput`).
+    ``convert``: a stream over the batches' results run in this process (the per-game texts made from the
+    batches' log tables by Polars, which does not run in forked workers), yielding results of the same form."""
     check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS["auto"])
     summary = ExportSummary(str(getattr(output, "path", "")), unit=output.unit, problems=problems)
@@ -225,8 +227,8 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
     done = 0
     try:
         output.open()
-        for outcomes, payload in map_in_order(partial(batch, max_bytes=max_log_size), batches, workers,
-                                              scheduler, client):
+        results = map_in_order(partial(batch, max_bytes=max_log_size), batches, workers, scheduler, client)
+        for outcomes, payload in (results if convert is None else convert(results)):
             keep: list[bool] = []
             for i, (gid, digest, n_rows, notes, error) in enumerate(outcomes):
                 f = files[done]

@@ -1,0 +1,149 @@
+"""Per-game exports (mjai JSON lines, tenhou.net/6 JSON) written from the log tables: the files of
+:mod:`.game_files`, byte for byte, made by :func:`.mjai.write_columns.mjai_texts` and
+:func:`.tenhou.tenhou6_columns.tenhou6_texts` from a batch's columns instead of one game model at a time.
+
+The Polars work runs in the parent, never in a forked worker (Polars' threads do not survive a fork): a worker
+reads its files into the log tables as Arrow (:func:`tables_batch`, as :func:`.read_tables.log_tables_batch`
+does for the import), the parent turns batches of them into texts (:func:`text_batches`, several worker batches
+at a time: a Polars run costs some tens of milliseconds whatever its size) and the export runner writes them,
+one file per game, as it writes :mod:`.game_files`' texts. A reader that gives the log tables itself (the
+columnar mjlog reader) reads in the parent: :func:`texts_of_tables`.
+
+Switching :func:`.export.export_games` to it is a stream in :func:`.export_run.export_logs` (its results
+turned into texts in the parent before its loop)::
+
+    results = map_in_order(partial(batch, max_bytes=max_log_size), batches, workers, scheduler, client)
+    if convert is not None:
+        results = convert(results)
+    for outcomes, payload in results:
+
+and in :func:`.export.export_mjai` (``tenhou6`` alike)::
+
+    return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES["mjai"]), workers, scheduler,
+                       client, progress, max_log_size, convert=partial(text_batches, fmt="mjai"))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
+from analyzer.formats.game_texts import GameTexts
+from analyzer.formats.log_tables import LogTables, concat_tables
+from analyzer.formats.mjai.write_columns import mjai_texts
+from analyzer.formats.model import Game
+from analyzer.formats.read import read_game
+from analyzer.formats.tables_from_games import arrow_tables_of_games, log_tables_from_arrow
+from analyzer.formats.tenhou.tenhou6_columns import tenhou6_texts
+
+WRITERS: dict[str, Callable[[LogTables, pl.DataFrame | None], GameTexts]] = {
+    "mjai": mjai_texts, "tenhou6": tenhou6_texts}
+GAMES_PER_RUN = 512  # games turned into texts at once: a Polars run's own cost is then a small part of it
+PER_SEAT = ("dan", "rate", "ranks")
+_NUMBERS = pa.schema([("game", pa.int32()), *((f"{name}_numbers", pa.large_list(pa.bool_())) for name in PER_SEAT)])
+
+
+def recorded_numbers(games: list[Game]) -> pa.Table:
+    """Per game (numbered from 0) and per-seat value (dan, rate, ranks) whether each seat's value was recorded
+    as a number (a tenhou.net/6 ``rate``): the log tables keep them as text, the exports write them as the log
+    did. Arrow only (it runs in forked workers)."""
+    columns: dict[str, list] = {"game": list(range(len(games)))}
+    for name in PER_SEAT:
+        columns[f"{name}_numbers"] = [
+            None if not isinstance(getattr(g, name), (list, tuple)) else
+            [isinstance(v, (int, float)) for v in getattr(g, name)] for g in games]
+    return pa.table(columns, schema=_NUMBERS)
+
+
+@dataclass
+class TablesBatch:
+    """A batch's files read (:func:`tables_batch`): per file (game id, digest, notes, reason it is not
+    exported or None), and the log tables of the games read (Arrow, numbered in file order) with their
+    :func:`recorded_numbers`."""
+
+    read: list[tuple[str, str, list[tuple], str | None]]
+    tables: dict[str, pa.Table]
+    numbers: pa.Table
+
+
+def tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
+    """The files of a batch read as the export reads them (each file's format told from its content) into the
+    log tables, in a worker: Arrow only."""
+    read: list[tuple[str, str, list[tuple], str | None]] = []
+    games, ids, places = [], [], []
+    for f in files:
+        game, gid, digest, error = read_game(f, "auto", max_bytes)
+        read.append((gid, digest, [] if game is None else [tuple(note) for note in game.notes], error))
+        if game is not None:
+            games.append(game)
+            ids.append(gid)
+            places.append(len(read) - 1)
+    refused: dict[int, str] = {}
+    tables = arrow_tables_of_games(games, ids, refused)
+    for place, reason in refused.items():
+        gid, digest, _, _ = read[places[place]]
+        read[places[place]] = (gid, digest, [], reason)
+    kept = [g for i, g in enumerate(games) if i not in refused]
+    return TablesBatch(read, tables, recorded_numbers(kept))
+
+
+def texts_of_tables(tables: LogTables, fmt: str, numbers: pl.DataFrame | None = None) -> GameTexts:
+    """The files of the games of ``tables`` in ``fmt`` (``mjai``, ``tenhou6``)."""
+    return WRITERS[fmt](tables, numbers)
+
+
+def _outcomes(batch: TablesBatch, texts: GameTexts, first: int) -> tuple[list[tuple], list[str | None]]:
+    """The export runner's form of one batch (per file game id, digest, files, notes, error; and its texts),
+    its games from number ``first`` of ``texts``."""
+    outcomes, out = [], []
+    number = first
+    for gid, digest, notes, error in batch.read:
+        text = None
+        if error is None:
+            error, text = texts.errors[number], texts.text(number)
+            number += 1
+        outcomes.append((gid, digest, 0, [], error) if error is not None else (gid, digest, 1, notes, None))
+        out.append(text)
+    return outcomes, out
+
+
+def text_batches(batches: Iterable[TablesBatch], fmt: str, games_per_run: int = GAMES_PER_RUN
+                 ) -> Iterator[tuple[list[tuple], list[str | None]]]:
+    """Each :func:`tables_batch` as the export runner takes a batch of :mod:`.game_files` (per file game id,
+    digest, files, notes, error; the texts), in order: the parent's work, a few batches at a time."""
+    waiting: list[TablesBatch] = []
+    games = 0
+    for batch in batches:
+        waiting.append(batch)
+        games += batch.tables["games"].num_rows
+        if games >= games_per_run:
+            yield from _converted(waiting, fmt)
+            waiting, games = [], 0
+    if waiting:
+        yield from _converted(waiting, fmt)
+
+
+def _converted(batches: list[TablesBatch], fmt: str) -> Iterator[tuple[list[tuple], list[str | None]]]:
+    parts = [log_tables_from_arrow(batch.tables) for batch in batches]
+    tables = concat_tables(parts)
+    offsets, numbers = [], []
+    offset = 0
+    for part, batch in zip(parts, batches):
+        offsets.append(offset)
+        numbers.append(pl.from_arrow(batch.numbers).with_columns(pl.col("game") + offset))
+        offset += part.games.height
+    texts = texts_of_tables(tables, fmt, pl.concat(numbers))
+    for batch, first in zip(batches, offsets):
+        yield _outcomes(batch, texts, first)
+
+
+def texts_batch(files: list[Path], fmt: str, max_bytes: int = DEFAULT_MAX_LOG_BYTES
+                ) -> tuple[list[tuple], list[str | None]]:
+    """One batch read and written in this process (a Dask task, or a run without workers): what
+    :func:`.game_files.games_batch` gives for it."""
+    return next(text_batches([tables_batch(files, max_bytes)], fmt))

@@ -1,0 +1,83 @@
+"""The import through the log tables: a batch of files read into the log tables in a worker
+(:func:`log_tables_batch`, Arrow only: the workers are forked), their hand records derived as columns in the
+parent (:func:`record_batches`, :mod:`.records_from_tables`), in the form :func:`.read.read_logs` puts
+together (per file: game id, digest, rows, notes, error, start; and the rows as one Arrow table).
+
+Switching :func:`.read.read_logs` to it is two lines there::
+
+    read = partial(log_tables_batch, log_format=log_format, max_bytes=max_log_size)
+    ...
+    return _assemble(files, record_batches(map_in_order(read, batches, workers, scheduler, client)), problems,
+                     progress)
+
+Every file gives the same game id, rows, notes and refusal as through :func:`.rows.game_rows` (a game the
+events table cannot hold, a round past N4 or a counter beyond Int16, is refused with the export's reason).
+Readers that give the log tables themselves (columnar ones) take the place of :func:`.tables_from_games.
+arrow_tables_of_games` here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.columns import COLUMNS
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
+from analyzer.formats.read import read_game
+from analyzer.formats.records_from_tables import records_of_tables
+from analyzer.formats.tables_from_games import arrow_tables_of_games, log_tables_from_arrow
+
+ID_COLUMNS = ("game_id", "played_at")  # given per game by read_logs when the games are put together
+ROW_COLUMNS = [name for name in COLUMNS if name not in ID_COLUMNS]
+
+
+def log_tables_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES
+                     ) -> tuple[list[tuple[str, str, str | None]], dict[str, pa.Table]]:
+    """Per file (game id, digest, reason it does not read or None), and the log tables of the files that read
+    (their games numbered in file order), as Arrow tables."""
+    read: list[tuple[str, str, str | None]] = []
+    games, ids, places = [], [], []
+    for f in files:
+        game, gid, digest, error = read_game(f, log_format, max_bytes)
+        read.append((gid, digest, error))
+        if game is not None:
+            games.append(game)
+            ids.append(gid)
+            places.append(len(read) - 1)
+    refused: dict[int, str] = {}
+    tables = arrow_tables_of_games(games, ids, refused)
+    for place, reason in refused.items():
+        read[places[place]] = ("", "", reason)
+    return read, tables
+
+
+def records_batch(batch: tuple[list[tuple[str, str, str | None]], dict[str, pa.Table]]) -> tuple[list[tuple], pa.Table]:
+    """One batch of :func:`log_tables_batch` as :func:`.read.read_logs` takes a batch: per file (game id,
+    digest, rows, notes, error, start time) and the rows without their id columns."""
+    read, arrow = batch
+    result = records_of_tables(log_tables_from_arrow(arrow))
+    records = result.records
+    per_game = records.select("played_at", game=result.games).group_by("game").agg(
+        pl.len(), pl.col("played_at").first())
+    counts = {game: (rows, started) for game, rows, started in per_game.iter_rows()}
+    outcomes: list[tuple] = []
+    number = 0
+    for gid, digest, error in read:
+        if error is not None:
+            outcomes.append(("", "", 0, [], error, None))
+            continue
+        if number in result.errors:
+            outcomes.append(("", "", 0, [], result.errors[number], None))
+        else:
+            rows, started = counts.get(number, (0, None))
+            outcomes.append((gid, digest, rows, result.notes.get(number, []), None, started))
+        number += 1
+    return outcomes, records.select(ROW_COLUMNS).to_arrow()
+
+
+def record_batches(batches):
+    """:func:`records_batch` of every batch, in order."""
+    for batch in batches:
+        yield records_batch(batch)

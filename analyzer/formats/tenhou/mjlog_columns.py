@@ -1,0 +1,367 @@
+"""Tenhou mjlog files read as columns: a batch of files into the log tables (:mod:`analyzer.formats.log_tables`)
+with Polars expressions and numpy arithmetic over whole columns, no Python loop per tag, event or hand.
+
+Per file (Python, as it must be: the bytes read with the caps of :mod:`analyzer.formats.files`, the content
+digest and the game id; a file with more than its root element, or not ASCII, decoded and its prolog's
+comments left out by :func:`analyzer.formats.tenhou.mjlog.split_prolog`) :func:`read_mjlog_tables` keeps the
+log's root element; then for the whole batch:
+
+1. :mod:`.mjlog_columns_tags`: the logs as one buffer split at every ``<`` (one vectorised pass), draws and
+   discards coded from their bytes, every other tag's attributes read by its shape as Polars strings;
+2. :mod:`.mjlog_columns_games`, :mod:`.mjlog_columns_deals`, :mod:`.mjlog_columns_calls`,
+   :mod:`.mjlog_columns_results`: the games' values, the deals, the calls (meld codes decoded with integer
+   arithmetic, :mod:`.mjlog_columns_codes`), the riichi and dora tags, the outcomes, each as typed columns;
+3. :mod:`.mjlog_columns_play`: the events table's rows with their running values per hand and seat (turns,
+   wall left, tsumogiri, riichi sticks) as running sums;
+4. the four tables, their list and Enum columns built from flat values and offsets (Arrow arrays).
+
+A call costs about 60 ms whatever its size, and memory grows with it (about 0.3 GB for 1,000 games): batches
+of 500 to 1,000 files suit it, two at once on threads where there are two cores (Polars, numpy and Arrow work
+outside the GIL; Polars does not survive a fork, so not in forked workers).
+
+**The per-game reader is the oracle of what this reader refuses.** Every rule of
+:func:`analyzer.formats.tenhou.mjlog.parse_mjlog` that these columns do not reproduce exactly (a malformed
+tag, a form of a number Python reads and these columns do not, a game in an order the events table cannot be
+cut from without a sort, ...) makes the file *refused* here; a refused file, and one that is no mjlog, is read
+by that reader (:func:`analyzer.formats.read.read_game`) and its game, if any, turned into tables by
+:func:`analyzer.formats.tables_from_games.tables_of_games`: so a broken log gets today's exact reason, an
+unusual one today's exact tables, and no result is ever silently different. The tests
+(``tests/formats/tenhou/test_mjlog_columns.py``) hold the columns to that reader on every shared and test log,
+on hand-written logs of each rule and on random damage.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.events import ROUNDS
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, read_log_bytes
+from analyzer.formats.identity import content_digest, game_id, is_tenhou_log_id
+from analyzer.formats.log_tables import EVENTS, GAMES, SCHEMAS, TILE, LogTables
+from analyzer.formats.majsoul.protobuf import protobuf_record
+from analyzer.formats.model import LogError
+from analyzer.formats.read import read_game
+from analyzer.formats.tables_from_games import tables_of_games
+from analyzer.formats.tenhou.mjlog import split_prolog
+from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
+from analyzer.formats.tenhou.mjlog_columns_codes import (
+    ANKAN, CHI, EVENT, TILE_TABLE, arrow_field, enum_array, lists,
+)
+from analyzer.formats.tenhou.mjlog_columns_deals import deals, placed
+from analyzer.formats.tenhou.mjlog_columns_games import game_values, players
+from analyzer.formats.tenhou.mjlog_columns_play import play_rows, refusals, stream
+from analyzer.formats.tenhou.mjlog_columns_results import results
+from analyzer.formats.tenhou.mjlog_columns_tags import attribute_frames, tag_rows
+
+_ROOT = re.compile(rb"<mjloggm(?=[ \t\r\n/>])")
+ROUND = pl.Enum(ROUNDS)
+_ROUND_VALUES = pl.Series("round", ROUNDS, dtype=ROUND)
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """What became of one file: its game's number in the tables (None: not read), game id, content digest,
+    and the reason it did not read (None when it did), as :func:`analyzer.formats.read.read_game` says it;
+    ``columns``: read by these columns (else by the per-game reader)."""
+
+    game: int | None
+    game_id: str
+    digest: str
+    error: str | None
+    columns: bool
+
+
+@dataclass
+class _Prepared:
+    path: Path
+    body: bytes  # the root element
+    digest: str
+    commented_id: str | None
+
+
+def _prepare(path: Path, max_bytes: int) -> _Prepared | None:
+    """The log's root element and digest when the columns can read the file; None for the per-game reader
+    (a file that cannot be read, or is no mjlog)."""
+    try:
+        data = read_log_bytes(path, max_bytes)
+    except LogError:
+        return None
+    if protobuf_record(data) is not None:
+        return None
+    root = data.rstrip()
+    if data.startswith(b"<mjloggm") and data.isascii() and root.endswith(b"</mjloggm>"):  # (a "<!" tag: refused)
+        # Tenhou's own files: the root element alone, ASCII (no decoding needed), the digest of the bytes
+        digest, commented_id = content_digest(data), None
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
+        if text.lstrip()[:1] != "<":
+            return None
+        try:
+            body, commented_id = split_prolog(text)
+        except LogError:
+            return None
+        # as parse_file: the digest of the root element where the file holds more (mjlog.parse_mjlog)
+        digest = content_digest(body.encode("utf-8")) if len(body) != len(text.strip()) else content_digest(data)
+        root = body.strip().encode("utf-8")
+    if _ROOT.match(root) is None or not root.endswith(b"</mjloggm>"):
+        return None
+    return _Prepared(path, root, digest, commented_id)
+
+
+def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES,
+                      ) -> tuple[LogTables, list[FileRead]]:
+    """The log tables of the mjlog ``files`` (games numbered in file order, the files that do not read left
+    out) and what became of each file (see the module docstring)."""
+    prepared = [_prepare(Path(f), max_bytes) for f in files]
+    fast = [p for p in prepared if p is not None]
+    parsed = _Parsed(fast) if fast else None
+    number_of = {}  # file index -> its number among the prepared files, for those the columns read
+    for i, p in enumerate(prepared):
+        if p is not None:
+            number_of[i] = len(number_of)
+    refused = parsed.refused if parsed is not None else set()
+    number_of = {i: n for i, n in number_of.items() if n not in refused}
+    old = _per_game([f for i, f in enumerate(files) if i not in number_of], max_bytes)
+    old_reads = iter(old.reads)
+    reads, numbers, old_numbers = [], np.full(len(fast), -1, np.int32), []
+    count = 0  # the games read so far: the next one's number, whichever reader reads it
+    for i in range(len(files)):
+        number = number_of.get(i)
+        if number is not None:
+            numbers[number] = count
+            reads.append(FileRead(count, parsed.game_ids[number], fast[number].digest, None, True))
+            count += 1
+            continue
+        gid, digest, error = next(old_reads)
+        reads.append(FileRead(None if error else count, gid, digest, error, False))
+        if error is None:
+            old_numbers.append(count)
+            count += 1
+    parts = []
+    if parsed is not None and (numbers >= 0).any():
+        parts.append(parsed.tables(numbers))
+    if old_numbers:
+        renumber = pl.col("game").replace_strict(list(range(len(old_numbers))), old_numbers, return_dtype=pl.Int32)
+        parts.append(LogTables(**{name: getattr(old.tables, name).with_columns(renumber) for name in SCHEMAS}))
+    return _merged(parts), reads
+
+
+@dataclass
+class _PerGame:
+    tables: LogTables | None
+    reads: list[tuple[str, str, str | None]]  # per file: game id, digest, the reason it is not read
+
+
+def _per_game(files: list[str | Path], max_bytes: int) -> _PerGame:
+    """The files the columns do not read, read by the per-game reader (its exact reasons for those that do not
+    read), their games' tables by :func:`.tables_from_games.tables_of_games`; a game those tables cannot hold
+    (a counter beyond the events table's Int16) is not read, and says so."""
+    games, ids, reads = [], [], []
+    for f in files:
+        game, gid, digest, error = read_game(Path(f), "tenhou", max_bytes)
+        if game is not None:
+            try:
+                tables_of_games([game], [gid])
+            except (ValueError, IndexError, KeyError, TypeError) as exc:  # as the events export
+                game, error = None, f"cannot be read into the log tables ({type(exc).__name__}: {str(exc)[:200]})"
+        if game is not None:
+            games.append(game)
+            ids.append(gid)
+        reads.append((gid, digest, error))
+    return _PerGame(tables_of_games(games, ids) if games else None, reads)
+
+
+def _merged(parts: list[LogTables]) -> LogTables:
+    """The tables of the columns and of the per-game reader as one, in game order."""
+    if not parts:
+        return LogTables.empty()
+    if len(parts) == 1:
+        return parts[0]
+    merged = {}
+    for name in SCHEMAS:
+        first, second = (getattr(part, name) for part in parts)
+        if name == "events":  # two runs sorted by game: merged, not sorted again
+            merged[name] = first.merge_sorted(second, key="game")
+        else:
+            merged[name] = pl.concat([first, second]).sort("game", maintain_order=True)
+    return LogTables(**merged)
+
+
+def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
+    """The Arrow validity bitmap of ``n`` rows valid at ``rows`` only."""
+    valid = np.zeros(n, bool)
+    valid[rows] = True
+    return pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+
+class _Parsed:
+    """The columns of the prepared files of a batch (numbered 0.. in file order) and the files refused."""
+
+    def __init__(self, fast: list[_Prepared]) -> None:
+        self.fast = fast
+        n = len(fast)
+        tags = tag_rows([p.body for p in fast])
+        frames, refused = attribute_frames(tags)
+        first_init = np.full(n, -1, np.int64)
+        init = frames["INIT"]
+        if init.height:
+            firsts = init.group_by("file").agg(pl.col("r").min())
+            first_init[firsts["file"].to_numpy()] = firsts["r"].to_numpy()
+        self.values = game_values(frames["GO"], frames["UN"], frames["SHUFFLE"], n, first_init)
+        count, aka = self.values.players, self.values.aka
+        self.deals = deals(init, count, aka)
+        self.results = results(frames["AGARI"], frames["RYUUKYOKU"], aka)
+        self.calls = calls(frames["N"], count, aka)
+        reach_rows, reach_refused = reaches(frames["REACH"])
+        dora_rows, dora_refused = doras(frames["DORA"])
+        out = self.results.frame
+        sources = {"init": placed(self.deals), "n": self.calls.placed(), "reach": reach_rows, "dora": dora_rows,
+                   "outcomes": (out["r"].to_numpy(), out["ev"].to_numpy(), out["seat"].to_numpy(), None,
+                                out["frm"].to_numpy())}
+        rows = stream(tags, count, sources)
+        self.play = play_rows(rows, count, self.deals.frame["r"].to_numpy())
+        refused |= (refusals(rows, self.play, count) | self.values.refused | self.deals.refused
+                    | self.results.refused | self.calls.refused | reach_refused | dora_refused)
+        refused |= set(np.nonzero(first_init < 0)[0].tolist())  # no hand: "no hands (<INIT>) in the log"
+        refs = self.values.frame["ref"].to_list()
+        self.refs = [p.commented_id if p.commented_id is not None and not is_tenhou_log_id(ref) else ref
+                     for p, ref in zip(fast, refs)]
+        self.game_ids = [game_id(ref, p.path, p.digest) for p, ref in zip(fast, self.refs)]
+        named, unnamed = players(self.values, self.game_ids)
+        self.players = named
+        self.refused = refused | unnamed
+
+    def tables(self, numbers: np.ndarray) -> LogTables:
+        """The tables of the files kept (``numbers``: each prepared file's game number, -1 for one refused)."""
+        keep_file = numbers >= 0
+        hand_keep = keep_file[self.deals.frame["file"].to_numpy()]
+        out = self.results.frame
+        hands = self.deals.table(numbers, hand_keep)
+        outcome_keep = keep_file[out["file"].to_numpy()]
+        return LogTables(games=self._games(numbers), hands=hands, events=self._events(numbers),
+                         outcomes=self._outcomes(numbers, outcome_keep))
+
+    def _games(self, numbers: np.ndarray) -> pl.DataFrame:
+        keep = numbers >= 0
+        v = self.values.frame.join(self.results.owari, on="file", how="left").sort("file")
+        n = len(v)
+        frame = v.with_columns(
+            game=pl.Series(numbers, dtype=pl.Int32),
+            game_id=pl.Series(self.game_ids, dtype=pl.String),
+            log_file=pl.Series([str(p.path) for p in self.fast], dtype=pl.String),
+            ref=pl.Series(self.refs, dtype=pl.String),
+            digest=pl.Series([p.digest for p in self.fast], dtype=pl.String),
+            platform=pl.lit("tenhou"),
+            rule_options=pl.Series([[]], dtype=GAMES["rule_options"]).new_from_index(0, n),
+            notes=pl.Series([[]], dtype=GAMES["notes"]).new_from_index(0, n),
+        ).filter(pl.Series(keep))
+        missing = {name: pl.lit(None, dtype) for name, dtype in GAMES.items() if name not in frame.columns}
+        return frame.with_columns(**missing).select([pl.col(name).cast(dtype) for name, dtype in GAMES.items()])
+
+    def _outcomes(self, numbers: np.ndarray, keep: np.ndarray) -> pl.DataFrame:
+        out = self.results.frame.filter(pl.Series(keep))
+        hands = self.deals.frame
+        hand = np.searchsorted(hands["r"].to_numpy(), out["r"].to_numpy()) - 1  # the INIT before each outcome
+        first = np.searchsorted(hand, hand, side="left")  # sorted: the hand's first outcome
+        frame = out.with_columns(
+            game=pl.Series(numbers[out["file"].to_numpy()], dtype=pl.Int32),
+            log_row=pl.Series(hands["log_row"].to_numpy()[hand], dtype=pl.Int16),
+            outcome=pl.Series(np.arange(len(out)) - first, dtype=pl.Int8),
+        )
+        return frame.select(list(SCHEMAS["outcomes"]))
+
+    def _events(self, numbers: np.ndarray) -> pl.DataFrame:
+        """The events table of the files kept, from the play rows' arrays (Arrow arrays built from them)."""
+        e = self._kept(numbers)
+        n = len(e["ev"])
+        file, hand, seat, tid = e["file"], e["hand"], e["seat"], e["tid"]
+        hands = self.deals.frame
+        per_hand = {name: hands[name].to_numpy().astype(np.int16) for name in ("log_row", "honba", "kyotaku")}
+        # a tile id (-1: none) by the file's red fives: one look-up in a table of none, with, none, without them
+        table = np.concatenate([[255], TILE_TABLE[:136], [255], TILE_TABLE[136:]]).astype(np.uint8)
+        tile = table[tid + np.where(self.values.aka, 1, 138).astype(np.int16)[file]]
+        arrays = {
+            "game": pa.array(numbers[file]),
+            **{name: pa.array(values[hand]) for name, values in per_hand.items()},
+            "round": enum_array((hands["kyoku"].to_numpy() % 16).astype(np.uint8)[hand], ROUND),
+            "seq": pa.array(e["seq"]),
+            "turn": pa.array(e["turn"], mask=e["turn"] < 0),
+            "seat": pa.array(seat, mask=seat < 0),
+            "event": enum_array(e["ev"], EVENTS["event"]),
+            "tile": enum_array(tile, TILE, tile != 255),
+            "tiles": self._event_tiles(e, n),
+            "from_seat": pa.array(e["frm"], mask=e["frm"] < 0),
+            "tsumogiri": pa.array(e["tsumogiri"] == 1, mask=e["tsumogiri"] < 0),
+            "wall_left": pa.array(e["wall_left"]),
+            **self._deltas(e, n),
+        }
+        fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENTS.items() if name in arrays]
+        frame = pl.from_arrow(pa.Table.from_arrays([arrays[f.name] for f in fields], schema=pa.schema(fields)))
+        # the texts by game and seat: gathered as Polars strings (views of the few texts, not copies)
+        at_file = pl.Series(file)
+        unseated = seat < 0
+        player = self.players.gather(pl.Series(file * 4 + np.where(unseated, 0, seat)))
+        paths = [str(p.path) for p in self.fast]
+        return frame.with_columns(
+            game_id=pl.Series(self.game_ids, dtype=pl.String).gather(at_file),
+            log_file=pl.Series(paths, dtype=pl.String).gather(at_file),
+            player=player.set(pl.Series(unseated), None) if unseated.any() else player,
+        ).select(list(EVENTS))
+
+    def _kept(self, numbers: np.ndarray) -> dict[str, np.ndarray]:
+        """The play rows of the files kept (``numbers`` >= 0), their outcome rows renumbered."""
+        play = self.play
+        kept = (numbers >= 0)[play["file"]]
+        rows = ("r", "file", "hand", "ev", "seat", "tid", "frm", "seq", "turn", "wall_left", "tsumogiri")
+        if kept.all():
+            return {name: play[name] for name in (*rows, "out", "first", "sticks")}
+        e = {name: play[name][kept] for name in rows}
+        out_kept = kept[play["out"]]
+        e["out"] = np.cumsum(kept)[play["out"][out_kept]] - 1
+        e["first"], e["sticks"] = play["first"][out_kept], play["sticks"][out_kept]
+        return e
+
+    def _deltas(self, e: dict[str, np.ndarray], n: int) -> dict[str, pa.Array]:
+        """The outcome rows' deltas: as recorded, less the riichi sticks put down in the hand for its first
+        outcome; null for seat 3 of three players and on every other row (one validity bitmap for all)."""
+        out = e["out"]
+        res = self.results.frame
+        at = np.searchsorted(res["r"].to_numpy(), e["r"][out])
+        four = self.values.players[e["file"][out]] == 4
+        valid = [_bitmap(n, out)] * 3 + [_bitmap(n, out[four]) if not four.all() else None]
+        deltas = {}
+        for s in range(4):
+            full = np.zeros(n, np.int32)
+            full[out] = res[f"delta_{s}"].to_numpy()[at] - np.where(e["first"], 1000 * e["sticks"][:, s], 0)
+            deltas[f"delta_{s}"] = pa.Array.from_buffers(pa.int32(), n, [valid[s] or valid[0], pa.py_buffer(full)])
+        return deltas
+
+    def _event_tiles(self, e: dict[str, np.ndarray], n: int) -> pa.Array:
+        """The ``tiles`` column: each deal row's thirteen tiles, each call's three or four, by the Enum."""
+        ev = e["ev"]
+        deal_pos = np.nonzero(ev == EVENT["haipai"])[0]
+        call_pos = np.nonzero((ev >= CHI) & (ev <= ANKAN))[0]
+        at = np.searchsorted(self.calls.frame["r"].to_numpy(), e["r"][call_pos])
+        call_tiles = self.calls.tiles[at]
+        call_lengths = (call_tiles != 255).sum(axis=1)
+        lengths = np.zeros(n, np.int64)
+        lengths[deal_pos] = 13
+        lengths[call_pos] = call_lengths
+        offsets = np.zeros(n + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        flat = np.zeros(int(offsets[-1]), np.uint8)
+        dealt = self.deals.event_tiles()[e["hand"][deal_pos], e["seat"][deal_pos].astype(np.int64)]
+        flat[(offsets[deal_pos][:, None] + np.arange(13)).reshape(-1)] = dealt.reshape(-1)
+        place = offsets[call_pos][:, None] + np.arange(4)
+        used = np.arange(4) < call_lengths[:, None]
+        flat[place[used]] = call_tiles[used]
+        return lists(enum_array(flat, TILE), lengths, pl.List(TILE), lengths > 0)

@@ -1,0 +1,135 @@
+"""What the columnar mjlog reader (:mod:`.mjlog_columns`) decodes with integer arithmetic, and how it builds
+its list columns: tile ids, meld codes, and Arrow arrays from offsets.
+
+* tile ids 0-135 (``id // 4`` the kind; ids 16, 52 and 88 the red fives where the game has them) into the
+  index of the tile Enum (:data:`analyzer.formats.log_tables.TILE`): :func:`tile_index`;
+* Tenhou's bit-packed meld code (``<N m=…>``, ``<AGARI m=…>``) into its kind, tile ids, called tile and the
+  seat it was called from: :func:`meld_columns` (the rules of :func:`analyzer.formats.tenhou.mjlog._meld`);
+* list columns from flat values and lengths (Arrow offsets, no list built per row): :func:`lists`, and a
+  Polars series of a log table's type from an Arrow array: :func:`series`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.events import EVENTS, TILES
+from analyzer.formats.log_tables import TILE
+
+TILE_VALUES = pl.Series("tile", TILES, dtype=TILE)
+EVENT = {name: i for i, name in enumerate(EVENTS)}
+RED_IDS = (16, 52, 88)
+NORTH_IDS = (120, 121, 122, 123)
+CHI, PON, MINKAN, KAKAN, ANKAN, KITA = (EVENT[k] for k in ("chi", "pon", "minkan", "kakan", "ankan", "kita"))
+MELD_NAMES = {CHI: "chi", PON: "pon", MINKAN: "minkan", KAKAN: "kakan", ANKAN: "ankan"}
+
+
+def tile_index(tid: pl.Expr, aka: pl.Expr | bool) -> pl.Expr:
+    """The tile Enum's index of tile id ``tid`` (0-135): the kind, a red five apart where ``aka``."""
+    kind = tid // 4
+    plain = kind + pl.min_horizontal(kind // 9, pl.lit(3))
+    red = tid.is_in(RED_IDS) & aka
+    return pl.when(red).then((kind // 9) * 10 + 9).otherwise(plain).cast(pl.Int16)
+
+
+def _tile_table() -> np.ndarray:
+    """:func:`tile_index` of every tile id with red fives (0-135), then without them (136-271)."""
+    tids = np.arange(136)
+    kind = tids // 4
+    plain = kind + np.minimum(kind // 9, 3)
+    red = np.where(np.isin(tids, RED_IDS), (kind // 9) * 10 + 9, plain)
+    return np.concatenate([red, plain]).astype(np.uint8)
+
+
+TILE_TABLE = _tile_table()  # by tile id with red fives, then 136 + tile id without
+
+
+def tile_index_array(tids: np.ndarray, aka: np.ndarray) -> np.ndarray:
+    """:func:`tile_index` of an array of tile ids 0-135 (``aka`` per id, broadcast): a look-up."""
+    return TILE_TABLE[tids + np.where(aka, 0, 136)]
+
+
+def meld_columns(m: pl.Expr, who: pl.Expr) -> dict[str, pl.Expr]:
+    """A meld code's ``meld`` (the events' chi, pon, minkan, kakan, ankan or kita number), tile ids ``t0``..``t3``
+    in the per-game model's order (``t3`` null for a chi or pon, ``t1``.. null for a north set aside),
+    ``called`` (the called, added or set-aside tile id) and ``frm`` (the seat it came from; the caller for a
+    closed kan and a north). ``m`` is a code of 0 or more (a negative one is refused before)."""
+    bit = [(m // (1 << b)) % 2 == 1 for b in range(6)]
+    chi, pon = bit[2], ~bit[2] & bit[3]
+    kakan = ~bit[2] & ~bit[3] & bit[4]
+    kita = ~bit[2] & ~bit[3] & ~bit[4] & bit[5]
+    closed = ~bit[2] & ~bit[3] & ~bit[4] & ~bit[5] & (m % 4 == 0)
+    meld = (pl.when(chi).then(CHI).when(pon).then(PON).when(kakan).then(KAKAN).when(kita).then(KITA)
+            .when(closed).then(ANKAN).otherwise(MINKAN))
+    # chi: the called tile's place and the lowest kind, then each tile's copy
+    chi_called = m // 1024
+    chi_base = chi_called // 3
+    chi_base = (chi_base // 7) * 9 + chi_base % 7
+    chi_tiles = [(chi_base + i) * 4 + (m // (8 << (2 * i))) % 4 for i in range(3)]
+    # pon and kakan: the copy left out of the pon, the called tile's place and the kind
+    unused = (m // 32) % 4
+    pon_called = m // 512
+    pon_base = (pon_called // 3) * 4
+    pon_tiles = [pon_base + j + (unused <= j).cast(pl.Int64) for j in range(3)]
+    kan_tile = m // 256
+    kan_tiles = [(kan_tile // 4) * 4 + j for j in range(4)]
+
+    def pick(i: int) -> pl.Expr:
+        return (pl.when(chi).then(chi_tiles[i] if i < 3 else None)
+                .when(pon).then(pon_tiles[i] if i < 3 else None)
+                .when(kakan).then(pon_tiles[i] if i < 3 else pon_base + unused)
+                .when(kita).then(kan_tile if i == 0 else None)
+                .otherwise(kan_tiles[i]))
+
+    def chosen(tiles: list[pl.Expr], place: pl.Expr) -> pl.Expr:
+        return pl.when(place == 0).then(tiles[0]).when(place == 1).then(tiles[1]).otherwise(tiles[2])
+
+    called = (pl.when(chi).then(chosen(chi_tiles, chi_called % 3))
+              .when(pon).then(chosen(pon_tiles, pon_called % 3))
+              .when(kakan).then(pon_base + unused).otherwise(kan_tile))
+    frm = pl.when(kita | closed).then(who).otherwise((who + m % 4) % 4)
+    return {"meld": meld.cast(pl.Int8), **{f"t{i}": pick(i) for i in range(4)}, "called": called,
+            "frm": frm.cast(pl.Int8)}
+
+
+@cache
+def arrow_field(dtype: pl.DataType) -> pa.Field:
+    """The Arrow field Polars writes a column of ``dtype`` as (an Enum's categories in its metadata)."""
+    return pl.DataFrame(schema={"x": dtype}).to_arrow().schema.field("x")
+
+
+def series(array: pa.Array, dtype: pl.DataType, name: str) -> pl.Series:
+    """An Arrow array of ``dtype``'s Arrow type (:func:`arrow_field`) as a Polars series of ``dtype``."""
+    field = arrow_field(dtype).with_name(name)
+    return pl.from_arrow(pa.table([array], schema=pa.schema([field]))).to_series()
+
+
+def enum_array(codes: np.ndarray, dtype: pl.DataType, valid: np.ndarray | None = None) -> pa.Array:
+    """Dictionary codes (the Enum's indices) as the Arrow array of an Enum column of ``dtype``."""
+    kind = arrow_field(dtype).type
+    indices = pa.array(codes.astype(np.uint8 if kind.index_type == pa.uint8() else np.uint32, copy=False),
+                       kind.index_type, mask=None if valid is None else ~valid)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(dtype.categories.to_list(), kind.value_type),
+                                          ordered=kind.ordered)
+
+
+def lists(values: pa.Array, lengths: np.ndarray, dtype: pl.DataType, valid: np.ndarray | None = None) -> pa.Array:
+    """``values`` (flat, in row order) as a list array of ``dtype`` (a ``pl.List``) with ``lengths[i]`` values in
+    row ``i``; null where ``valid`` is False."""
+    offsets = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.LargeListArray.from_arrays(pa.array(offsets), values, type=arrow_field(dtype).type,
+                                         mask=None if valid is None else pa.array(~valid))
+
+
+def fill(length: int, positions: np.ndarray, values: np.ndarray, dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
+    """(values at ``positions`` of an array of ``length``, the mask of the positions set): a sparse column."""
+    full = np.zeros(length, dtype)
+    full[positions] = values
+    valid = np.zeros(length, bool)
+    valid[positions] = True
+    return full, valid
