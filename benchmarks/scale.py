@@ -147,11 +147,20 @@ def replicated(rows: int, seed: int, copies: int) -> Path:
     return path
 
 
+def _read_back(file) -> str:
+    file.seek(0)
+    text = file.read().decode(errors="replace")
+    file.close()
+    return text
+
+
 def timed(command: list[str], cwd: Path | None = None) -> dict:
     """Run ``command`` (in ``cwd``); wall seconds, exit status and peak RSS (MB): the largest of the child's own
     peak (``wait4``) and the sum over its process tree sampled every 0.1 s (worker processes of --in-flight)."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    # the output into files, not pipes: a command that prints more than a pipe holds would wait on us forever
+    stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    child = subprocess.Popen(command, stdout=stdout, stderr=stderr, cwd=cwd)
     tree_peak, sampling = [0.0], threading.Event()
 
     def sample() -> None:
@@ -164,8 +173,7 @@ def timed(command: list[str], cwd: Path | None = None) -> dict:
     seconds = time.perf_counter() - started
     sampling.set()
     sampler.join()
-    out = child.stdout.read().decode(errors="replace")
-    err = child.stderr.read().decode(errors="replace")
+    out, err = (_read_back(f) for f in (stdout, stderr))
     child.returncode = os.waitstatus_to_exitcode(status)
     return {"seconds": round(seconds, 3), "exit": child.returncode, "peak_rss_mb": round(max(usage.ru_maxrss / 1024, tree_peak[0]), 1),
             "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2), "stdout_tail": out[-400:],
