@@ -37,8 +37,8 @@ from analyzer.formats.game_texts import GameTexts
 from analyzer.formats.log_tables import LogTables, concat_tables
 from analyzer.formats.mjai.write_columns import mjai_texts
 from analyzer.formats.model import Game
-from analyzer.formats.read import read_game
-from analyzer.formats.tables_from_games import arrow_tables_of_games, log_tables_from_arrow
+from analyzer.formats.read_tables import games_into_tables
+from analyzer.formats.tables_from_games import log_tables_from_arrow
 from analyzer.formats.tenhou.tenhou6_columns import tenhou6_texts
 
 WRITERS: dict[str, Callable[[LogTables, pl.DataFrame | None], GameTexts]] = {
@@ -74,22 +74,11 @@ class TablesBatch:
 def tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
     """The files of a batch read as the export reads them (each file's format told from its content) into the
     log tables, in a worker: Arrow only."""
-    read: list[tuple[str, str, list[tuple], str | None]] = []
-    games, ids, places = [], [], []
-    for f in files:
-        game, gid, digest, error = read_game(f, "auto", max_bytes)
-        read.append((gid, digest, [] if game is None else [tuple(note) for note in game.notes], error))
-        if game is not None:
-            games.append(game)
-            ids.append(gid)
-            places.append(len(read) - 1)
-    refused: dict[int, str] = {}
-    tables = arrow_tables_of_games(games, ids, refused)
-    for place, reason in refused.items():
-        gid, digest, _, _ = read[places[place]]
-        read[places[place]] = (gid, digest, [], reason)
-    kept = [g for i, g in enumerate(games) if i not in refused]
-    return TablesBatch(read, tables, recorded_numbers(kept))
+    read, tables = games_into_tables(files, "auto", max_bytes)
+    kept = [game for game, *_ in read if game is not None]
+    outcomes = [(gid, digest, [] if game is None else [tuple(note) for note in game.notes], error)
+                for game, gid, digest, error in read]
+    return TablesBatch(outcomes, tables, recorded_numbers(kept))
 
 
 def texts_of_tables(tables: LogTables, fmt: str, numbers: pl.DataFrame | None = None) -> GameTexts:

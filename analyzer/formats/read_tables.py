@@ -33,24 +33,27 @@ ID_COLUMNS = ("game_id", "played_at")  # given per game by read_logs when the ga
 ROW_COLUMNS = [name for name in COLUMNS if name not in ID_COLUMNS]
 
 
+def games_into_tables(files: list[Path], log_format: str, max_bytes: int = DEFAULT_MAX_LOG_BYTES
+                      ) -> tuple[list[tuple], dict[str, pa.Table]]:
+    """Per file (game, game id, digest, reason it does not read or None), and the log tables of the games that
+    read (numbered in file order), as Arrow tables (it runs in forked workers). A game the tables cannot hold
+    keeps its id and digest, its game set to None and the reason given."""
+    read = [read_game(f, log_format, max_bytes) for f in files]
+    places = [i for i, (game, *_) in enumerate(read) if game is not None]
+    refused: dict[int, str] = {}
+    tables = arrow_tables_of_games([read[i][0] for i in places], [read[i][1] for i in places], refused)
+    for number, reason in refused.items():
+        _, gid, digest, _ = read[places[number]]
+        read[places[number]] = (None, gid, digest, reason)
+    return read, tables
+
+
 def log_tables_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES
                      ) -> tuple[list[tuple[str, str, str | None]], dict[str, pa.Table]]:
     """Per file (game id, digest, reason it does not read or None), and the log tables of the files that read
     (their games numbered in file order), as Arrow tables."""
-    read: list[tuple[str, str, str | None]] = []
-    games, ids, places = [], [], []
-    for f in files:
-        game, gid, digest, error = read_game(f, log_format, max_bytes)
-        read.append((gid, digest, error))
-        if game is not None:
-            games.append(game)
-            ids.append(gid)
-            places.append(len(read) - 1)
-    refused: dict[int, str] = {}
-    tables = arrow_tables_of_games(games, ids, refused)
-    for place, reason in refused.items():
-        read[places[place]] = ("", "", reason)
-    return read, tables
+    read, tables = games_into_tables(files, log_format, max_bytes)
+    return [(gid, digest, None) if error is None else ("", "", error) for _, gid, digest, error in read], tables
 
 
 def records_batch(batch: tuple[list[tuple[str, str, str | None]], dict[str, pa.Table]]) -> tuple[list[tuple], pa.Table]:
