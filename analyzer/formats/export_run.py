@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
 from analyzer.io.faults import interrupts_held, set_aside, writing
-from analyzer.formats.model import Game, ImportProblem
+from analyzer.formats.model import Game, ImportProblem, copies_skipped, files_failed
 from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, read_logs
 from analyzer.formats.read import read_game as read_log_game
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
@@ -51,11 +51,11 @@ class ExportSummary:
     @property
     def failed(self) -> int:
         """Files (or games) not exported: read errors and other versions of a game."""
-        return sum(1 for p in self.problems if not p.imported)
+        return files_failed(self.problems)
 
     @property
     def copies(self) -> int:
-        return sum(1 for p in self.problems if p.same_as is not None and p.imported)
+        return copies_skipped(self.problems)
 
 
 # min/max kept for the columns a reader filters on (row groups skipped); the others' cost a third of the write

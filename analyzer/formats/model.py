@@ -66,6 +66,16 @@ class ImportProblem:
         return self.file + (f" ({', '.join(known)})" if known else "")
 
 
+def files_failed(problems: list[ImportProblem]) -> int:
+    """Files (or games) not read: read errors and other versions of a game."""
+    return sum(1 for p in problems if not p.imported)
+
+
+def copies_skipped(problems: list[ImportProblem]) -> int:
+    """Copies of a game met before, skipped (nothing lost)."""
+    return sum(1 for p in problems if p.same_as is not None and p.imported)
+
+
 class Note(NamedTuple):
     """A caveat about a game that imported anyway: what to know, and the hand of the log it is about (counted
     from 1, as ``log_row``), None when it is about the whole game."""

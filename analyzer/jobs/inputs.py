@@ -30,7 +30,7 @@ import polars as pl
 
 from analyzer.formats.export import export_events
 from analyzer.formats.files import AUTO_SUFFIXES, DEFAULT_MAX_LOG_BYTES
-from analyzer.formats.model import ImportProblem
+from analyzer.formats.model import ImportProblem, copies_skipped, files_failed
 from analyzer.formats.read import read_logs
 from analyzer.io.errors import InputError
 from analyzer.io.faults import writing
@@ -100,11 +100,11 @@ class LogsRead:
     @property
     def failed(self) -> int:
         """Log files not imported: read errors and other versions of a game."""
-        return sum(1 for p in self.problems if not p.imported)
+        return files_failed(self.problems)
 
     @property
     def copies(self) -> int:
-        return sum(1 for p in self.problems if p.same_as is not None and p.imported)
+        return copies_skipped(self.problems)
 
 
 class ScoreInputs:
