@@ -6,9 +6,10 @@
    their events exported (``analyzer.export_events``), their hand records imported and scored (the scored rows
    with the columns the statistics read, and the games table), all written to a temporary folder.
 2. Measured in a fresh process (``--measure DIR``), so that its peak RSS is the chain's alone, on the events
-   table read back without its ``shanten``, one step after another:
+   table read back with the columns the facts are made of (:data:`analyzer.play.seats.EVENT_COLUMNS`, as a
+   score run reads them) but its ``shanten``, one step after another:
 
-   * floor: reading the events Parquet file;
+   * floor: reading those columns of the events Parquet file;
    * states: :func:`analyzer.play.state.seat_states` (every seat's hand after every event, as suit codes);
    * shanten: :func:`analyzer.play.state.shanten_column` given the states (the events' ``shanten`` column);
    * hand_seats: :func:`analyzer.hand_seats` given the states (riichi waits, wait tiles left, furiten, …);
@@ -17,8 +18,9 @@
    the chain is states + shanten + hand_seats + statistics (the issue's target: 1,000,000 events/s or more),
    run twice: the faster pass is the figure (the first, kept as ``first_pass_seconds``, also pays for the
    fresh process's first touch of its memory).
-   Also, for the score path: ``player_partials`` of the part without and with its events (with them the
-   states and hand_seats are made again inside, without the shanten column).
+   Also, for the score path: ``player_partials`` of the part without and with its events (with them
+   hand_seats is made again inside, from states without every row's hand and without the shanten column:
+   what a score run does where no hand_seats were written with the events).
 
 Printed: seconds and events/s of each step, the chain's, and the child's peak RSS; written as JSON to
 ``benchmarks/results/play-*.json``.
@@ -63,7 +65,7 @@ def prepare(logs: Path, games: int, folder: Path) -> dict:
 
 def measure(folder: Path) -> dict:
     """The timed steps, in this process (see the module docstring)."""
-    from analyzer.play.seats import hand_seats
+    from analyzer.play.seats import EVENT_COLUMNS, hand_seats
     from analyzer.play.state import seat_states, shanten_column
     from analyzer.play.suits import wide_tables
     from analyzer.players import player_partials
@@ -75,7 +77,8 @@ def measure(folder: Path) -> dict:
     wide_tables(False), wide_tables(True)  # built once per process (0.3 s): not timed
     seconds = {}
     started = time.perf_counter()
-    events = pl.read_parquet(folder / "events.parquet").drop("shanten")
+    # the columns the facts are made of, as a score run reads them (the events' own shanten left out: made here)
+    events = pl.read_parquet(folder / "events.parquet", columns=[c for c in EVENT_COLUMNS if c != "shanten"])
     seconds["floor"] = time.perf_counter() - started
     hand_seats(events.head(3000))  # Polars' pool started: not timed
     passes = []
@@ -84,6 +87,7 @@ def measure(folder: Path) -> dict:
         for step in CHAIN:
             started = time.perf_counter()
             if step == "states":
+                states = None  # the last pass's freed first, as a score run's partitions free theirs
                 states = seat_states(events)
             elif step == "shanten":
                 shanten_column(events, states)

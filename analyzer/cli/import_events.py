@@ -6,6 +6,11 @@ The events are read from the log files that imported (each game's first file: a 
 not read again), as ``analyzer export events`` reads them, into a temporary file beside; it is renamed into
 place once the hand records are written, so the two files describe one import. An import without
 ``--events`` removes the events an earlier import wrote beside the same output: they would describe other games.
+
+Beside the events goes their ``hand_seats`` table, ``NAME.hand_seats.parquet``, made from the same replay of
+the events as their ``shanten`` column and marked with the events file's SHA-256: ``score`` reads it instead
+of replaying the events again (:func:`analyzer.formats.events.seats_of`), and replays them where the mark
+does not match (events written anew by other means).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 import click
 import polars as pl
 
+from analyzer.formats.events import seats_beside
 from analyzer.formats.export import export_events
 from analyzer.io.faults import writing
 from analyzer.jobs.events import events_beside
@@ -25,7 +31,8 @@ from analyzer.cli.display import cell, console, progress_bar
 EVENTS_FLAG_HELP = ("Also write the games' events beside the output, as NAME.events.parquet (one row per draw, "
                     "discard, call, riichi and outcome, as `analyzer export events` writes them): `analyzer score "
                     "NAME.parquet` then finds them and writes the hand_seats table and the play statistics, "
-                    "without reading the logs again.")
+                    "without reading the logs again. Their hand_seats go beside too (NAME.hand_seats.parquet), "
+                    "which score reads instead of replaying the events.")
 
 
 def events_flag(command):
@@ -42,6 +49,8 @@ class EventsBeside:
         self.path = events_beside(output)
         self.wanted = wanted
         self.staged = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp.parquet")
+        # their hand_seats, made as they are written: what score reads instead of replaying them
+        self.seats, self.staged_seats = seats_beside(self.path), seats_beside(self.staged)
         self.rows = 0
 
     def stage(self, hands: pl.DataFrame, workers: int | None, scheduler: str | None, max_log_size: int) -> None:
@@ -51,7 +60,7 @@ class EventsBeside:
         files = list(dict.fromkeys(hands["log_file"].to_list()))  # each imported game's file, once
         with progress_bar("Reading events", unit="files", counted="games", rate_unit="games") as progress:
             summary = export_events(files, self.staged, workers=workers, scheduler=scheduler, progress=progress,
-                                    max_log_size=max_log_size)
+                                    max_log_size=max_log_size, seats=self.staged_seats)
         self.rows = summary.rows
         for problem in summary.problems:  # a game whose events cannot be written (no importer should give one)
             if not problem.imported:
@@ -63,14 +72,26 @@ class EventsBeside:
         if self.wanted:
             if not self.staged.exists():  # no game's events could be written
                 return "; no events written"
+            made = self.staged_seats.exists()
+            if made:  # first: beside other events they do not match them, and are not read
+                with writing(self.seats):
+                    os.replace(self.staged_seats, self.seats)
             with writing(self.path):
                 os.replace(self.staged, self.path)
-            return f"; {self.rows} event(s) into {self.path}"
+            made = f", their hand_seats into {self.seats.name}" if made else ""
+            return f"; {self.rows} event(s) into {self.path}{made}"
+        removed_seats = self.seats.is_file()
+        if removed_seats:
+            with writing(self.seats):
+                self.seats.unlink()
         if self.path.is_file():
             with writing(self.path):
                 self.path.unlink()
             return f"; removed {self.path}, an earlier import's events (--events writes them anew)"
+        if removed_seats:
+            return f"; removed {self.seats}, an earlier import's hand_seats"
         return ""
 
     def drop(self) -> None:
         self.staged.unlink(missing_ok=True)
+        self.staged_seats.unlink(missing_ok=True)

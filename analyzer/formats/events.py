@@ -13,18 +13,23 @@ Enum columns), which the runner appends to the Parquet file as it is.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from analyzer.formats.export_run import TableOutput, read_game
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import Game, wall_draws
 from analyzer.formats.rows import ANONYMOUS, seat_names
 from analyzer.formats.tile_text import RED, tile_str
-from analyzer.play.state import shanten_column
+from analyzer.io.faults import writing
+from analyzer.play.seats import COLUMNS as SEATS_COLUMNS
+from analyzer.play.seats import hand_seats
+from analyzer.play.state import seat_states, shanten_column
 
 EVENTS = ("haipai", "draw", "discard", "chi", "pon", "minkan", "kakan", "ankan", "kita", "riichi_declared",
           "riichi_accepted", "dora", "ron", "tsumo", "exhaustive_draw", "abort")
@@ -54,6 +59,10 @@ SCHEMA = pl.Schema({
     "shanten": pl.Int8,
 })
 ARROW_SCHEMA: pa.Schema = pl.DataFrame(schema=SCHEMA).to_arrow().schema
+SEATS_ARROW_SCHEMA: pa.Schema = pl.DataFrame(schema=SEATS_COLUMNS).to_arrow().schema
+# the key of a hand_seats file's metadata naming the events file it was made from (by its SHA-256)
+EVENTS_DIGEST = "analyzer.events_sha256"
+SEATS_SUFFIX = ".hand_seats.parquet"
 # what the export workers build (pyarrow and numpy only: Polars is not used in a forked worker); the parent adds
 # the columns derived from the play (EventsOutput)
 DERIVED = ("shanten",)
@@ -295,13 +304,69 @@ def events_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES):
 
 class EventsOutput(TableOutput):
     """The events table's Parquet file: each batch gains the columns derived from its play (``shanten``, from
-    the seats' hands replayed as columns by :mod:`analyzer.play.state`) as it is appended."""
+    the seats' hands replayed as columns by :mod:`analyzer.play.state`) as it is appended. With ``seats``, the
+    batches' ``hand_seats`` tables (:func:`analyzer.play.seats.hand_seats`, without ``start_score``: that
+    needs the scored hand records) are written there too, from the same replay, the events file's SHA-256 in
+    its metadata (:data:`EVENTS_DIGEST`): what a score run reads instead of replaying the events again, where
+    the digest says the events are those it was made from (:func:`seats_of`)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, seats: str | Path | None = None) -> None:
         super().__init__(path, ARROW_SCHEMA)
+        self.seats = None if seats is None else TableOutput(seats, SEATS_ARROW_SCHEMA)
+
+    def open(self) -> None:
+        super().open()
+        if self.seats is not None:
+            self.seats.open()
 
     def write(self, table: pa.Table) -> int:
         if table.num_rows:
-            shanten = shanten_column(pl.from_arrow(table)).to_arrow()
-            table = table.append_column(ARROW_SCHEMA.field("shanten"), shanten)
+            frame = pl.from_arrow(table)
+            states = seat_states(frame)
+            table = table.append_column(ARROW_SCHEMA.field("shanten"), shanten_column(frame, states).to_arrow())
+            if self.seats is not None:  # a batch holds whole games
+                self.seats.write(hand_seats(frame, states=states).to_arrow())
         return super().write(table)
+
+    def commit(self) -> None:
+        if self.seats is None:
+            return super().commit()
+        with writing(self.path):
+            self.writer, writer = None, self.writer
+            writer.close()
+            digest = file_digest(self.files.staging / self.path.name)
+            self.seats.writer.add_key_value_metadata({EVENTS_DIGEST: digest})
+        self.seats.commit()  # first: hand_seats beside other events do not match them, and are not read
+        self.files.put_in_place([self.path.name])
+
+    def abort(self) -> None:
+        super().abort()
+        if self.seats is not None:
+            self.seats.abort()
+
+
+def file_digest(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes, as hex."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def seats_beside(events: str | Path) -> Path:
+    """Where the ``hand_seats`` of an events file are written and looked for: ``NAME.events.parquet`` →
+    ``NAME.hand_seats.parquet`` (another name: its stem + :data:`SEATS_SUFFIX`)."""
+    path = Path(events)
+    stem = path.name[:-len(".events.parquet")] if path.name.endswith(".events.parquet") else path.stem
+    return path.with_name(stem + SEATS_SUFFIX)
+
+
+def seats_of(events: str | Path) -> str | None:
+    """The ``hand_seats`` file beside the events file ``events`` (:func:`seats_beside`) when it was made from
+    these very events (its :data:`EVENTS_DIGEST` is their SHA-256) and has the table's columns; else None."""
+    seats = seats_beside(events)
+    try:
+        footer = pq.read_metadata(seats)
+        made_from = (footer.metadata or {}).get(EVENTS_DIGEST.encode(), b"").decode()
+        complete = set(footer.schema.names) >= set(SEATS_COLUMNS)
+        return str(seats) if made_from and complete and made_from == file_digest(events) else None
+    except (OSError, pa.ArrowException):
+        return None

@@ -21,16 +21,17 @@ EVENTS_SCHEMA = SCHEMA
 
 def export_events(paths: list[str | Path], output: str | Path, workers: int | None = None,
                   scheduler: str | None = None, client=None, progress: Progress | None = None,
-                  max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
+                  max_log_size: int = DEFAULT_MAX_LOG_BYTES, seats: str | Path | None = None) -> ExportSummary:
     """Write one Parquet table of one row per event of every game in ``paths`` (log files, directories, globs,
-    ``.gz``; each file's format told from its content) to ``output``, written whole or not at all.
+    ``.gz``; each file's format told from its content) to ``output``, written whole or not at all; with
+    ``seats``, the games' ``hand_seats`` there too (:class:`~analyzer.formats.events.EventsOutput`).
 
     Files are read by ``workers`` local processes (default: one per core from 200 files on), or as tasks on
     the Dask cluster at ``scheduler`` (or of ``client``): the same file either way. ``progress(files_done,
     files_total, games_done)`` is called as batches of files are written. Returns the counts and the problems
     (files that did not read, copies of a game met before, notes), as ``import`` reports them; the table is
     written only when some game was exported."""
-    return export_logs(paths, events_batch, EventsOutput(output), workers, scheduler, client,
+    return export_logs(paths, events_batch, EventsOutput(output, seats), workers, scheduler, client,
                        progress, max_log_size)
 
 

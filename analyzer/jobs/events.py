@@ -20,7 +20,7 @@ the hands and rejects tables name the rows of an import: the temporary file is g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -28,9 +28,12 @@ import polars as pl
 
 from analyzer.core.schema import LOG_FILE, SOURCE_FILE, SOURCE_ROW
 from analyzer.formats.events import SCHEMA as EVENTS_SCHEMA
+from analyzer.formats.events import seats_of
 from analyzer.io.errors import InputError
 from analyzer.io.files import format_of
-from analyzer.play.seats import hand_seats
+from analyzer.play.seats import EVENT_COLUMNS as SEAT_EVENT_COLUMNS
+from analyzer.play.seats import COLUMNS as SEATS_COLUMNS
+from analyzer.play.seats import SEAT, hand_seats, with_start_scores
 
 EVENTS_SUFFIX = ".events.parquet"
 # the columns that tell an events table from hand records (which have a ``result`` and no ``seq``)
@@ -60,6 +63,15 @@ def is_events_table(path: str | Path) -> bool:
     return names is not None and EVENTS_KEYS <= set(names) and "result" not in names
 
 
+def is_seats_table(path: str | Path) -> bool:
+    """Whether ``path`` is a Parquet file of the ``hand_seats`` table (:mod:`analyzer.play.seats`: as an import
+    writes beside its events, or a score run among its outputs), by its columns."""
+    if format_of(path) != "parquet":
+        return False
+    names = _columns(Path(path))
+    return names is not None and set(SEATS_COLUMNS) <= set(names) and "result" not in names
+
+
 def events_table(path: str | Path, what: str) -> str:
     """``path`` as an events table to read, or an :class:`InputError` saying what it is not (``what``: how the
     run came to it, e.g. ``--events``)."""
@@ -86,27 +98,51 @@ class EventSources:
     tables: tuple[str, ...] = ()
     frame: pl.DataFrame | None = None
     imported: tuple[str, ...] = ()
+    seats: tuple[str, ...] = ()  # the hand_seats made from each of the tables, where every one has them
+
+    def with_seats(self) -> EventSources:
+        """These sources with the ``hand_seats`` files made from their tables
+        (:func:`~analyzer.formats.events.seats_of`: an import wrote them with the events), where every table
+        has one and no frame is given: a run reads those instead of replaying the events."""
+        if self.frame is not None or not self.tables:
+            return self
+        found = [seats_of(path) for path in self.tables]
+        return replace(self, seats=tuple(found)) if all(found) else self
 
     @property
     def known(self) -> bool:
         """Whether there are events to read (else only the logs' import is named: ``--no-events``)."""
         return bool(self.tables) or self.frame is not None
 
-    def read(self, game_ids: pl.Series) -> pl.DataFrame:
+    def read(self, game_ids: pl.Series, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """The events of the games ``game_ids`` (a partition's: whole games), each game's rows as its table
-        holds them (in play order, one game after another)."""
-        ids = game_ids.cast(pl.String).drop_nulls().unique().sort()
+        holds them (in play order, one game after another); of ``columns`` only (those a table has), where
+        given."""
         sources = ([self.frame.lazy()] if self.frame is not None else []) + [
             pl.scan_parquet(path, glob=False) for path in self.tables]
-        if ids.is_empty() or not sources:
-            return empty_events()
-        wanted = pl.col("game_id").is_between(pl.lit(ids[0]), pl.lit(ids[-1])) & pl.col("game_id").is_in(ids.implode())
-        if len(sources) == 1:
-            return sources[0].filter(wanted).collect()
-        frames = [lf.filter(wanted).with_columns(pl.lit(i, pl.Int32).alias("_source")) for i, lf in enumerate(sources)]
-        # a game in two tables: read from the first
-        events = pl.concat(frames, how="diagonal_relaxed")
-        return events.filter(pl.col("_source") == pl.col("_source").min().over("game_id")).drop("_source").collect()
+        if columns is not None:
+            sources = [lf.select(c for c in columns if c in lf.collect_schema().names()) for lf in sources]
+        return _rows_of(game_ids, sources, empty_events() if columns is None else empty_events().select(columns))
+
+    def read_seats(self, game_ids: pl.Series) -> pl.DataFrame:
+        """The ``hand_seats`` rows of the games ``game_ids`` from :attr:`seats` (``start_score`` null: it is
+        of the scored hand records, :func:`~analyzer.play.seats.with_start_scores`)."""
+        sources = [pl.scan_parquet(path, glob=False) for path in self.seats]
+        return _rows_of(game_ids, sources, pl.DataFrame(schema=_seats_schema()))
+
+
+def _rows_of(game_ids: pl.Series, sources: list[pl.LazyFrame], empty: pl.DataFrame) -> pl.DataFrame:
+    """The rows of the games ``game_ids`` in ``sources``, each game's from the first source that has it."""
+    ids = game_ids.cast(pl.String).drop_nulls().unique().sort()
+    if ids.is_empty() or not sources:
+        return empty
+    wanted = pl.col("game_id").is_between(pl.lit(ids[0]), pl.lit(ids[-1])) & pl.col("game_id").is_in(ids.implode())
+    if len(sources) == 1:
+        return sources[0].filter(wanted).collect()
+    frames = [lf.filter(wanted).with_columns(pl.lit(i, pl.Int32).alias("_source")) for i, lf in enumerate(sources)]
+    # a game in two tables: read from the first
+    rows = pl.concat(frames, how="diagonal_relaxed")
+    return rows.filter(pl.col("_source") == pl.col("_source").min().over("game_id")).drop("_source").collect()
 
 
 def empty_events() -> pl.DataFrame:
@@ -131,13 +167,17 @@ def _seats_schema() -> pl.Schema:
 SEAT_HAND_COLUMNS = ("game_id", "log_row", *(f"score_{s}" for s in range(4)), *(f"delta_{s}" for s in range(4)))
 
 
-def seats_table(events: pl.DataFrame, hands: pl.DataFrame | None = None) -> pl.DataFrame:
+def seats_table(events: pl.DataFrame | None, hands: pl.DataFrame | None = None,
+                made: pl.DataFrame | None = None) -> pl.DataFrame:
     """The ``hand_seats`` table of a partition's events (``hands``: its scored hand records, which give each
-    seat's score at the hand's start); without events, a table of its columns and no rows."""
-    if not events.height:
-        return pl.DataFrame(schema=_seats_schema())
+    seat's score at the hand's start), or of its rows ``made`` with the events (:meth:`EventSources.read_seats`)
+    where given; without either, a table of its columns and no rows."""
     if hands is not None and not set(SEAT_HAND_COLUMNS) <= set(hands.columns):
         hands = None
+    if made is not None:
+        return made.sort(SEAT) if hands is None else with_start_scores(made, hands.select(SEAT_HAND_COLUMNS))
+    if events is None or not events.height:
+        return pl.DataFrame(schema=_seats_schema())
     return hand_seats(events, None if hands is None else hands.select(SEAT_HAND_COLUMNS))
 
 

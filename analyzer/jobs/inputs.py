@@ -3,7 +3,9 @@ may hold all three — and the logs imported for the run.
 
 :class:`ScoreInputs` sorts the files the inputs name: hand-record files by their suffix (``.csv``, ``.tsv``,
 ``.parquet``, as :func:`analyzer.io.files.expand_inputs` finds them), Parquet files of the events table by
-their columns (:func:`analyzer.jobs.events.is_events_table`), game logs by theirs (``.mjlog``, ``.xml``,
+their columns (:func:`analyzer.jobs.events.is_events_table`), the ``hand_seats`` an import writes beside its
+events by theirs (:func:`analyzer.jobs.events.is_seats_table`: read with their events, not as hand records),
+game logs by theirs (``.mjlog``, ``.xml``,
 ``.json``, ``.jsonl``, ``.mjson``, ``.gz`` too). :meth:`ScoreInputs.import_logs` reads the logs as
 ``analyzer import`` reads them (each file's format told from its content; a file that does not read is a
 problem, reported, and the others are imported; a copy of a game is imported once), into a temporary folder,
@@ -28,6 +30,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyzer.formats.events import seats_beside
 from analyzer.formats.export import export_events
 from analyzer.formats.files import AUTO_SUFFIXES, DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import ImportProblem, copies_skipped, files_failed
@@ -36,7 +39,7 @@ from analyzer.io.errors import InputError
 from analyzer.io.faults import writing
 from analyzer.io.files import expand_inputs, format_of
 from analyzer.io.write import MANIFEST_NAME
-from analyzer.jobs.events import EventSources, events_beside, events_table, is_events_table
+from analyzer.jobs.events import EventSources, events_beside, events_table, is_events_table, is_seats_table
 
 LOGS_TABLE = "logs.parquet"  # the logs' hand records, in the run's temporary folder
 SCRATCH_ADVICE = "free space there, or set TMPDIR to a disk with room for the logs' hand records and events"
@@ -131,6 +134,7 @@ class ScoreInputs:
         self.hand_files: list[Path] = []
         self.logs: list[Path] = []
         self.events_tables: list[str] = []
+        self.seats_tables: list[str] = []  # hand_seats files among the inputs: not read as hand records
         self._logs_at: int | None = None  # where the logs' hand records go among the hand files
         if _is_local(data):
             self._sort([data] if isinstance(data, (str, Path)) else list(data))
@@ -149,6 +153,8 @@ class ScoreInputs:
                     self.logs.append(path)
                 elif is_events_table(path):
                     self.events_tables.append(str(path))
+                elif is_seats_table(path):
+                    self.seats_tables.append(str(path))
                 else:
                     self.hand_files.append(path)
 
@@ -184,6 +190,9 @@ class ScoreInputs:
         return files
 
     def _nothing_read(self) -> str:
+        if not self.logs and not self.events_tables and self.seats_tables:
+            return (f"{self.seats_tables[0]} is a hand_seats table, not hand records: give the hand records or the "
+                    "game logs it was made from")
         if not self.logs and self.events_tables:
             return (f"{self.events_tables[0]} is an events table, not hand records: give the hand records or the "
                     "game logs beside it (score --events FILE reads it with them)")
@@ -244,8 +253,9 @@ class ScoreInputs:
                                                                                2 * files, games))
         imported = list(dict.fromkeys(hands["log_file"].to_list()))  # each game's file, once
         with writing(folder, SCRATCH_ADVICE):
-            exported = export_events(imported, events_beside(folder / LOGS_TABLE), workers=workers,
-                                     progress=second, max_log_size=max_log_size)
+            events = events_beside(folder / LOGS_TABLE)
+            exported = export_events(imported, events, workers=workers, progress=second, max_log_size=max_log_size,
+                                     seats=seats_beside(events))
             hands.write_parquet(folder / LOGS_TABLE)
         read.events = exported.rows
         # a game whose events could not be written (a model no importer should give): scored without them

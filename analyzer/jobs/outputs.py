@@ -100,12 +100,13 @@ def _game_rows(part: ScoredPart) -> pl.LazyFrame:
 
 
 def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: SheetPart | None = None,
-                  events: pl.DataFrame | None = None) -> PartTables:
+                  events: pl.DataFrame | None = None, seats: pl.DataFrame | None = None) -> PartTables:
     """The outputs of one partition from its scored ruleset parts and its game-level sheet rows (``sheet``,
     :mod:`analyzer.tournament.sheets`); without ``statistics`` no players' partial sums (``partials`` is None: ``check``
     needs them only when it keeps the scored tables). ``events``: the events of the partition's games (the
-    events table's rows of its game ids, :mod:`analyzer.jobs.events`), None where the run knows no events."""
-    hands = _hand_tables(parts, statistics, events) if parts else None
+    events table's rows of its game ids, :mod:`analyzer.jobs.events`), None where the run knows no events;
+    ``seats``: instead, their ``hand_seats`` rows made with them (:meth:`~analyzer.jobs.events.EventSources.read_seats`)."""
+    hands = _hand_tables(parts, statistics, events, seats) if parts else None
     if sheet is None:
         return hands
     started = time.perf_counter()
@@ -122,7 +123,8 @@ def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: Sheet
                       hands.statistics_seconds + seconds, sheet.scored_rows, hands.seats)
 
 
-def _hand_tables(parts: list[ScoredPart], statistics: bool, events: pl.DataFrame | None = None) -> PartTables:
+def _hand_tables(parts: list[ScoredPart], statistics: bool, events: pl.DataFrame | None = None,
+                 made_seats: pl.DataFrame | None = None) -> PartTables:
     scored = pl.concat([p.scored for p in parts], how="diagonal_relaxed")
     checked = pl.concat([p.checked for p in parts], how="diagonal_relaxed")
     hands_out = _hands_output(scored, checked, multiple=len(parts) > 1)
@@ -139,7 +141,7 @@ def _hand_tables(parts: list[ScoredPart], statistics: bool, events: pl.DataFrame
         list(games_columns(labels)))
     rulesets = [r for p in parts for r in p.members or [p.rules]]
     # made once: written as the hand_seats table and read by the play statistics
-    seats = None if events is None else seats_table(events, hands_df)
+    seats = None if events is None and made_seats is None else seats_table(events, hands_df, made_seats)
     if not statistics:
         return PartTables(hands_df, games_df, rejects_df, None, rulesets, seats=seats)
     started = time.perf_counter()

@@ -19,7 +19,7 @@ from analyzer.jobs.outputs import (
     rules_label,
 )
 from analyzer.io.columns import sheet_file
-from analyzer.jobs.events import EventSources, seats_table, with_log_sources
+from analyzer.jobs.events import SEAT_EVENT_COLUMNS, EventSources, seats_table, with_log_sources
 from analyzer.io.load import prepare_input
 from analyzer.scoring.parts import ScoredPart, score_parts, unique_rulesets
 from analyzer.players import DEFAULT_RANK_BY
@@ -191,6 +191,7 @@ class ScoredPartition:
     times: pl.DataFrame | None = None  # each game's keys of the order of games (analyzer.ratings.order)
     ranks: pl.DataFrame | None = None  # the platform ranks its records give (analyzer.ratings.platform)
     events: pl.DataFrame | None = None  # the events of its games, where the run knows events (analyzer.jobs.events)
+    seats: pl.DataFrame | None = None  # instead, the hand_seats rows made with them (EventSources.read_seats)
     play_seconds: float = 0.0  # what reading them took
 
 
@@ -223,7 +224,7 @@ class ScoreJob:
         self.input_kind = input_kind
         self.teams = read_teams(teams) if isinstance(teams, (str, Path)) else teams
         self.ratings = RatingOptions.of(ratings)
-        self.events = events
+        self.events = None if events is None else events.with_seats()
 
     def run_part(self, rows: pl.LazyFrame) -> PartOutput:
         return self.output(self.score_partition(rows))[0]
@@ -250,14 +251,18 @@ class ScoreJob:
         if self.events is not None and self.events.known:  # its games' events (of hand records: sheets have none)
             started = time.perf_counter()
             games = raw.filter(~is_sheet) if sheet_rows else raw
-            scored.events = self.events.read(games.select(pl.col("game_id").cast(pl.String).str.strip_chars())
-                                             .to_series())
+            ids = games.select(pl.col("game_id").cast(pl.String).str.strip_chars()).to_series()
+            if self.events.seats:
+                scored.seats = self.events.read_seats(ids)
+            else:
+                scored.events = self.events.read(ids, SEAT_EVENT_COLUMNS)
             scored.play_seconds = time.perf_counter() - started
         return scored
 
     def output(self, scored: ScoredPartition) -> tuple[PartOutput, PartTables]:
         """A partition's output from its scored parts, and its tables (for a job built on this one)."""
-        tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet, events=scored.events)
+        tables = assemble_part(scored.parts, statistics=self.statistics, sheet=scored.sheet, events=scored.events,
+                               seats=scored.seats)
         times = scored.times if scored.times is not None else pl.DataFrame(schema=GAME_TIMES_SCHEMA)
         tables.games = tables.games.join(times.select("game_id", PLAYED_AT), on="game_id", how="left",
                                          maintain_order="left")  # when each game was played, for readers to sort
@@ -278,9 +283,10 @@ class ScoreJob:
             scored.sheet.other_seats if scored.sheet is not None else 0)  # a wide sheet: its rows counted by seat
         row_tables = {"games": tables.games} if tables.hands is None else {"hands": tables.hands,
                                                                            "games": tables.games}
-        if scored.events is not None:  # every partition gives the table, so that all have the same tables
+        if scored.events is not None or scored.seats is not None:  # every partition gives the table
             started = time.perf_counter()
-            row_tables["hand_seats"] = tables.seats if tables.seats is not None else seats_table(scored.events)
+            row_tables["hand_seats"] = tables.seats if tables.seats is not None else seats_table(
+                scored.events, made=scored.seats)
             summary.play_seconds = scored.play_seconds + time.perf_counter() - started
         return PartOutput(row_tables, summary, rows), tables
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.play.state import CALLS_FROM_DISCARDS, SEQ_BITS, SeatStates
+from analyzer.play.state import CALLS_FROM_DISCARDS, SEQ_BITS, SeatStates, codes_at, in_ranges, listed_tiles
 from analyzer.play.suits import counts_of, waits_of_codes
 
 NONE = 1 << 20  # a seq after every seq: no such row
@@ -28,10 +28,12 @@ class SeatRows:
     in hand order, and their keys."""
 
     def __init__(self, states: SeatStates, mask: np.ndarray | None = None) -> None:
-        picked = states.seat >= 0 if mask is None else mask & (states.seat >= 0)
         self.states = states
-        self.rows = [np.flatnonzero(picked & (states.seat == s)) for s in range(4)]
-        self.keys = [states.key[r] for r in self.rows]
+        if mask is None:
+            self.rows, self.keys = list(states.seat_rows), list(states.seat_keys)
+        else:
+            self.rows = [rows[mask[rows]] for rows in states.seat_rows]
+            self.keys = [states.key[r] for r in self.rows]
 
     def find(self, seats: np.ndarray, keys: np.ndarray, after: bool) -> np.ndarray:
         """For each (seat, key): the seat's first row after ``key`` (``after``) or its last row before it, in
@@ -53,14 +55,6 @@ class SeatRows:
         return np.searchsorted(self.keys[s], (keys >> SEQ_BITS) << SEQ_BITS, side="left")
 
 
-def in_ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every index of the ranges ``[lo, hi)`` and the range it belongs to."""
-    lengths = np.maximum(hi - lo, 0)
-    owner = np.repeat(np.arange(len(lo)), lengths)
-    starts = np.cumsum(lengths) - lengths
-    return owner, np.arange(lengths.sum()) - np.repeat(starts - lo, lengths)
-
-
 def _count_kinds(owner: np.ndarray, kinds: np.ndarray, weights: np.ndarray, targets: int) -> np.ndarray:
     return np.bincount(owner * 34 + kinds, weights=weights, minlength=targets * 34).reshape(targets, 34)
 
@@ -68,20 +62,21 @@ def _count_kinds(owner: np.ndarray, kinds: np.ndarray, weights: np.ndarray, targ
 def _in_view(states: SeatStates, keys: np.ndarray) -> np.ndarray:
     """(T, 34): the tiles every seat can see at each key (its hand's rows up to it): those of
     :data:`SHOWN_TILE` rows and of melds (:data:`SHOWN_MELD`), less each called tile (in view as a discard)."""
-    events = states.events
     kind = states.kind
-    called = states.rows_of(CALLS_FROM_DISCARDS)
-    single = np.flatnonzero((states.rows_of(SHOWN_TILE) | called) & (kind >= 0))
-    in_melds = states.rows_of(SHOWN_MELD)[states.listed_row]
-    sources = [(states.key[single], kind[single], np.where(called[single], -1.0, 1.0)),
-               (states.key[states.listed_row[in_melds]], states.listed_kind[in_melds], np.ones(in_melds.sum()))]
-    seen = np.zeros((len(keys), 34))
-    for source_keys, kinds, weights in sources:
+    shown = np.flatnonzero(states.rows_of(SHOWN_TILE) & (kind >= 0))
+    called = np.flatnonzero(states.rows_of(CALLS_FROM_DISCARDS) & (kind >= 0))
+    melds = np.flatnonzero(states.rows_of(SHOWN_MELD))
+    owner, meld_kinds = listed_tiles(states.events, melds)
+    meld_rows = melds[owner]
+    sources = [(states.key[shown], kind[shown], 1), (states.key[called], kind[called], -1),
+               (states.key[meld_rows], meld_kinds, 1)]
+    seen = np.zeros((len(keys), 34), np.int64)
+    for source_keys, kinds, sign in sources:
         lo = np.searchsorted(source_keys, (keys >> SEQ_BITS) << SEQ_BITS, side="left")
         hi = np.searchsorted(source_keys, keys, side="right")
         owner, index = in_ranges(lo, hi)
-        seen += _count_kinds(owner, kinds[index], weights[index], len(keys))
-    return seen.astype(np.int64)
+        seen += sign * np.bincount(owner * 34 + kinds[index], minlength=len(keys) * 34).reshape(len(keys), 34)
+    return seen
 
 
 class Riichi(NamedTuple):
@@ -101,18 +96,18 @@ class Riichi(NamedTuple):
     accepted_seq: np.ndarray  # (hands, 4), NONE without
 
 
-def riichi_facts(states: SeatStates, slot: np.ndarray, slots: int, discards: SeatRows, turn: np.ndarray) -> Riichi:
-    """The :class:`Riichi` facts of every slot (``slot``: each row's, ``slots``: 4 × the hands; ``discards``: the
-    seats' discards, ``turn``: each row's)."""
-    seq = states.key & ((1 << SEQ_BITS) - 1)
+def riichi_facts(states: SeatStates, slots: int, discards: SeatRows) -> Riichi:
+    """The :class:`Riichi` facts of every slot (``slots``: 4 × the hands; ``discards``: the seats' discards)."""
     declared_rows = np.flatnonzero(states.rows_of("riichi_declared") & (states.seat >= 0))
     accepted_rows = np.flatnonzero(states.rows_of("riichi_accepted") & (states.seat >= 0))
+    declared_slots, accepted_slots = states.slot(declared_rows), states.slot(accepted_rows)
     declared, accepted = np.zeros(slots, bool), np.zeros(slots, bool)
-    declared[slot[declared_rows]], accepted[slot[accepted_rows]] = True, True
+    declared[declared_slots], accepted[accepted_slots] = True, True
     riichi_seq, riichi_turn = np.zeros(slots, np.int64), np.zeros(slots, np.int64)
-    riichi_seq[slot[declared_rows]], riichi_turn[slot[declared_rows]] = seq[declared_rows], turn[declared_rows]
+    riichi_seq[declared_slots] = states.seq(declared_rows)
+    riichi_turn[declared_slots] = states.values("turn", declared_rows)
     accepted_seq = np.full(slots, NONE, np.int64)
-    accepted_seq[slot[accepted_rows]] = seq[accepted_rows]
+    accepted_seq[accepted_slots] = states.seq(accepted_rows)
     by_hand = accepted_seq.reshape(-1, 4)
     hand_of = np.arange(slots) // 4
     # one's own acceptance comes after one's declaration: the earliest of the hand is another seat's if earlier
@@ -122,9 +117,10 @@ def riichi_facts(states: SeatStates, slot: np.ndarray, slots: int, discards: Sea
 
     at = discards.find(states.seat[declared_rows], states.key[declared_rows], after=True)
     found = at >= 0
-    targets, owners = at[found], slot[declared_rows[found]]
-    wait = waits_of_codes(states.codes[targets], states.sets[targets], states.three[targets])
-    hand_counts = counts_of(states.codes[targets]).astype(np.int64)
+    targets, owners = at[found], declared_slots[found]
+    codes, sets = codes_at(states, targets)
+    wait = waits_of_codes(codes, sets, states.three(targets))
+    hand_counts = counts_of(codes).astype(np.int64)
     left = np.clip(4 - hand_counts - _in_view(states, states.key[targets]), 0, 4)
     discarded = np.zeros(wait.shape, bool)
     for s in range(4):  # the seat's own discards of the hand, the declaring one included
@@ -146,20 +142,18 @@ def riichi_facts(states: SeatStates, slot: np.ndarray, slots: int, discards: Sea
                   by_hand)
 
 
-def ippatsu_cancels(states: SeatStates, slot: np.ndarray, slots: int, accepted_seq: np.ndarray,
-                    discards: SeatRows) -> np.ndarray:
+def ippatsu_cancels(states: SeatStates, slots: int, accepted_seq: np.ndarray, discards: SeatRows) -> np.ndarray:
     """Per slot: the seat's chi, pon and open kans made after another seat's riichi was accepted and before that
     seat's next discard (``accepted_seq``: (hands, 4) from :func:`riichi_facts`; ``discards``: the seats')."""
-    seq = states.key & ((1 << SEQ_BITS) - 1)
     hands = len(accepted_seq)
     open_until = np.full((hands, 4), -1, np.int64)
     for s in range(4):
         riichi_hands = np.flatnonzero(accepted_seq[:, s] < NONE)
         next_discard = discards.find(np.full(len(riichi_hands), s), (riichi_hands << SEQ_BITS)
                                      + accepted_seq[riichi_hands, s], after=True)
-        open_until[riichi_hands, s] = np.where(next_discard >= 0, seq[np.maximum(next_discard, 0)], NONE)
+        open_until[riichi_hands, s] = np.where(next_discard >= 0, states.seq(np.maximum(next_discard, 0)), NONE)
     calls = np.flatnonzero(states.rows_of(CALLS_FROM_DISCARDS) & (states.seat >= 0))
-    hand, caller, at = states.hand[calls], states.seat[calls], seq[calls]
+    hand, caller, at = states.hand[calls], states.seat[calls], states.seq(calls)
     window = (accepted_seq[hand] < at[:, None]) & (at[:, None] < open_until[hand])
     window[np.arange(len(calls)), caller] = False
-    return np.bincount(slot[calls[window.any(axis=1)]], minlength=slots)
+    return np.bincount(states.slot(calls[window.any(axis=1)]), minlength=slots)

@@ -39,10 +39,13 @@ import numpy as np
 import polars as pl
 
 from analyzer.play.riichi import SeatRows, ippatsu_cancels, riichi_facts
-from analyzer.play.state import CALLS_FROM_DISCARDS, HAND, SeatStates, seat_states
+from analyzer.play.state import CALLS_FROM_DISCARDS, HAND, UNKNOWN, SeatStates, codes_at, seat_states
 from analyzer.play.suits import shanten_of_codes
 
 SEAT = (*HAND, "seat")
+# the columns of the events table that the facts are made of (``shanten`` where the table has it)
+EVENT_COLUMNS = ("game_id", "log_row", "seq", "turn", "seat", "event", "tile", "tiles", "from_seat",
+                 *(f"delta_{s}" for s in range(4)), "shanten")
 KANS = ("minkan", "kakan", "ankan")
 OUTCOMES = ("ron", "tsumo", "exhaustive_draw", "abort")
 COLUMNS = {
@@ -56,16 +59,23 @@ COLUMNS = {
 
 
 def _shanten_at(states: SeatStates, rows: np.ndarray) -> np.ndarray:
-    return shanten_of_codes(states.codes[rows], states.sets[rows], states.three[rows])
+    """The acting seat's shanten after each of ``rows``: the events' own where they give it, else from its
+    hand then (:func:`~analyzer.play.state.codes_at`)."""
+    shanten = np.full(len(rows), UNKNOWN, np.int8) if states.shanten is None else states.shanten[rows]
+    missing = np.flatnonzero(shanten == UNKNOWN)
+    if len(missing):
+        shanten[missing] = shanten_of_codes(*codes_at(states, rows[missing]), states.three(rows[missing]))
+    return shanten
 
 
 def _score_changes(states: SeatStates, hands: int) -> tuple[np.ndarray, np.ndarray]:
     """(hands, 4) recorded score changes (all outcome rows of the hand) and whether each is known."""
-    events = states.events
     outcome = np.flatnonzero(states.rows_of(OUTCOMES))
+    columns = [f"delta_{s}" for s in range(4) if f"delta_{s}" in states.events.columns]
+    deltas = states.events.select(columns)[outcome]
     change, known = np.zeros((hands, 4), np.int64), np.zeros((hands, 4), bool)
     for s in range(4):
-        delta = events[f"delta_{s}"].to_numpy()[outcome] if f"delta_{s}" in events.columns else None
+        delta = deltas[f"delta_{s}"].to_numpy() if f"delta_{s}" in columns else None
         if delta is None:
             continue
         given = ~np.isnan(delta.astype(np.float64))
@@ -133,44 +143,42 @@ def hand_seats(events: pl.DataFrame, hands: pl.DataFrame | pl.LazyFrame | None =
     table, sorted by ``game_id``, ``log_row`` and ``seat``. ``hands``: scored hand records of the same games
     (``game_id``, ``log_row``, ``score_0..3``, ``delta_0..3``), which give ``start_score``; ``states``: the
     events' :func:`~analyzer.play.state.seat_states` when they are known already."""
-    states = seat_states(events.drop("shanten", strict=False)) if states is None else states
+    states = seat_states(events, every_row=False) if states is None else states
     ordered = states.events
     n = ordered.height
     hands_in = int(states.hand[-1]) + 1 if n else 0
     slots = 4 * hands_in
-    slot = states.hand * 4 + np.maximum(states.seat, 0)
     has_seat = states.seat >= 0
-    turn = ordered["turn"].fill_null(0).to_numpy().astype(np.int64)
     dealt_rows = np.flatnonzero(states.rows_of("haipai") & has_seat)
     dealt = np.zeros(slots, bool)
-    dealt[slot[dealt_rows]] = True
+    dealt[states.slot(dealt_rows)] = True
     start_shanten = np.zeros(slots, np.int64)
-    start_shanten[slot[dealt_rows]] = _shanten_at(states, dealt_rows)
+    start_shanten[states.slot(dealt_rows)] = _shanten_at(states, dealt_rows)
 
-    keys = ordered[np.flatnonzero(np.r_[True, np.diff(states.hand) != 0])].select(HAND) if n else \
-        pl.DataFrame(schema={c: ordered.schema[c] for c in HAND})
+    keys = ordered.select(HAND)[states.starts] if n else pl.DataFrame(schema={c: ordered.schema[c] for c in HAND})
     change, known = _score_changes(states, hands_in)
     place = _start_places(keys, change, known, dealt.reshape(-1, 4)).reshape(-1)
 
     discards = SeatRows(states, states.rows_of("discard"))
-    riichi = riichi_facts(states, slot, slots, discards, turn)
-    cancels = ippatsu_cancels(states, slot, slots, riichi.accepted_seq, discards)
+    riichi = riichi_facts(states, slots, discards)
+    cancels = ippatsu_cancels(states, slots, riichi.accepted_seq, discards)
 
     # a ron is on the last tile that left the dealer-in's hand: its last row before the ron
-    rons = np.flatnonzero(states.rows_of("ron") & ordered["from_seat"].is_not_null().to_numpy())
-    from_seat = ordered["from_seat"].fill_null(0).to_numpy().astype(np.int64)[rons]
+    rons = np.flatnonzero(states.rows_of("ron"))
+    from_seat = states.values("from_seat", rons, missing=-1)
+    rons, from_seat = rons[from_seat >= 0], from_seat[from_seat >= 0]
     before = SeatRows(states).find(from_seat, states.key[rons], after=False)
     found = before >= 0
-    deal_in_slots = states.hand[rons[found]] * 4 + from_seat[found]
+    deal_in_slots = states.hand[rons[found]].astype(np.int64) * 4 + from_seat[found]
     deal_in_shanten, dealt_in = np.zeros(slots, np.int64), np.zeros(slots, bool)
     deal_in_shanten[deal_in_slots], dealt_in[deal_in_slots] = _shanten_at(states, before[found]), True
 
-    calls_mask = states.rows_of(CALLS_FROM_DISCARDS) & has_seat
-    calls = np.bincount(slot[calls_mask], minlength=slots)
-    kans = np.bincount(slot[states.rows_of(KANS) & has_seat], minlength=slots)
+    call_rows = np.flatnonzero(states.rows_of(CALLS_FROM_DISCARDS) & has_seat)
+    calls = np.bincount(states.slot(call_rows), minlength=slots)
+    kans = np.bincount(states.slot(np.flatnonzero(states.rows_of(KANS) & has_seat)), minlength=slots)
     first_call_turn = np.zeros(slots, np.int64)
-    call_slots, first = np.unique(slot[calls_mask], return_index=True)
-    first_call_turn[call_slots] = turn[calls_mask][first]
+    call_slots, first = np.unique(states.slot(call_rows), return_index=True)
+    first_call_turn[call_slots] = states.values("turn", call_rows[first])
 
     everywhere, declared, waited = np.ones(slots, bool), riichi.declared, riichi.waited
     facts = {
@@ -184,7 +192,11 @@ def hand_seats(events: pl.DataFrame, hands: pl.DataFrame | pl.LazyFrame | None =
         "calls": (calls, everywhere), "ippatsu_cancels": (cancels, everywhere), "kans": (kans, everywhere),
     }
     table = _table(keys, np.flatnonzero(dealt), facts)
-    if hands is not None:
-        table = (table.drop("start_score").lazy().join(_start_scores(hands), on=list(SEAT), how="left")
-                 .collect())
-    return table.select(list(COLUMNS)).sort(SEAT)
+    return table.select(list(COLUMNS)).sort(SEAT) if hands is None else with_start_scores(table, hands)
+
+
+def with_start_scores(seats: pl.DataFrame, hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """``seats`` (a :func:`hand_seats` table) with ``start_score`` from the scored hand records ``hands``, sorted
+    by ``game_id``, ``log_row`` and ``seat``."""
+    joined = seats.drop("start_score").lazy().join(_start_scores(hands), on=list(SEAT), how="left")
+    return joined.select(list(COLUMNS)).collect().sort(SEAT)

@@ -88,11 +88,13 @@ def player_partials(hands: pl.LazyFrame, games: pl.LazyFrame, events: pl.LazyFra
     """Mergeable aggregates per player of one part (whole games): the columns of :data:`MERGE`. ``events``: the
     events table's rows of the part's games (whole games), which give the play statistics
     (:mod:`.play`); without them those sums are 0 (published as null). ``seats``: the events' ``hand_seats``
-    table (:func:`analyzer.play.seats.hand_seats`) where the caller has it already (not made again)."""
+    table (:func:`analyzer.play.seats.hand_seats`) where the caller has it already (not made again; it alone
+    is enough: its games are those with events)."""
     play = None
-    if events is not None:
+    if events is not None or seats is not None:
         play = (play_partials(hands, games, events) if seats is None else play_sums(hands, games, seats)).collect()
-        with_events = events.lazy().select(pl.col("game_id").cast(pl.String).unique()).collect().to_series()
+        with_events = (events if events is not None else seats).lazy().select(
+            pl.col("game_id").cast(pl.String).unique()).collect().to_series()
         # hands of games with events count chasing riichi by the events' order, not by turns (:mod:`.sums`)
         hands = hands.with_columns(pl.col("game_id").cast(pl.String).is_in(with_events.implode()).alias(WITH_EVENTS))
     bounds = part_bounds(hands)

@@ -14,14 +14,11 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.core.schema import PLAYER_COLUMNS, SEATS
-from analyzer.play.seats import SEAT, hand_seats
+from analyzer.play.seats import EVENT_COLUMNS, SEAT, hand_seats
 from analyzer.play.state import HAND
 from analyzer.players.columns import PLAY_SUMS, PLAY_THRESHOLDS
 from analyzer.players.seats import at_seat
 
-# what the play statistics read of the events table
-EVENT_COLUMNS = ("game_id", "log_row", "seq", "turn", "seat", "event", "tile", "tiles", "from_seat",
-                 *[f"delta_{s}" for s in SEATS])
 # the chasing riichi counts of hands with events, added to those of the turn rule (:mod:`.sums`) by the part
 CHASING = {"_chasing_riichi": "_chasing_riichi_events", "_chasing_known": "_chasing_known_events"}
 MANGAN = 8000

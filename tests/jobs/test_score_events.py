@@ -11,10 +11,13 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 import analyzer
 import analyzer.jobs.score as score_job
+from analyzer.cli import main
+from analyzer.formats.events import seats_beside, seats_of
 from analyzer.formats.export import export_events
 from analyzer.formats.read import read_logs
 from analyzer.io.errors import InputError
@@ -61,8 +64,8 @@ def test_each_partition_hands_its_own_games_events_to_its_outputs(imported, monk
     seen = []
     real = score_job.assemble_part
 
-    def spy(parts, statistics=True, sheet=None, events=None):
-        tables = real(parts, statistics=statistics, sheet=sheet, events=events)
+    def spy(parts, statistics=True, sheet=None, events=None, seats=None):
+        tables = real(parts, statistics=statistics, sheet=sheet, events=events, seats=seats)
         seen.append((set(tables.hands["game_id"]), set(events["game_id"])))
         return tables
 
@@ -144,3 +147,44 @@ def _whole(hands_path: Path, events_path: Path):
     if hands_path not in _WHOLE:
         _WHOLE[hands_path] = analyzer.score(hands_path, events=events_path)
     return _WHOLE[hands_path]
+
+
+def test_hand_seats_made_with_the_events_are_read_instead_of_replaying_them(imported, tmp_path, monkeypatch):
+    """Events written with their hand_seats (as `import --events` and a score of logs write them) are not
+    replayed: the run reads the hand_seats, and its tables are those of the replay; events written anew (the
+    mark no longer their digest) are replayed."""
+    hands_path, _ = imported
+    events_path = tmp_path / "hands.events.parquet"
+    export_events(LOGS, events_path, workers=1, seats=seats_beside(events_path))
+    assert seats_of(events_path) == str(tmp_path / "hands.hand_seats.parquet")
+    made = pl.read_parquet(seats_beside(events_path))
+    assert made["start_score"].null_count() == made.height  # of the scored hand records: joined by the run
+    replayed = analyzer.score(hands_path, events=pl.read_parquet(events_path), partition_rows=40)
+    replays = []
+    monkeypatch.setattr(score_job.EventSources, "read", lambda self, *a, **k: replays.append(1) or empty_events())
+    read = analyzer.score(hands_path, events=events_path, partition_rows=40)
+    assert not replays
+    assert_frame_equal(read.hand_seats, replayed.hand_seats)
+    assert_frame_equal(read.players, replayed.players)
+    monkeypatch.undo()
+
+    pl.read_parquet(events_path).with_columns(pl.col("turn") + 1).write_parquet(events_path)  # rewritten
+    assert seats_of(events_path) is None
+    assert EventSources((str(events_path),)).with_seats().seats == ()
+    stale = analyzer.score(hands_path, events=events_path)
+    assert not stale.hand_seats.equals(read.hand_seats)  # the turns moved: replayed, not read
+    assert_frame_equal(stale.hand_seats, analyzer.hand_seats(pl.read_parquet(events_path), stale.hands))
+
+
+def test_import_events_writes_the_hand_seats_beside_and_removes_them_without(tmp_path):
+    out = tmp_path / "hands.parquet"
+    runner = CliRunner()
+    result = runner.invoke(main, ["import", str(SAMPLES / "mjlog"), "-o", str(out), "--events"])
+    assert result.exit_code == 0, result.output
+    seats = tmp_path / "hands.hand_seats.parquet"
+    assert seats_of(tmp_path / "hands.events.parquet") == str(seats)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.events.parquet", "hands.hand_seats.parquet",
+                                                          "hands.parquet"]
+    result = runner.invoke(main, ["import", str(SAMPLES / "mjlog"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.parquet"]

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import analyzer
-from analyzer.play.state import seat_states, shanten_column, tile_kinds, with_shanten
+from analyzer.play.state import codes_at, seat_states, shanten_column, tile_kinds, with_shanten
 from analyzer.play.suits import counts_of
 from analyzer.tiles.shanten import shanten
 from tests.play.shared_events import real_events  # noqa: F401  (a fixture)
@@ -75,6 +75,19 @@ def test_the_hands_are_those_of_a_plain_replay(events, shuffled):
     for i, row in enumerate(originals.tolist()):
         assert (counts[i].tolist(), int(states.sets[rows[i]])) == plain[row], row
     assert counts.min() >= 0 and counts.max() <= 4
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_the_hands_of_rows_asked_are_those_of_every_row(real_events, shuffled):
+    """States made without every row's hand (:func:`codes_at` sums the rows asked) give the same hands, for
+    every row at once and for a scattered few."""
+    given = real_events.sample(fraction=1.0, shuffle=True, seed=2) if shuffled else real_events
+    full, light = seat_states(given), seat_states(given, every_row=False)
+    assert light.codes is None and light.sets is None
+    rows = np.flatnonzero(full.seat >= 0)
+    for asked in (rows, rows[::97], rows[-3:], rows[:0]):
+        codes, sets = codes_at(light, asked)
+        assert np.array_equal(codes, full.codes[asked]) and np.array_equal(sets, full.sets[asked])
 
 
 def test_the_shanten_of_suit_codes_is_that_of_the_counts(events, real_events):
