@@ -93,13 +93,17 @@ def game_times(rows: pl.DataFrame) -> pl.DataFrame:
     schema = rows.schema
     session = (pl.col(SESSION).cast(pl.String).str.strip_chars() if SESSION in schema
                else pl.lit(None, pl.String))
+    # the files in path order, once each (a partition holds few): each row's file by its place among them
+    files = rows.select(pl.col(SOURCE_FILE).cast(pl.String).unique()).sort(path_order(pl.col(SOURCE_FILE)))
+    file_place = pl.col(SOURCE_FILE).cast(pl.String).replace_strict(
+        files[SOURCE_FILE], pl.int_range(files.height, eager=True), default=None, return_dtype=pl.Int64)
     return (
         rows.lazy()
         .select(pl.col("game_id").cast(pl.String).str.strip_chars().alias("game_id"),
                 row_time(schema).alias(PLAYED_AT), session.alias(SESSION), pl.col(SOURCE_FILE).cast(pl.String),
-                pl.col(SOURCE_ROW).cast(pl.Int64))
+                pl.col(SOURCE_ROW).cast(pl.Int64), file_place.alias("_file_place"))
         .filter(pl.col("game_id").is_not_null())
-        .sort(path_order(pl.col(SOURCE_FILE)), SOURCE_ROW)
+        .sort("_file_place", SOURCE_ROW)
         .group_by("game_id")
         .agg(pl.col(PLAYED_AT).drop_nulls().first(), pl.col(SESSION).drop_nulls().first(),
              pl.col(SOURCE_FILE).first(), pl.col(SOURCE_ROW).first())
