@@ -2,10 +2,11 @@
 ``NAME.events.parquet`` for ``-o NAME.parquet`` (or ``NAME.csv``), where ``analyzer score NAME.parquet`` finds
 them (:func:`analyzer.jobs.events.events_beside`).
 
-The events are read from the log files that imported (each game's first file: a copy skipped by the import is
-not read again), as ``analyzer export events`` reads them, into a temporary file beside; it is renamed into
-place once the hand records are written, so the two files describe one import. An import without
-``--events`` removes the events an earlier import wrote beside the same output: they would describe other games.
+The events are read with the hand records, from the same reading of each log file (the files that imported:
+a copy the import skips gives no events), as ``analyzer export events`` reads them, into a temporary file
+beside; it is renamed into place once the hand records are written, so the two files describe one import.
+An import without ``--events`` removes the events an earlier import wrote beside the same output: they would
+describe other games.
 
 Beside the events goes their ``hand_seats`` table, ``NAME.hand_seats.parquet``, made from the same replay of
 the events as their ``shanten`` column and marked with the events file's SHA-256: ``score`` reads it instead
@@ -19,14 +20,13 @@ import os
 from pathlib import Path
 
 import click
-import polars as pl
 
-from analyzer.formats.events import seats_beside
-from analyzer.formats.export import export_events
+from analyzer.formats.events import EventsOutput, seats_beside
+from analyzer.formats.events_import import ImportEvents
 from analyzer.io.faults import writing
 from analyzer.jobs.events import events_beside
 
-from analyzer.cli.display import cell, console, progress_bar
+from analyzer.cli.display import cell, console
 
 EVENTS_FLAG_HELP = ("Also write the games' events beside the output, as NAME.events.parquet (one row per draw, "
                     "discard, call, riichi and outcome, as `analyzer export events` writes them): `analyzer score "
@@ -41,8 +41,9 @@ def events_flag(command):
 
 
 class EventsBeside:
-    """The events of an import beside its output: :meth:`stage` writes them to a temporary name,
-    :meth:`commit` (after the hand records are written) renames them into place, :meth:`drop` removes them.
+    """The events of an import beside its output: :meth:`reader` is where the import's reading writes them (to a
+    temporary name), :meth:`stage` puts them there, :meth:`commit` (after the hand records are written) renames
+    them into place, :meth:`drop` removes them.
     Without ``wanted``, :meth:`commit` removes an earlier import's events there instead."""
 
     def __init__(self, output: str | Path, wanted: bool) -> None:
@@ -52,20 +53,25 @@ class EventsBeside:
         # their hand_seats, made as they are written: what score reads instead of replaying them
         self.seats, self.staged_seats = seats_beside(self.path), seats_beside(self.staged)
         self.rows = 0
+        self.events: ImportEvents | None = None
 
-    def stage(self, hands: pl.DataFrame, workers: int | None, scheduler: str | None, max_log_size: int) -> None:
-        """The events of the logs ``hands`` were imported from, written to the temporary name."""
-        if not self.wanted:
+    def reader(self) -> ImportEvents | None:
+        """Where the import's reading of the logs puts their events (:func:`analyzer.formats.read.read_logs`'s
+        ``events``: one reading of each file for both), written to the temporary name; None without ``wanted``."""
+        if self.wanted and self.events is None:
+            self.events = ImportEvents(EventsOutput(self.staged, seats=self.staged_seats))
+        return self.events
+
+    def stage(self) -> None:
+        """The events read put in place under the temporary name (nothing where no game's were written)."""
+        if self.events is None:
             return
-        files = list(dict.fromkeys(hands["log_file"].to_list()))  # each imported game's file, once
-        with progress_bar("Reading events", unit="files", counted="games", rate_unit="games") as progress:
-            summary = export_events(files, self.staged, workers=workers, scheduler=scheduler, progress=progress,
-                                    max_log_size=max_log_size, seats=self.staged_seats)
-        self.rows = summary.rows
-        for problem in summary.problems:  # a game whose events cannot be written (no importer should give one)
-            if not problem.imported:
-                console.print(f"[yellow]{cell(problem.where)}[/]: its events are not written: {cell(problem.reason)}",
-                              highlight=False)
+        self.rows = self.events.rows
+        self.events.commit()
+        for problem in self.events.problems:  # a game whose events cannot be written (no importer should give one)
+            console.print(f"[yellow]{cell(problem.where)}[/]: its events are not written: {cell(problem.reason)}",
+                          highlight=False)
+        self.events = None
 
     def commit(self) -> str:
         """The events put in place (or an earlier import's removed); what to add to the import's last line."""
@@ -93,5 +99,8 @@ class EventsBeside:
         return ""
 
     def drop(self) -> None:
+        if self.events is not None:  # the import stopped while reading
+            self.events.abort()
+            self.events = None
         self.staged.unlink(missing_ok=True)
         self.staged_seats.unlink(missing_ok=True)

@@ -126,29 +126,29 @@ def _import_logs(
     paths, output: str, workers: int | None, debug: bool, log_format: str, label: str, max_log_size: int,
     scheduler: str | None = None, with_events: bool = False,
 ) -> None:
-    with friendly_errors(debug):
-        with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
-            hands, problems = read_logs(list(paths), workers, log_format, progress=progress, max_log_size=max_log_size,
-                                        scheduler=scheduler)
-        if hands.height == 0 and not problems:
-            raise Failure(f"no {label} logs found in " + ", ".join(paths))
-    failed = [p for p in problems if not p.imported]
-    for problem in problems:
-        colour = "yellow" if problem.imported else "red"
-        console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)
-    if hands.height == 0:  # nothing to write: an existing output stays as it was
-        raise Failure(f"no game imported; {output} not written")
-    if Path(output).suffix.lower() == ".csv":
-        # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
-        hands = hands.with_columns(cs.datetime().cast(pl.String))
     events = EventsBeside(output, with_events)  # --events: written beside, put in place with the hand records
-    with friendly_errors(debug):
-        try:
-            events.stage(hands, workers, scheduler, max_log_size)
+    try:
+        with friendly_errors(debug):
+            with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
+                hands, problems = read_logs(list(paths), workers, log_format, progress=progress,
+                                            max_log_size=max_log_size, scheduler=scheduler, events=events.reader())
+            if hands.height == 0 and not problems:
+                raise Failure(f"no {label} logs found in " + ", ".join(paths))
+        failed = [p for p in problems if not p.imported]
+        for problem in problems:
+            colour = "yellow" if problem.imported else "red"
+            console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)
+        if hands.height == 0:  # nothing to write: an existing output stays as it was
+            raise Failure(f"no game imported; {output} not written")
+        if Path(output).suffix.lower() == ".csv":
+            # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
+            hands = hands.with_columns(cs.datetime().cast(pl.String))
+        with friendly_errors(debug):
+            events.stage()
             write_table(hands, output)
             written = events.commit()
-        finally:
-            events.drop()
+    finally:
+        events.drop()
     copies = sum(1 for p in problems if p.same_as is not None and p.imported)
     print_line(
         f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"

@@ -98,20 +98,24 @@ def read_riichicity(
 def read_logs(
     paths: list[str | Path], workers: int | None = None, log_format: str = "tenhou",
     progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
-    scheduler: str | None = None, client=None,
+    scheduler: str | None = None, client=None, events=None,
 ) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Read logs of ``log_format`` (``tenhou``, ``mjai``, ``majsoul``, ``riichicity``, or ``auto``: each file's format told from
     its content, :mod:`.detect`) into hand records and problems. The batches of files are read by ``workers``
-    local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result."""
+    local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result.
+
+    ``events``: where the games' events go as the same reading of each file gives them
+    (:class:`analyzer.formats.events.ImportEvents`: its ``batch`` reads a batch into rows and events, its
+    ``take`` is handed each batch's events and which of its files were imported)."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
     check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS[log_format])
-    read = partial(_read_batch, log_format=log_format, max_bytes=max_log_size)
+    read = partial(_read_batch if events is None else events.batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:
         workers = default_workers(len(files), PARALLEL_FROM_FILES)
     batches = file_batches(files)
-    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress)
+    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress, events)
 
 
 def file_batches(files: list[Path]) -> list[list[Path]]:
@@ -128,10 +132,15 @@ def _read_batch(
     """Per file (game id, content digest, rows, notes, error), and the columns of the rows of every file that
     imports as an Arrow table, without the columns that depend on the game id. Arrow, not Polars: the workers
     are forked, and Polars' threads do not survive a fork; a table travels to the parent as one buffer."""
+    return rows_of_games([read_game(f, log_format, max_bytes) for f in files])
+
+
+def rows_of_games(reads: list[tuple]) -> tuple[list[tuple[str, str, int, list[str], str | None]], pa.Table]:
+    """:func:`_read_batch` of files already read (each as :func:`read_game` gives it)."""
     outcomes = []
     columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
-    for f in files:
-        gid, digest, rows, notes, error = _read_file(f, log_format, max_bytes)
+    for read in reads:
+        gid, digest, rows, notes, error = _rows_of(*read)
         started = rows[0].get("played_at") if rows else None  # a log that says when its game started
         outcomes.append((gid, digest, len(rows), notes, error, started))
         for name, values in columns.items():
@@ -151,9 +160,12 @@ def _table(columns: dict[str, list]) -> pa.Table:
 _ARROW_TYPES = {name: pl.Series(dtype=COLUMNS[name]).to_arrow().type for name in ROW_COLUMNS}
 
 
-def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress) -> tuple[pl.DataFrame, list[ImportProblem]]:
+def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress, events=None
+              ) -> tuple[pl.DataFrame, list[ImportProblem]]:
     """Game ids and start times per game, a game met again (the same content or Tenhou log id as an earlier
-    file) kept once, from the earlier file, anonymous players named after their game."""
+    file) kept once, from the earlier file, anonymous players named after their game; each batch's events
+    handed to ``events`` with the files whose rows are kept (those of a game met before are not: a copy, or
+    another version of it, whose rows go)."""
     first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
     ids: list[str] = []
     times: list = []
@@ -161,15 +173,18 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
     pending: dict[int, int] = {}  # a file of a game met before with other content -> its problem's index
     frames: list[pl.DataFrame] = []
     done = games = 0
-    for outcomes, table in batches:
+    for outcomes, table, *batch_events in batches:
         keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
+        kept_files: list[bool] = []  # per file of the batch: its rows are kept
         for gid, digest, n_rows, notes, error, started in outcomes:
             f = files[done]
             done += 1
             if error is not None:
                 problems.append(ImportProblem(str(f), error))
+                kept_files.append(False)
                 continue
             copy = copy_of(gid, digest, first_file)
+            kept_files.append(copy is None and n_rows > 0)
             same_content = copy is not None and copy[2]
             keep.extend([not same_content] * n_rows)
             if copy is not None:
@@ -189,6 +204,8 @@ def _assemble(files: list[Path], batches, problems: list[ImportProblem], progres
                             for note in notes)
         frame = pl.from_arrow(table)
         frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
+        if events is not None:
+            events.take(batch_events[0], kept_files, files[done - len(outcomes):done])
         if progress is not None:
             progress(done, len(files), games)
     rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
@@ -247,12 +264,9 @@ def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],
     return None
 
 
-def _read_file(
-    f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES
-) -> tuple[str, str, list[dict], list[str], str | None]:
-    """(game id, content digest, rows, notes, None) for a file that imports, ("", "", [], [], reason) for one
-    that does not."""
-    game, gid, digest, error = read_game(f, log_format, max_bytes)
+def _rows_of(game, gid: str, digest: str, error: str | None) -> tuple[str, str, list[dict], list[str], str | None]:
+    """(game id, content digest, rows, notes, None) for a file that imports (as :func:`read_game` read it),
+    ("", "", [], [], reason) for one that does not."""
     if game is None:
         return "", "", [], [], error
     try:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.formats.events import seats_beside
-from analyzer.formats.export import export_events
+from analyzer.formats.events import EventsOutput, seats_beside
+from analyzer.formats.events_import import ImportEvents
 from analyzer.formats.files import AUTO_SUFFIXES, DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import ImportProblem, copies_skipped, files_failed
 from analyzer.formats.read import read_logs
@@ -229,38 +229,40 @@ class ScoreInputs:
 
     def import_logs(self, progress=None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
                     workers: int | None = None) -> LogsRead:
-        """Read the logs into hand records and events in the run's temporary folder (once); ``progress(done,
-        total, games)`` as files are read, twice over: their hand records, then their events."""
+        """Read the logs into hand records and events in the run's temporary folder (once, each file read once for
+        both); ``progress(done, total, games)`` as files are read."""
         if not self.logs or self._folder is not None:
             return self.logs_read
         place = Path(self.scratch) if self.scratch is not None else Path(tempfile.gettempdir())
         with writing(place, SCRATCH_ADVICE):
             place.mkdir(parents=True, exist_ok=True)
             folder = self._folder = Path(tempfile.mkdtemp(prefix=".analyzer-logs-", dir=place))
-        files = len(self.logs)
-        first = None if progress is None else (lambda done, total, games: progress(done, 2 * total, games))
-        hands, problems = read_logs(self.logs, workers, "auto", progress=first, max_log_size=max_log_size)
-        read = self.logs_read = LogsRead(files, hands["game_id"].n_unique() if hands.height else 0, hands.height,
-                                         problems=problems)
-        if hands.height == 0:
-            return read
-        games = read.games
-        if not self._use_events:  # no events asked for: the logs are read once
+        events = sink = None
+        if self._use_events:  # read with the hand records: the logs are parsed once for both
+            events_path = events_beside(folder / LOGS_TABLE)
             with writing(folder, SCRATCH_ADVICE):
+                events = sink = ImportEvents(EventsOutput(events_path, seats=seats_beside(events_path)))
+        try:
+            hands, problems = read_logs(self.logs, workers, "auto", progress=progress, max_log_size=max_log_size,
+                                        events=events)
+            read = self.logs_read = LogsRead(len(self.logs), hands["game_id"].n_unique() if hands.height else 0,
+                                             hands.height, problems=problems)
+            if hands.height == 0:
+                return read
+            with writing(folder, SCRATCH_ADVICE):
+                if events is not None:
+                    events.commit()
+                    events = None
                 hands.write_parquet(folder / LOGS_TABLE)
+        finally:
+            if events is not None:  # not put in place: the reading stopped, or no game imported
+                events.abort()
+        if sink is None:
             return read
-        second = None if progress is None else (lambda done, total, _: progress(files + done * files // max(total, 1),
-                                                                               2 * files, games))
-        imported = list(dict.fromkeys(hands["log_file"].to_list()))  # each game's file, once
-        with writing(folder, SCRATCH_ADVICE):
-            events = events_beside(folder / LOGS_TABLE)
-            exported = export_events(imported, events, workers=workers, progress=second, max_log_size=max_log_size,
-                                     seats=seats_beside(events))
-            hands.write_parquet(folder / LOGS_TABLE)
-        read.events = exported.rows
+        read.events = sink.rows
         # a game whose events could not be written (a model no importer should give): scored without them
         read.problems += [ImportProblem(p.file, f"its events are not read: {p.reason}", game_id=p.game_id,
-                                        imported=True) for p in exported.problems if not p.imported]
+                                        imported=True) for p in sink.problems]
         return read
 
 

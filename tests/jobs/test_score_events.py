@@ -188,3 +188,28 @@ def test_import_events_writes_the_hand_seats_beside_and_removes_them_without(tmp
     result = runner.invoke(main, ["import", str(SAMPLES / "mjlog"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.parquet"]
+
+
+def test_import_events_reads_each_log_once_and_writes_export_events_rows(tmp_path, monkeypatch):
+    """The events of `import --events` come from the same reading of each file as its hand records (each file
+    parsed once), and are the rows `export events` writes for the same logs; a copy of a game gives none."""
+    import analyzer.formats.read as read_module
+
+    logs = tmp_path / "logs"
+    shutil.copytree(SAMPLES, logs)
+    first = next(p for p in sorted((logs / "mjlog").iterdir()) if p.is_file())
+    shutil.copy(first, logs / "mjlog" / ("zz_copy_of_" + first.name))  # skipped by the import as a copy
+    files = [p for p in logs.rglob("*") if p.is_file()]
+    parsed = []
+    real = read_module.parse_file
+    monkeypatch.setattr(read_module, "parse_file", lambda *a, **k: parsed.append(a[0]) or real(*a, **k))
+    out = tmp_path / "hands.parquet"
+    result = CliRunner().invoke(main, ["import", str(logs), "-o", str(out), "--events", "--workers", "1"])
+    assert result.exit_code in (0, 1), result.output
+    assert "skipped as the same game as another" in result.output
+    assert parsed and len(parsed) == len(set(map(str, parsed))) <= len(files)  # no file parsed twice
+    monkeypatch.undo()
+    export_events([logs], tmp_path / "exported.parquet", workers=1)
+    written = pl.read_parquet(tmp_path / "hands.events.parquet")
+    assert_frame_equal(written, pl.read_parquet(tmp_path / "exported.parquet"))
+    assert seats_of(tmp_path / "hands.events.parquet") is not None
