@@ -105,7 +105,7 @@ def read_logs(
     local processes, or as tasks on the Dask cluster at ``scheduler`` (or of ``client``): the same result.
 
     ``events``: where the games' events go as the same reading of each file gives them
-    (:class:`analyzer.formats.events.ImportEvents`: its ``batch`` reads a batch into rows and events, its
+    (:class:`analyzer.formats.events_import.ImportEvents`: its ``batch`` reads a batch into rows and events, its
     ``take`` is handed each batch's events and which of its files were imported)."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")

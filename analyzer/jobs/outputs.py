@@ -105,7 +105,8 @@ def assemble_part(parts: list[ScoredPart], statistics: bool = True, sheet: Sheet
     :mod:`analyzer.tournament.sheets`); without ``statistics`` no players' partial sums (``partials`` is None: ``check``
     needs them only when it keeps the scored tables). ``events``: the events of the partition's games (the
     events table's rows of its game ids, :mod:`analyzer.jobs.events`), None where the run knows no events;
-    ``seats``: instead, their ``hand_seats`` rows made with them (:meth:`~analyzer.jobs.events.EventSources.read_seats`)."""
+    ``seats``: instead, their ``hand_seats`` rows made with them
+    (:meth:`~analyzer.jobs.events.EventSources.read_seats`)."""
     hands = _hand_tables(parts, statistics, events, seats) if parts else None
     if sheet is None:
         return hands

@@ -30,7 +30,9 @@ Columns (null where the seat did not do what a column describes):
 
 Every fact is an array over *slots* (``hand * 4 + seat``) filled from the seats' hands in hand order
 (:mod:`.state`) by binary searches and ``bincount`` (:mod:`.riichi`); shanten and waits are looked up only where
-a fact needs them (the deal, the declaring discard, the tile dealt in).
+a fact needs them (the deal, the declaring discard, the tile dealt in): the events' own ``shanten`` where they
+have it, else from the seat's hand at that row, summed from its changes up to it
+(:func:`~analyzer.play.state.codes_at`: no hand is kept for every row).
 """
 
 from __future__ import annotations

@@ -63,11 +63,10 @@ def event_is(events: pl.DataFrame | tuple[np.ndarray, list[str]], names: tuple[s
     return found
 
 
-def tile_kind_array(events: pl.DataFrame, column: str = "tile", rows: np.ndarray | None = None) -> np.ndarray:
-    """(n,) int8: the kind of the row's ``column`` tile, −1 where it has none (of ``rows`` only: where given)."""
+def tile_kind_array(events: pl.DataFrame, column: str = "tile") -> np.ndarray:
+    """(n,) int8: the kind of the row's ``column`` tile, −1 where it has none."""
     kinds = np.append(tile_kinds(list(events.schema[column].categories)), -1).astype(np.int8)
-    tiles = events[column] if rows is None else events[column].gather(rows)
-    return kinds[tiles.to_physical().fill_null(len(kinds) - 1).to_numpy()]
+    return kinds[events[column].to_physical().fill_null(len(kinds) - 1).to_numpy()]
 
 
 def _hand_starts(events: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
