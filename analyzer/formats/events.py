@@ -331,11 +331,9 @@ class EventsOutput(TableOutput):
     def commit(self) -> None:
         if self.seats is None:
             return super().commit()
-        with writing(self.path):
-            self.writer, writer = None, self.writer
-            writer.close()
-            digest = file_digest(self.files.staging / self.path.name)
-            self.seats.writer.add_key_value_metadata({EVENTS_DIGEST: digest})
+        self.close()
+        with writing(self.path):  # the events file read back for its digest
+            self.seats.writer.add_key_value_metadata({EVENTS_DIGEST: file_digest(self.staged)})
         self.seats.commit()  # first: hand_seats beside other events do not match them, and are not read
         self.files.put_in_place([self.path.name])
 

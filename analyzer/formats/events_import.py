@@ -63,13 +63,12 @@ class ImportEvents:
         keep = np.repeat(np.array(kept, bool), counts)
         self.rows += self.output.write(table if keep.all() else table.filter(pa.array(keep)))
 
-    def commit(self) -> bool:
-        """The events put in place, where some were written (else nothing is left: False)."""
-        if not self.rows:
+    def commit(self) -> None:
+        """The events put in place, where some were written (else nothing is left)."""
+        if self.rows:
+            self.output.commit()
+        else:
             self.output.abort()
-            return False
-        self.output.commit()
-        return True
 
     def abort(self) -> None:
         self.output.abort()

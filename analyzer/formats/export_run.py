@@ -132,7 +132,7 @@ class TableOutput:
     def open(self) -> None:
         self.files.open()
         with writing(self.path):
-            self.writer = pq.ParquetWriter(self.files.staging / self.path.name, self.schema, compression="zstd",
+            self.writer = pq.ParquetWriter(self.staged, self.schema, compression="zstd",
                                            write_statistics=STATISTICS)
 
     def write(self, table: pa.Table) -> int:
@@ -142,10 +142,19 @@ class TableOutput:
         return table.num_rows
 
     def commit(self) -> None:
+        self.close()
+        self.files.put_in_place([self.path.name])
+
+    def close(self) -> None:
+        """The file finished in the staging folder (not yet in place)."""
         with writing(self.path):  # closing writes what is buffered: the disk may be full
             self.writer, writer = None, self.writer
             writer.close()
-        self.files.put_in_place([self.path.name])
+
+    @property
+    def staged(self) -> Path:
+        """Where the file is written until it is put in place."""
+        return self.files.staging / self.path.name
 
     def abort(self) -> None:
         with interrupts_held():

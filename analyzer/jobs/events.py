@@ -21,7 +21,6 @@ the hands and rejects tables name the rows of an import: the temporary file is g
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 
 import polars as pl
@@ -55,21 +54,24 @@ def _columns(path: Path) -> list[str] | None:
         return None
 
 
-def is_events_table(path: str | Path) -> bool:
-    """Whether ``path`` is a Parquet file of the events table (by its columns, from the file's footer)."""
+def _parquet_holding(path: str | Path, columns) -> bool:
+    """Whether ``path`` is a Parquet file with all of ``columns`` and no hand records' ``result`` (from its
+    footer)."""
     if format_of(path) != "parquet":
         return False
     names = _columns(Path(path))
-    return names is not None and EVENTS_KEYS <= set(names) and "result" not in names
+    return names is not None and set(columns) <= set(names) and "result" not in names
+
+
+def is_events_table(path: str | Path) -> bool:
+    """Whether ``path`` is a Parquet file of the events table (by its columns, from the file's footer)."""
+    return _parquet_holding(path, EVENTS_KEYS)
 
 
 def is_seats_table(path: str | Path) -> bool:
     """Whether ``path`` is a Parquet file of the ``hand_seats`` table (:mod:`analyzer.play.seats`: as an import
     writes beside its events, or a score run among its outputs), by its columns."""
-    if format_of(path) != "parquet":
-        return False
-    names = _columns(Path(path))
-    return names is not None and set(SEATS_COLUMNS) <= set(names) and "result" not in names
+    return _parquet_holding(path, SEATS_COLUMNS)
 
 
 def events_table(path: str | Path, what: str) -> str:
@@ -128,7 +130,7 @@ class EventSources:
         """The ``hand_seats`` rows of the games ``game_ids`` from :attr:`seats` (``start_score`` null: it is
         of the scored hand records, :func:`~analyzer.play.seats.with_start_scores`)."""
         sources = [pl.scan_parquet(path, glob=False) for path in self.seats]
-        return _rows_of(game_ids, sources, pl.DataFrame(schema=_seats_schema()))
+        return _rows_of(game_ids, sources, empty_seats())
 
 
 def _rows_of(game_ids: pl.Series, sources: list[pl.LazyFrame], empty: pl.DataFrame) -> pl.DataFrame:
@@ -150,18 +152,9 @@ def empty_events() -> pl.DataFrame:
     return pl.DataFrame(schema=EVENTS_SCHEMA)
 
 
-@cache
-def _seats_schema() -> pl.Schema:
-    """The columns of ``hand_seats``: of a hand dealt and nothing else (the table of no events at all may not
-    be asked of it)."""
-    given = {
-        "game_id": ["g"] * 4, "log_file": ["g"] * 4, "log_row": [1] * 4, "round": ["E1"] * 4, "honba": [0] * 4,
-        "kyotaku": [0] * 4, "seq": [1, 2, 3, 4], "turn": [0] * 4, "seat": [0, 1, 2, 3], "player": list("abcd"),
-        "event": ["haipai"] * 4,
-        "tiles": [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "3z"]] * 4,
-    }
-    dealt = pl.DataFrame({name: given.get(name, [None] * 4) for name in EVENTS_SCHEMA}, schema=EVENTS_SCHEMA)
-    return hand_seats(dealt).schema
+def empty_seats() -> pl.DataFrame:
+    """A ``hand_seats`` table without rows (:data:`analyzer.play.seats.COLUMNS`, as :func:`hand_seats` gives)."""
+    return pl.DataFrame(schema=SEATS_COLUMNS)
 
 
 SEAT_HAND_COLUMNS = ("game_id", "log_row", *(f"score_{s}" for s in range(4)), *(f"delta_{s}" for s in range(4)))
@@ -177,7 +170,7 @@ def seats_table(events: pl.DataFrame | None, hands: pl.DataFrame | None = None,
     if made is not None:
         return made.sort(SEAT) if hands is None else with_start_scores(made, hands.select(SEAT_HAND_COLUMNS))
     if events is None or not events.height:
-        return pl.DataFrame(schema=_seats_schema())
+        return empty_seats()
     return hand_seats(events, None if hands is None else hands.select(SEAT_HAND_COLUMNS))
 
 
