@@ -13,6 +13,7 @@ The library imported by another program changes nothing of its signals but the i
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -40,7 +41,11 @@ def interrupted(number, frame) -> None:
     if _state["started"]:
         raise KeyboardInterrupt
     sys.stderr.write(NOT_WRITTEN + "\n")
-    raise SystemExit(EXIT_INTERRUPTED)
+    sys.stderr.flush()
+    # ended here, not by SystemExit: an exception raised in a handler that runs while Python compiles a module
+    # (no bytecode cached, PYTHONDONTWRITEBYTECODE) can be lost, and the run then went on to exit 0; nothing is
+    # written yet, so there is nothing to clean up
+    os._exit(EXIT_INTERRUPTED)
 
 
 def hold_start() -> None:
