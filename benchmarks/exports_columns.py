@@ -48,7 +48,7 @@ def _cpu() -> float:
 def _columns(files: list[Path], batch: int, fmt: str | None, out: Path) -> dict:
     """The columnar mjlog reader over ``files`` in batches, then the hand records (``fmt`` None) or the files
     of ``fmt`` written into ``out``; seconds per part."""
-    from analyzer.formats.export_run import DirectoryOutput
+    from analyzer.formats.outputs import DirectoryOutput
     from analyzer.formats.game_files import SUFFIXES
     from analyzer.formats.game_files_columns import texts_of_tables
     from analyzer.formats.records_from_tables import records_of_tables

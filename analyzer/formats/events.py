@@ -21,7 +21,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.formats.export_run import TableOutput, read_game
+from analyzer.formats.outputs import TableOutput
+from analyzer.formats.parse import read_game
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import Game, wall_draws
 from analyzer.formats.rows import ANONYMOUS, seat_names
@@ -287,7 +288,7 @@ def events_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES):
     out = _Columns()
     outcomes = []
     for f in files:
-        game, gid, digest, error = read_game(f, max_bytes)
+        game, gid, digest, error = read_game(f, "auto", max_bytes)
         if game is None:
             outcomes.append((gid, digest, 0, [], error))
             continue

@@ -14,7 +14,8 @@ import pyarrow as pa
 from analyzer.formats.events import EventColumns, EventsOutput, game_events
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import ImportProblem
-from analyzer.formats.read import read_game, rows_of_games
+from analyzer.formats.parse import read_game
+from analyzer.formats.read import rows_of_games
 
 
 def rows_and_events_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):

@@ -11,8 +11,10 @@ from typing import Callable
 from analyzer.formats.events import SCHEMA, EventsOutput, events_batch
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
 from analyzer.formats.game_files_columns import tables_batch, text_batches
-from analyzer.formats.export_run import DirectoryOutput, ExportSummary, Progress, export_logs
+from analyzer.formats.export_run import ExportSummary, Progress, export_logs
+from analyzer.formats.outputs import DirectoryOutput
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
+from analyzer.formats.read_columns import events_columns_batch, games_columns_batch
 
 __all__ = ["EVENTS_SCHEMA", "ExportSummary", "export_events", "export_games", "export_mjai", "export_tenhou6"]
 
@@ -26,13 +28,14 @@ def export_events(paths: list[str | Path], output: str | Path, workers: int | No
     ``.gz``; each file's format told from its content) to ``output``, written whole or not at all; with
     ``seats``, the games' ``hand_seats`` there too (:class:`~analyzer.formats.events.EventsOutput`).
 
-    Files are read by ``workers`` local processes (default: one per core from 200 files on), or as tasks on
-    the Dask cluster at ``scheduler`` (or of ``client``): the same file either way. ``progress(files_done,
+    Files are read by ``workers`` local processes (default: one per core from 200 files on; mjlog files are
+    read as columns on as many threads, :mod:`.read_columns`), or as tasks on the Dask cluster at
+    ``scheduler`` (or of ``client``): the same file either way. ``progress(files_done,
     files_total, games_done)`` is called as batches of files are written. Returns the counts and the problems
     (files that did not read, copies of a game met before, notes), as ``import`` reports them; the table is
     written only when some game was exported."""
     return export_logs(paths, events_batch, EventsOutput(output, seats), workers, scheduler, client,
-                       progress, max_log_size)
+                       progress, max_log_size, columns=events_columns_batch)
 
 
 def export_games(paths: list[str | Path], outdir: str | Path, to_text: Callable, suffix: str,
@@ -52,7 +55,7 @@ def export_from_tables(paths: list[str | Path], outdir: str | Path, fmt: str, wo
     from the columns); otherwise as :func:`export_events`. The files are those :func:`export_games` writes with
     ``TEXTS[fmt]``, byte for byte."""
     return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES[fmt]), workers, scheduler, client,
-                       progress, max_log_size, convert=partial(text_batches, fmt=fmt))
+                       progress, max_log_size, convert=partial(text_batches, fmt=fmt), columns=games_columns_batch)
 
 
 def export_mjai(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:

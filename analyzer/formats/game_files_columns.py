@@ -45,7 +45,7 @@ WRITERS: dict[str, Callable[[LogTables, pl.DataFrame | None], GameTexts]] = {
     "mjai": mjai_texts, "tenhou6": tenhou6_texts}
 GAMES_PER_RUN = 512  # games turned into texts at once: a Polars run's own cost is then a small part of it
 PER_SEAT = ("dan", "rate", "ranks")
-_NUMBERS = pa.schema([("game", pa.int32()), *((f"{name}_numbers", pa.large_list(pa.bool_())) for name in PER_SEAT)])
+NUMBERS = pa.schema([("game", pa.int32()), *((f"{name}_numbers", pa.large_list(pa.bool_())) for name in PER_SEAT)])
 
 
 def recorded_numbers(games: list[Game]) -> pa.Table:
@@ -57,7 +57,7 @@ def recorded_numbers(games: list[Game]) -> pa.Table:
         columns[f"{name}_numbers"] = [
             None if not isinstance(getattr(g, name), (list, tuple)) else
             [isinstance(v, (int, float)) for v in getattr(g, name)] for g in games]
-    return pa.table(columns, schema=_NUMBERS)
+    return pa.table(columns, schema=NUMBERS)
 
 
 @dataclass

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, RIICHI_CITY, TENHOU_JSON, detect_format
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
-from analyzer.formats.identity import content_digest
+from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.majsoul.protobuf import protobuf_record, record_from_protobuf
 from analyzer.formats.majsoul.raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul, read_majsoul_record
 from analyzer.formats.mjai.read import parse_mjai
@@ -99,3 +99,24 @@ def _parse_detected(text: str, path: str) -> Game:
         return parse_riichicity(text, path)
     raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul raw "
                    "records)")
+
+
+def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):
+    """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
+    not: the reasons ``import`` and ``export`` give."""
+    try:
+        game = parse_file(f, log_format, max_bytes)
+        return game, game_id(game.ref, f, game.digest), game.digest, None
+    except LogError as exc:
+        return None, "", "", str(exc)
+    except ValueError as exc:
+        return None, "", "", malformed_reason(exc)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
+        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def malformed_reason(exc: ValueError) -> str:
+    """The reason a log is refused for a ValueError from its reading."""
+    if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
+        return "a number of thousands of digits in the log is not a real value"
+    return f"malformed log (ValueError: {str(exc)[:200]})"

@@ -34,9 +34,11 @@ import pyarrow as pa
 from analyzer.core.records import COPY, OTHER, compare_sources
 from analyzer.formats.columns import COLUMNS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
-from analyzer.formats.identity import game_id, id_kind, played_at
+from analyzer.formats.identity import id_kind, played_at
 from analyzer.formats.model import ImportProblem, LogError
-from analyzer.formats.parse import parse_file
+from analyzer.formats.parse import malformed_reason, parse_file, read_game
+from analyzer.formats.read_columns import BATCH_FILES as COLUMN_BATCH_FILES
+from analyzer.formats.read_columns import columns_batch, reads_as_columns
 from analyzer.formats.rows import ANONYMOUS, game_rows
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
@@ -111,15 +113,20 @@ def read_logs(
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
     check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS[log_format])
-    read = partial(_read_batch if events is None else events.batch, log_format=log_format, max_bytes=max_log_size)
     if workers is None:
         workers = default_workers(len(files), PARALLEL_FROM_FILES)
-    batches = file_batches(files)
-    return _assemble(files, map_in_order(read, batches, workers, scheduler, client), problems, progress, events)
+    if reads_as_columns(files, log_format):  # mjlog files: through the columns, batches on threads (Polars)
+        read = partial(columns_batch, log_format=log_format, max_bytes=max_log_size, events=events is not None)
+        batches = map_in_order(read, file_batches(files, COLUMN_BATCH_FILES), workers, scheduler, client, threads=True)
+    else:
+        read = partial(_read_batch if events is None else events.batch, log_format=log_format, max_bytes=max_log_size)
+        batches = map_in_order(read, file_batches(files), workers, scheduler, client)
+    return _assemble(files, batches, problems, progress, events)
 
 
-def file_batches(files: list[Path]) -> list[list[Path]]:
-    return [files[i : i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+def file_batches(files: list[Path], size: int | None = None) -> list[list[Path]]:
+    size = size or BATCH_FILES
+    return [files[i : i + size] for i in range(0, len(files), size)]
 
 
 PARALLEL_FROM_FILES = 200
@@ -274,26 +281,6 @@ def _rows_of(game, gid: str, digest: str, error: str | None) -> tuple[str, str, 
     except LogError as exc:
         return "", "", [], [], str(exc)
     except ValueError as exc:
-        return "", "", [], [], _malformed(exc)
+        return "", "", [], [], malformed_reason(exc)
     except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
         return "", "", [], [], f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
-
-
-def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES):
-    """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
-    not: the reasons ``import`` and ``export`` give."""
-    try:
-        game = parse_file(f, log_format, max_bytes)
-        return game, game_id(game.ref, f, game.digest), game.digest, None
-    except LogError as exc:
-        return None, "", "", str(exc)
-    except ValueError as exc:
-        return None, "", "", _malformed(exc)
-    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
-        return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
-
-
-def _malformed(exc: ValueError) -> str:
-    if "integer string conversion" in str(exc):  # Python refuses ints of over 4300 digits
-        return "a number of thousands of digits in the log is not a real value"
-    return f"malformed log (ValueError: {str(exc)[:200]})"

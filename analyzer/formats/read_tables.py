@@ -25,7 +25,8 @@ import pyarrow as pa
 
 from analyzer.formats.columns import COLUMNS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
-from analyzer.formats.read import read_game
+from analyzer.formats.log_tables import LogTables
+from analyzer.formats.parse import read_game
 from analyzer.formats.records_from_tables import records_of_tables
 from analyzer.formats.tables_from_games import arrow_tables_of_games, log_tables_from_arrow
 
@@ -60,7 +61,13 @@ def records_batch(batch: tuple[list[tuple[str, str, str | None]], dict[str, pa.T
     """One batch of :func:`log_tables_batch` as :func:`.read.read_logs` takes a batch: per file (game id,
     digest, rows, notes, error, start time) and the rows without their id columns."""
     read, arrow = batch
-    result = records_of_tables(log_tables_from_arrow(arrow))
+    return table_records(read, log_tables_from_arrow(arrow))
+
+
+def table_records(read: list[tuple[str, str, str | None]], tables: LogTables) -> tuple[list[tuple], pa.Table]:
+    """:func:`records_batch` of a batch's files (per file game id, digest, reason it does not read or None) and
+    the log tables of those that read (numbered in file order)."""
+    result = records_of_tables(tables)
     records = result.records
     per_game = records.select("played_at", game=result.games).group_by("game").agg(
         pl.len(), pl.col("played_at").first())

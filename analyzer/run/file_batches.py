@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from analyzer.run.dask import RETRIES, ClusterUnavailable, DaskExecutor
@@ -35,15 +35,21 @@ def default_workers(files: int, parallel_from: int) -> int:
 
 
 def map_in_order(function: Callable[[Item], Result], items: Iterable[Item], workers: int = 1,
-                 scheduler: str | None = None, client=None) -> Iterator[Result]:
+                 scheduler: str | None = None, client=None, threads: bool = False) -> Iterator[Result]:
     """``function`` over ``items`` in ``workers`` local processes (1: in this process), or as tasks on the
-    Dask cluster at ``scheduler`` (an address) or of ``client``; results in the order of ``items``."""
+    Dask cluster at ``scheduler`` (an address) or of ``client``; results in the order of ``items``.
+    ``threads``: the local workers are threads of this process (for work that runs Polars, whose threads do not
+    survive a fork into a worker process; it works outside the GIL)."""
     if scheduler is not None or client is not None:
         yield from _on_dask(function, items, scheduler, client)
         return
     items = list(items)
     if workers <= 1 or len(items) <= 1:
         yield from map(function, items)
+        return
+    if threads:  # one batch more than threads: memory holds what is being read, not a queue of results
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield from _windowed(pool.submit, function, items, workers + 1, lambda f: f.result())
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from _windowed(pool.submit, function, items, workers * IN_FLIGHT_PER_WORKER, lambda f: f.result())

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.formats.export_run import DirectoryOutput
+from analyzer.formats.outputs import DirectoryOutput
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
 from analyzer.formats.game_files_columns import (recorded_numbers, tables_batch, text_batches, texts_batch,
                                                  texts_of_tables)
 from analyzer.formats.identity import game_id
 from analyzer.formats.model import LogError
-from analyzer.formats.read import read_game
+from analyzer.formats.parse import read_game
 from analyzer.formats.tables_from_games import tables_of_games
 
 from conftest import SHARED, SHARED_HINT

@@ -193,16 +193,24 @@ def test_import_events_writes_the_hand_seats_beside_and_removes_them_without(tmp
 def test_import_events_reads_each_log_once_and_writes_export_events_rows(tmp_path, monkeypatch):
     """The events of `import --events` come from the same reading of each file as its hand records (each file
     parsed once), and are the rows `export events` writes for the same logs; a copy of a game gives none."""
-    import analyzer.formats.read as read_module
+    import analyzer.formats.parse as parse_module
+    import analyzer.formats.read_columns as columns_module
 
     logs = tmp_path / "logs"
     shutil.copytree(SAMPLES, logs)
     first = next(p for p in sorted((logs / "mjlog").iterdir()) if p.is_file())
     shutil.copy(first, logs / "mjlog" / ("zz_copy_of_" + first.name))  # skipped by the import as a copy
     files = [p for p in logs.rglob("*") if p.is_file()]
-    parsed = []
-    real = read_module.parse_file
-    monkeypatch.setattr(read_module, "parse_file", lambda *a, **k: parsed.append(a[0]) or real(*a, **k))
+    parsed = []  # by the per-game reader, and by the columns (mjlog files)
+    real, real_tables = parse_module.parse_file, columns_module.read_mjlog_tables
+
+    def tables(files, *args):
+        tables, reads = real_tables(files, *args)
+        parsed.extend(f for f, r in zip(files, reads) if r.columns)
+        return tables, reads
+
+    monkeypatch.setattr(parse_module, "parse_file", lambda *a, **k: parsed.append(a[0]) or real(*a, **k))
+    monkeypatch.setattr(columns_module, "read_mjlog_tables", tables)
     out = tmp_path / "hands.parquet"
     result = CliRunner().invoke(main, ["import", str(logs), "-o", str(out), "--events", "--workers", "1"])
     assert result.exit_code in (0, 1), result.output

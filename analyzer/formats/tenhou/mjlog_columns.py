@@ -33,7 +33,7 @@ on hand-written logs of each rule and on random damage.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -45,8 +45,8 @@ from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id, is_tenhou_log_id
 from analyzer.formats.log_tables import EVENTS, GAMES, SCHEMAS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
-from analyzer.formats.model import LogError
-from analyzer.formats.read import read_game
+from analyzer.formats.model import Game, LogError
+from analyzer.formats.parse import read_game
 from analyzer.formats.tables_from_games import tables_of_games
 from analyzer.formats.tenhou.mjlog import split_prolog
 from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
@@ -68,13 +68,14 @@ _ROUND_VALUES = pl.Series("round", ROUNDS, dtype=ROUND)
 class FileRead:
     """What became of one file: its game's number in the tables (None: not read), game id, content digest,
     and the reason it did not read (None when it did), as :func:`analyzer.formats.read.read_game` says it;
-    ``columns``: read by these columns (else by the per-game reader)."""
+    ``columns``: read by these columns (else by the per-game reader, whose game is ``model``)."""
 
     game: int | None
     game_id: str
     digest: str
     error: str | None
     columns: bool
+    model: Game | None = field(default=None, compare=False, repr=False)  # the per-game reader's game, if it read it
 
 
 @dataclass
@@ -117,10 +118,11 @@ def _prepare(path: Path, max_bytes: int) -> _Prepared | None:
     return _Prepared(path, root, digest, commented_id)
 
 
-def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES,
+def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES, log_format: str = "tenhou",
                       ) -> tuple[LogTables, list[FileRead]]:
     """The log tables of the mjlog ``files`` (games numbered in file order, the files that do not read left
-    out) and what became of each file (see the module docstring)."""
+    out) and what became of each file (see the module docstring); a file that is no mjlog is read by the
+    per-game reader as ``log_format`` (``tenhou``, or ``auto``: any format told by its content)."""
     prepared = [_prepare(Path(f), max_bytes) for f in files]
     fast = [p for p in prepared if p is not None]
     parsed = _Parsed(fast) if fast else None
@@ -130,7 +132,7 @@ def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_
             number_of[i] = len(number_of)
     refused = parsed.refused if parsed is not None else set()
     number_of = {i: n for i, n in number_of.items() if n not in refused}
-    old = _per_game([f for i, f in enumerate(files) if i not in number_of], max_bytes)
+    old = _per_game([f for i, f in enumerate(files) if i not in number_of], max_bytes, log_format)
     old_reads = iter(old.reads)
     reads, numbers, old_numbers = [], np.full(len(fast), -1, np.int32), []
     count = 0  # the games read so far: the next one's number, whichever reader reads it
@@ -141,8 +143,8 @@ def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_
             reads.append(FileRead(count, parsed.game_ids[number], fast[number].digest, None, True))
             count += 1
             continue
-        gid, digest, error = next(old_reads)
-        reads.append(FileRead(None if error else count, gid, digest, error, False))
+        gid, digest, error, model = next(old_reads)
+        reads.append(FileRead(None if error else count, gid, digest, error, False, model))
         if error is None:
             old_numbers.append(count)
             count += 1
@@ -158,16 +160,16 @@ def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_
 @dataclass
 class _PerGame:
     tables: LogTables | None
-    reads: list[tuple[str, str, str | None]]  # per file: game id, digest, the reason it is not read
+    reads: list[tuple[str, str, str | None, Game | None]]  # per file: game id, digest, the reason it is not read, game
 
 
-def _per_game(files: list[str | Path], max_bytes: int) -> _PerGame:
+def _per_game(files: list[str | Path], max_bytes: int, log_format: str) -> _PerGame:
     """The files the columns do not read, read by the per-game reader (its exact reasons for those that do not
     read), their games' tables by :func:`.tables_from_games.tables_of_games`; a game those tables cannot hold
     (a counter beyond the events table's Int16) is not read, and says so."""
     games, ids, reads = [], [], []
     for f in files:
-        game, gid, digest, error = read_game(Path(f), "tenhou", max_bytes)
+        game, gid, digest, error = read_game(Path(f), log_format, max_bytes)
         if game is not None:
             try:
                 tables_of_games([game], [gid])
@@ -176,7 +178,7 @@ def _per_game(files: list[str | Path], max_bytes: int) -> _PerGame:
         if game is not None:
             games.append(game)
             ids.append(gid)
-        reads.append((gid, digest, error))
+        reads.append((gid, digest, error, game))
     return _PerGame(tables_of_games(games, ids) if games else None, reads)
 
 

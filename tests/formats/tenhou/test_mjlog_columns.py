@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from analyzer.formats.files import expand_paths
-from analyzer.formats.read import read_game
+from analyzer.formats.parse import read_game
 from analyzer.formats.tables_from_games import tables_of_games
 from analyzer.formats.tenhou.mjlog import _meld
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables

@@ -1,0 +1,93 @@
+"""The import of Tenhou's mjlog files through the columns: each batch of files read into the log tables by the
+columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`), its hand records derived
+from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
+table taken from the same tables: one parse of each file, no Python model of its games.
+
+A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read.read_logs` runs these batches
+on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
+(whose workers are started, not forked). A run takes this path when it reads Tenhou logs (``tenhou`` or
+``auto``) and at least half its files are named as mjlog files (:func:`reads_as_columns`); a file of a batch
+that is no mjlog, or one the columns do not read exactly as the per-game reader, is read by that reader within
+the batch, so every file gives the rows, notes and refusal of the per-game path whichever path reads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from analyzer.formats.events import PLAYED_SCHEMA
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
+from analyzer.formats.game_files_columns import NUMBERS, PER_SEAT, TablesBatch, recorded_numbers
+from analyzer.formats.log_tables import SCHEMAS
+from analyzer.formats.read_tables import table_records
+from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
+
+COLUMNAR_FORMATS = ("tenhou", "auto")
+MJLOG_NAMES = (".mjlog", ".xml", ".mjlog.gz", ".xml.gz")
+BATCH_FILES = 256  # a batch's Polars runs cost tens of milliseconds whatever its size: some hundreds of files
+
+
+def reads_as_columns(files: list[Path], log_format: str) -> bool:
+    """Whether an import of ``files`` as ``log_format`` takes the columns' path: Tenhou logs, at least half of
+    them named as mjlog files (JSON logs read faster by the per-game reader in forked processes)."""
+    if log_format not in COLUMNAR_FORMATS or not files:
+        return False
+    named = sum(f.name.lower().endswith(MJLOG_NAMES) for f in files)
+    return 2 * named >= len(files)
+
+
+def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES,
+                  events: bool = False) -> tuple:
+    """A batch of files as :func:`analyzer.formats.read.read_logs` takes one: per file (game id, digest, rows,
+    notes, error, start time) and the rows (Arrow, without their id columns); with ``events`` a third item,
+    as :func:`analyzer.formats.events_import.rows_and_events_batch` gives it: each file's event rows, no
+    file whose events cannot be written (a game the tables cannot hold is not read at all), and the events."""
+    tables, reads = read_mjlog_tables(files, max_bytes, log_format)
+    outcomes, rows = table_records([(r.game_id, r.digest, r.error) for r in reads], tables)
+    if not events:
+        return outcomes, rows
+    per_game = dict(tables.events.group_by("game").len().iter_rows())
+    counts = [0 if r.game is None else per_game.get(r.game, 0) for r in reads]
+    return outcomes, rows, (counts, [None] * len(reads), _played(tables.events))
+
+
+def events_columns_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[list[tuple], pa.Table]:
+    """A batch of files as ``export events`` takes one (:func:`analyzer.formats.events.events_batch`'s form: per
+    file game id, digest, event rows, the reader's notes, error; and the events), through the columns."""
+    tables, reads = read_mjlog_tables(files, max_bytes, "auto")
+    per_game = dict(tables.events.group_by("game").len().iter_rows())
+    notes = {game: [(n["text"], n["hand"]) for n in said or []]
+             for game, said in tables.games.select("game", "notes").iter_rows()}
+    outcomes = [(r.game_id, r.digest, 0, [], r.error) if r.game is None else
+                (r.game_id, r.digest, per_game.get(r.game, 0), notes[r.game], None) for r in reads]
+    return outcomes, _played(tables.events)
+
+
+def games_columns_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
+    """A batch of files as ``export mjai`` and ``export tenhou6`` take one (:func:`analyzer.formats.
+    game_files_columns.tables_batch`'s form), through the columns: the per-seat values of an mjlog are text
+    (its ``UN`` attributes), a game the per-game reader read says itself which were numbers."""
+    tables, reads = read_mjlog_tables(files, max_bytes, "auto")
+    notes = {game: [(n["text"], n["hand"]) for n in said or []]
+             for game, said in tables.games.select("game", "notes").iter_rows()}
+    read = [(r.game_id, r.digest, [] if r.game is None else notes[r.game], r.error) for r in reads]
+    models = [r for r in reads if r.model is not None and r.game is not None]
+    text = tables.games.select(
+        "game", *(pl.col(name).list.eval(pl.element().is_null() & False).alias(f"{name}_numbers") for name in PER_SEAT))
+    numbers = text.filter(~pl.col("game").is_in([r.game for r in models])).to_arrow().cast(NUMBERS)
+    if models:
+        own = recorded_numbers([r.model for r in models])
+        own = own.set_column(0, "game", pa.array([r.game for r in models], pa.int32()))
+        numbers = pa.concat_tables([numbers, own]).sort_by("game")
+    return TablesBatch(read, {name: getattr(tables, name).to_arrow() for name in SCHEMAS}, numbers)
+
+
+def _played(events: pl.DataFrame) -> pa.Table:
+    """The log tables' events as the events file's columns before its derived ones (:data:`PLAYED_SCHEMA`)."""
+    table = events.drop("game").to_arrow()
+    return table.select(PLAYED_SCHEMA.names).cast(PLAYED_SCHEMA)
+
+

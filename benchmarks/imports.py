@@ -1,0 +1,122 @@
+"""The mjlog import and the exports against the commit an issue was filed at: the shared mjlog files replicated to
+N distinct games (as :mod:`benchmarks.tenhou` replicates them), every step a fresh process of the command line,
+all in one run.
+
+    .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog]
+                                           [--baseline CHECKOUT] [--repeat 2] [--steps …] [--out benchmarks/results]
+
+Steps (``--steps``, comma-separated; all by default):
+
+* ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
+  then ``explode``): what reading the logs costs before any of their meaning is read;
+* ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (defaults: one worker per core);
+* ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
+* ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
+* with ``--baseline CHECKOUT``: ``baseline_import`` and ``baseline_import_events``, the same commands run in
+  that checkout (``-m`` puts it first on the path: its analyzer is the one run).
+
+Each: wall seconds, games/s, CPU seconds, peak RSS (the process tree's), the ratio to ``import`` (and to
+``baseline_import``). The steps alternate for ``--repeat`` rounds and each keeps its fastest round (a shared
+machine weighs on all alike). Printed, and written as JSON to ``benchmarks/results/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.scale import timed
+from benchmarks.tenhou import SHARED_LOGS, replicate
+
+FLOOR = """
+import sys
+from pathlib import Path
+import polars as pl
+texts = [f.read_text(encoding="utf-8") for f in sorted(Path(sys.argv[1]).rglob("*.mjlog"))]
+tags = pl.DataFrame({"text": texts}).select(pl.col("text").str.extract_all("<[^<>]*>")).explode("text")
+print(len(texts), tags.height)
+"""
+
+STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
+BASELINE_STEPS = ("baseline_import", "baseline_import_events")
+
+
+def _command(step: str, logs: Path, work: Path) -> list[str]:
+    analyzer = [sys.executable, "-m", "analyzer.cli"]
+    kind = step.removeprefix("baseline_")
+    if kind == "floor":
+        return [sys.executable, "-c", FLOOR, str(logs)]
+    if kind.startswith("import"):
+        extra = ["--events"] if kind == "import_events" else []
+        return [*analyzer, "import", "tenhou", str(logs), "-o", str(work / step / "hands.parquet"), *extra]
+    target = work / step / ("events.parquet" if kind == "export_events" else "games")
+    return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target)]
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.imports", description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=10_000, help="games to reach by replicating the logs")
+    ap.add_argument("--logs", type=Path, default=SHARED_LOGS / "mjlog", help="directory of mjlog files")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT", help="another commit's checkout")
+    ap.add_argument("--repeat", type=int, default=2, help="rounds of all steps; each step's fastest is kept")
+    ap.add_argument("--steps", default=",".join(STEPS), help="which steps, comma-separated")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="directory for the JSON figures")
+    args = ap.parse_args(argv)
+    steps = [s for s in args.steps.split(",") if s]
+    if args.baseline is not None:
+        steps += [s for s in BASELINE_STEPS if s.removeprefix("baseline_") in steps]
+    work = Path(tempfile.mkdtemp(prefix="analyzer-imports-"))
+    try:
+        logs = work / "logs"
+        files, copies = replicate(args.logs, args.games, logs)
+        for f in logs.rglob("*"):  # the floor reads *.mjlog: every replicated file under one name
+            if f.is_file() and not f.name.endswith(".mjlog"):
+                f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
+        runs: dict[str, list[dict]] = {s: [] for s in steps}
+        for _ in range(args.repeat):
+            for step in steps:
+                shutil.rmtree(work / step, ignore_errors=True)
+                (work / step).mkdir()
+                cwd = args.baseline.resolve() if step.startswith("baseline_") else None
+                runs[step].append(timed(_command(step, logs.resolve(), work.resolve()), cwd=cwd))
+        fig = {"benchmark": "imports", **run_info(), "files": files, "copies": copies, "logs": str(args.logs),
+               "baseline_checkout": str(args.baseline) if args.baseline else None}
+        for step, results in runs.items():
+            best = min(results, key=lambda r: r["seconds"])
+            if best["exit"] not in (0, 1):
+                print(f"{step} failed: {best['stderr_tail']}", file=sys.stderr)
+            best["games_per_s"] = round(files / best["seconds"])
+            fig[step] = best
+        _ratios(fig, steps)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    _print(fig, steps)
+    path = save(fig, args.out, "imports", f"g{files}")
+    print(f"figures  {path}")
+    return fig
+
+
+def _ratios(fig: dict, steps: list[str]) -> None:
+    for step in steps:
+        for against in ("import", "baseline_import", "floor"):
+            if against in fig and step != against:
+                fig[step][f"ratio_to_{against}"] = round(fig[step]["seconds"] / fig[against]["seconds"], 2)
+
+
+def _print(fig: dict, steps: list[str]) -> None:
+    print(f"input  {fig['files']:,} files ({fig['copies']} copies of {fig['logs']})")
+    print(f"{'step':<24}{'seconds':>8}{'games/s':>9}{'CPU s':>7}{'peak MB':>9}{'/import':>8}{'/floor':>7}")
+    for step in steps:
+        r = fig[step]
+        print(f"{step:<24}{r['seconds']:>8.2f}{r['games_per_s']:>9,}{r['cpu_seconds']:>7.1f}{r['peak_rss_mb']:>9.0f}"
+              f"{r.get('ratio_to_import', 1.0):>8.2f}{r.get('ratio_to_floor', 1.0):>7.2f}")
+    if "baseline_import" in fig and "import" in fig:
+        print(f"import: {fig['baseline_import']['seconds'] / fig['import']['seconds']:.2f}x faster than the baseline")
+
+
+if __name__ == "__main__":
+    main()
