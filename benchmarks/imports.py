@@ -12,8 +12,9 @@ Steps (``--steps``, comma-separated; all by default):
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (defaults: one worker per core);
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
-* with ``--baseline CHECKOUT``: ``baseline_import`` and ``baseline_import_events``, the same commands run in
-  that checkout (``-m`` puts it first on the path: its analyzer is the one run).
+* with ``--baseline CHECKOUT``: ``baseline_import`` and ``baseline_export_…``, the same commands run in that
+  checkout (``-m`` puts it first on the path: its analyzer is the one run); a commit without ``import --events``
+  makes the same two files with ``import`` and ``export events``.
 
 Each: wall seconds, games/s, CPU seconds, peak RSS (the process tree's), the ratio to ``import`` (and to
 ``baseline_import``). The steps alternate for ``--repeat`` rounds and each keeps its fastest round (a shared
@@ -42,7 +43,7 @@ print(len(texts), tags.height)
 """
 
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
-BASELINE_STEPS = ("baseline_import", "baseline_import_events")
+BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
 
 
 def _command(step: str, logs: Path, work: Path) -> list[str]:
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 def _ratios(fig: dict, steps: list[str]) -> None:
     for step in steps:
-        for against in ("import", "baseline_import", "floor"):
+        for against in ("import", "floor", f"baseline_{step}"):
             if against in fig and step != against:
                 fig[step][f"ratio_to_{against}"] = round(fig[step]["seconds"] / fig[against]["seconds"], 2)
 
@@ -112,10 +113,15 @@ def _print(fig: dict, steps: list[str]) -> None:
     print(f"{'step':<24}{'seconds':>8}{'games/s':>9}{'CPU s':>7}{'peak MB':>9}{'/import':>8}{'/floor':>7}")
     for step in steps:
         r = fig[step]
-        print(f"{step:<24}{r['seconds']:>8.2f}{r['games_per_s']:>9,}{r['cpu_seconds']:>7.1f}{r['peak_rss_mb']:>9.0f}"
-              f"{r.get('ratio_to_import', 1.0):>8.2f}{r.get('ratio_to_floor', 1.0):>7.2f}")
-    if "baseline_import" in fig and "import" in fig:
-        print(f"import: {fig['baseline_import']['seconds'] / fig['import']['seconds']:.2f}x faster than the baseline")
+        ratios = "".join(f"{r[k]:>{w}.2f}" if k in r else " " * w for k, w in (("ratio_to_import", 8), ("ratio_to_floor", 7)))
+        print(f"{step:<24}{r['seconds']:>8.2f}{r['games_per_s']:>9,}{r['cpu_seconds']:>7.1f}{r['peak_rss_mb']:>9.0f}{ratios}")
+    for step in steps:
+        if f"baseline_{step}" in fig:
+            print(f"{step}: {fig[f'baseline_{step}']['seconds'] / fig[step]['seconds']:.2f}x the baseline's speed")
+    if {"import_events", "baseline_import", "baseline_export_events"} <= set(fig):
+        both = fig["baseline_import"]["seconds"] + fig["baseline_export_events"]["seconds"]
+        print(f"import --events: {fig['import_events']['seconds']:.2f} s against {both:.2f} s for the baseline's import "
+              f"and export events ({both / fig['import_events']['seconds']:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -23,3 +23,16 @@ def test_the_generated_tournament_sheet_scores_cleanly():
     result = analyzer.check(rows, "ema")
     assert result.ok and result.scored.rejects.height == 0 and result.scored.games.height == 120
     assert result.scored.sessions.height == 40 * 3
+
+
+def test_the_imports_benchmark_runs_its_steps(tmp_path):
+    import pytest
+
+    from benchmarks.imports import main
+    from benchmarks.tenhou import SHARED_LOGS
+
+    if not (SHARED_LOGS / "mjlog").is_dir():
+        pytest.skip(f"the shared mjlog files are not at {SHARED_LOGS / 'mjlog'}")
+    fig = main(["--games", "60", "--repeat", "1", "--steps", "floor,import", "--out", str(tmp_path)])
+    assert fig["files"] >= 54 and fig["import"]["exit"] == 0 and fig["floor"]["exit"] == 0
+    assert fig["import"]["ratio_to_floor"] > 0 and (tmp_path / "imports-latest.json").is_file()

@@ -55,7 +55,8 @@ def export_from_tables(paths: list[str | Path], outdir: str | Path, fmt: str, wo
     from the columns); otherwise as :func:`export_events`. The files are those :func:`export_games` writes with
     ``TEXTS[fmt]``, byte for byte."""
     return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES[fmt]), workers, scheduler, client,
-                       progress, max_log_size, convert=partial(text_batches, fmt=fmt), columns=games_columns_batch)
+                       progress, max_log_size, convert=partial(text_batches, fmt=fmt),
+                       columns=partial(games_columns_batch, fmt=fmt))
 
 
 def export_mjai(paths: list[str | Path], outdir: str | Path, **options) -> ExportSummary:

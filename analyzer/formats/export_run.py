@@ -82,7 +82,8 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
     ``convert``: a stream over the batches' results run in this process (the per-game texts made from the
     batches' log tables by Polars, which does not run in forked workers), yielding results of the same form.
     ``columns``: the batch of a run of mjlog files (:func:`.read_columns.reads_as_columns`), read as columns on
-    threads of this process (Polars) instead, in batches of :data:`.read_columns.BATCH_FILES`."""
+    threads of this process (Polars) instead, in batches of :data:`.read_columns.BATCH_FILES`, giving the
+    results in their final form (``convert`` is not run on them)."""
     check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS["auto"])
     summary = ExportSummary(str(getattr(output, "path", "")), unit=output.unit, problems=problems)
@@ -97,7 +98,7 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
         output.open()
         results = map_in_order(partial(columns if threads else batch, max_bytes=max_log_size), batches, workers,
                                scheduler, client, threads=threads)
-        for outcomes, payload in (results if convert is None else convert(results)):
+        for outcomes, payload in (results if convert is None or threads else convert(results)):
             keep: list[bool] = []
             for i, (gid, digest, n_rows, notes, error) in enumerate(outcomes):
                 f = files[done]
