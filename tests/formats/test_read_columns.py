@@ -125,3 +125,24 @@ def test_a_dask_cluster_of_processes_imports_mjlog_files_as_a_local_run(monkeypa
     assert reads_as_columns([p for d in paths for p in d.iterdir()], "tenhou")
     assert_frame_equal(dask, local)
     assert dask_problems == local_problems
+
+
+def test_a_score_of_an_mjlog_folder_writes_the_tables_of_the_per_game_path(tmp_path, monkeypatch):
+    """``analyzer score LOGS`` (its own import with the events) gives every table the per-game path gives."""
+    logs = tmp_path / "logs"
+    shutil.copytree(DATA / "mjlog", logs, ignore=shutil.ignore_patterns("*.py"))
+    if MJLOGS.is_dir():
+        for f in sorted(MJLOGS.rglob("*.mjlog"))[:12]:
+            shutil.copy(f, logs / f"shared_{f.name}")
+    outputs = {}
+    for columns in (True, False):
+        monkeypatch.setattr(read, "reads_as_columns", lambda files, log_format, c=columns: c)
+        out = tmp_path / f"out_{columns}"
+        result = CliRunner().invoke(main, ["score", str(logs), "-o", str(out), "--top", "0"])
+        assert result.exit_code in (0, 1), result.output
+        outputs[columns] = out
+    monkeypatch.undo()
+    tables = sorted(p.name for p in outputs[False].glob("*.parquet"))
+    assert "hand_seats.parquet" in tables and sorted(p.name for p in outputs[True].glob("*.parquet")) == tables
+    for name in tables:
+        assert_frame_equal(pl.read_parquet(outputs[True] / name), pl.read_parquet(outputs[False] / name))
