@@ -12,6 +12,9 @@ Steps (``--steps``, comma-separated; all by default):
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (defaults: one worker per core);
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
+* ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
+  started by this benchmark for the step alone (``--scheduler``; the workers' CPU is not in the step's CPU
+  seconds);
 * with ``--baseline CHECKOUT``: ``baseline_import`` and ``baseline_export_…``, the same commands run in that
   checkout (``-m`` puts it first on the path: its analyzer is the one run); a commit without ``import --events``
   makes the same two files with ``import`` and ``export events``.
@@ -24,6 +27,7 @@ machine weighs on all alike). Printed, and written as JSON to ``benchmarks/resul
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import sys
 import tempfile
@@ -46,13 +50,13 @@ STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "ex
 BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
 
 
-def _command(step: str, logs: Path, work: Path) -> list[str]:
+def _command(step: str, logs: Path, work: Path, scheduler: str | None = None) -> list[str]:
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
         return [sys.executable, "-c", FLOOR, str(logs)]
     if kind.startswith("import"):
-        extra = ["--events"] if kind == "import_events" else []
+        extra = {"import_events": ["--events"], "import_dask": ["--scheduler", str(scheduler)]}.get(kind, [])
         return [*analyzer, "import", "tenhou", str(logs), "-o", str(work / step / "hands.parquet"), *extra]
     target = work / step / ("events.parquet" if kind == "export_events" else "games")
     return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target)]
@@ -70,7 +74,26 @@ def main(argv: list[str] | None = None) -> dict:
     steps = [s for s in args.steps.split(",") if s]
     if args.baseline is not None:
         steps += [s for s in BASELINE_STEPS if s.removeprefix("baseline_") in steps]
-    work = Path(tempfile.mkdtemp(prefix="analyzer-imports-"))
+    fig = _run(args, steps, Path(tempfile.mkdtemp(prefix="analyzer-imports-")))
+    _print(fig, steps)
+    path = save(fig, args.out, "imports", f"g{fig['files']}")
+    print(f"figures  {path}")
+    return fig
+
+
+@contextlib.contextmanager
+def _cluster(step: str):
+    """The address of a local Dask cluster of 2 worker processes for the ``import_dask`` step, else None."""
+    if step != "import_dask":
+        yield None
+        return
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def _run(args, steps: list[str], work: Path) -> dict:
     try:
         logs = work / "logs"
         files, copies = replicate(args.logs, args.games, logs)
@@ -83,7 +106,8 @@ def main(argv: list[str] | None = None) -> dict:
                 shutil.rmtree(work / step, ignore_errors=True)
                 (work / step).mkdir()
                 cwd = args.baseline.resolve() if step.startswith("baseline_") else None
-                runs[step].append(timed(_command(step, logs.resolve(), work.resolve()), cwd=cwd))
+                with _cluster(step) as scheduler:  # only while its step runs: its workers would share the cores
+                    runs[step].append(timed(_command(step, logs.resolve(), work.resolve(), scheduler), cwd=cwd))
         fig = {"benchmark": "imports", **run_info(), "files": files, "copies": copies, "logs": str(args.logs),
                "baseline_checkout": str(args.baseline) if args.baseline else None}
         for step, results in runs.items():
@@ -95,9 +119,6 @@ def main(argv: list[str] | None = None) -> dict:
         _ratios(fig, steps)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    _print(fig, steps)
-    path = save(fig, args.out, "imports", f"g{files}")
-    print(f"figures  {path}")
     return fig
 
 
