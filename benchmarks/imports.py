@@ -134,14 +134,17 @@ def _print(fig: dict, steps: list[str]) -> None:
     print(f"{'step':<24}{'seconds':>8}{'games/s':>9}{'CPU s':>7}{'peak MB':>9}{'/import':>8}{'/floor':>7}")
     for step in steps:
         r = fig[step]
-        ratios = "".join(f"{r[k]:>{w}.2f}" if k in r else " " * w for k, w in (("ratio_to_import", 8), ("ratio_to_floor", 7)))
-        print(f"{step:<24}{r['seconds']:>8.2f}{r['games_per_s']:>9,}{r['cpu_seconds']:>7.1f}{r['peak_rss_mb']:>9.0f}{ratios}")
+        ratios = "".join(f"{r[k]:>{w}.2f}" if k in r else " " * w
+                         for k, w in (("ratio_to_import", 8), ("ratio_to_floor", 7)))
+        print(f"{step:<24}{r['seconds']:>8.2f}{r['games_per_s']:>9,}{r['cpu_seconds']:>7.1f}"
+              f"{r['peak_rss_mb']:>9.0f}{ratios}")
     for step in steps:
         if f"baseline_{step}" in fig:
             print(f"{step}: {fig[f'baseline_{step}']['seconds'] / fig[step]['seconds']:.2f}x the baseline's speed")
     if {"import_events", "baseline_import", "baseline_export_events"} <= set(fig):
         both = fig["baseline_import"]["seconds"] + fig["baseline_export_events"]["seconds"]
-        print(f"import --events: {fig['import_events']['seconds']:.2f} s against {both:.2f} s for the baseline's import "
+        print(f"import --events: {fig['import_events']['seconds']:.2f} s against {both:.2f} s for the baseline's "
+              "import "
               f"and export events ({both / fig['import_events']['seconds']:.2f}x)")
 
 

@@ -21,10 +21,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.formats.outputs import TableOutput
-from analyzer.formats.parse import read_game
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import Game, wall_draws
+from analyzer.formats.outputs import TableOutput
+from analyzer.formats.parse import read_game
 from analyzer.formats.rows import ANONYMOUS, seat_names
 from analyzer.formats.tile_text import RED, tile_str
 from analyzer.io.faults import writing

@@ -10,8 +10,9 @@ earlier game (the same content or the same log id) is exported once. Two kinds o
 * a directory (:class:`DirectoryOutput`): one text file per game, written in a staging folder inside it and
   renamed into place together when the run ends.
 
-Either way a fault or Ctrl-C leaves nothing behind (:class:`~analyzer.formats.outputs.Staged`); an OS error names the output
-(:class:`~analyzer.io.faults.OutputError`).
+Either way a fault or Ctrl-C leaves nothing behind (:class:`~analyzer.formats.outputs.Staged`); an OS error
+names the output (:class:`~analyzer.io.faults.OutputError`). A run of mjlog files reads them as columns, on
+threads of this process (:mod:`.read_columns`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ import pyarrow as pa
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
 from analyzer.formats.model import Game, ImportProblem, copies_skipped, files_failed
 from analyzer.formats.outputs import DirectoryOutput, TableOutput
+from analyzer.formats.parse import read_game as read_log_game
 from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, read_logs
 from analyzer.formats.read_columns import BATCH_FILES as COLUMN_BATCH_FILES
 from analyzer.formats.read_columns import reads_as_columns
-from analyzer.formats.parse import read_game as read_log_game
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
 
 Progress = Callable[[int, int, int], None]

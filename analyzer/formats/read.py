@@ -19,6 +19,7 @@ other files still import. ``read_tenhou`` has no side effects (it only reads the
 Output: one row per outcome, in play order (files in sorted path order); the columns are described in
 :mod:`.columns`. A file is parsed by :mod:`.parse` and its game turned into rows by :mod:`.rows`; here the
 files are found, read in parallel, and the games put together with their ids, a game met twice kept once.
+A run of mjlog files is read as columns instead (:mod:`.read_columns`: the same rows, notes and refusals).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""The import of Tenhou's mjlog files through the columns: each batch of files read into the log tables by the
-columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`), its hand records derived
-from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
-table taken from the same tables: one parse of each file, no Python model of its games.
+"""The import and the exports of Tenhou's mjlog files through the columns: each batch of files read into the log
+tables by the columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`), its hand records
+derived from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
+table taken from the same tables: one parse of each file, no Python model of its games. The exports take the
+same tables: ``export events`` their events (:func:`events_columns_batch`), ``export mjai`` and ``tenhou6`` the
+texts made from them in the batch's thread (:func:`games_columns_batch`).
 
 A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read.read_logs` runs these batches
 on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
@@ -84,8 +86,8 @@ def columns_tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYT
              for game, said in tables.games.select("game", "notes").iter_rows()}
     read = [(r.game_id, r.digest, [] if r.game is None else notes[r.game], r.error) for r in reads]
     models = [r for r in reads if r.model is not None and r.game is not None]
-    text = tables.games.select(
-        "game", *(pl.col(name).list.eval(pl.element().is_null() & False).alias(f"{name}_numbers") for name in PER_SEAT))
+    as_text = pl.element().is_null() & pl.lit(False)  # a False for every value of the list
+    text = tables.games.select("game", *(pl.col(name).list.eval(as_text).alias(f"{name}_numbers") for name in PER_SEAT))
     numbers = text.filter(~pl.col("game").is_in([r.game for r in models])).to_arrow().cast(NUMBERS)
     if models:
         own = recorded_numbers([r.model for r in models])
@@ -98,5 +100,3 @@ def _played(events: pl.DataFrame) -> pa.Table:
     """The log tables' events as the events file's columns before its derived ones (:data:`PLAYED_SCHEMA`)."""
     table = events.drop("game").to_arrow()
     return table.select(PLAYED_SCHEMA.names).cast(PLAYED_SCHEMA)
-
-

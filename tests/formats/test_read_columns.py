@@ -69,7 +69,8 @@ def test_import_events_of_mjlog_files_are_the_rows_export_events_writes(tmp_path
     assert result.exit_code in (0, 1), result.output
     assert "skipped as the same game as another" in result.output
     export_events([logs], tmp_path / "exported.parquet", workers=1)
-    assert_frame_equal(pl.read_parquet(tmp_path / "hands.events.parquet"), pl.read_parquet(tmp_path / "exported.parquet"))
+    written, exported = (pl.read_parquet(tmp_path / name) for name in ("hands.events.parquet", "exported.parquet"))
+    assert_frame_equal(written, exported)
     hands = pl.read_parquet(out)
     assert hands["game_id"].n_unique() == len(list(logs.iterdir())) - 1
 
