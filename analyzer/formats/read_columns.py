@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.events import PLAYED_SCHEMA
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.game_files_columns import NUMBERS, PER_SEAT, TablesBatch, recorded_numbers, text_batches
-from analyzer.formats.log_tables import SCHEMAS
+from analyzer.formats.log_tables import SCHEMAS, LogTables
 from analyzer.formats.read_tables import table_records
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
 
@@ -52,8 +53,8 @@ def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int 
     outcomes, rows = table_records([(r.game_id, r.digest, r.error) for r in reads], tables)
     if not events:
         return outcomes, rows
-    per_game = dict(tables.events.group_by("game").len().iter_rows())
-    counts = [0 if r.game is None else per_game.get(r.game, 0) for r in reads]
+    per_game = _event_rows(tables)
+    counts = [0 if r.game is None else int(per_game[r.game]) for r in reads]
     return outcomes, rows, (counts, [None] * len(reads), _played(tables.events))
 
 
@@ -61,11 +62,9 @@ def events_columns_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYT
     """A batch of files as ``export events`` takes one (:func:`analyzer.formats.events.events_batch`'s form: per
     file game id, digest, event rows, the reader's notes, error; and the events), through the columns."""
     tables, reads = read_mjlog_tables(files, max_bytes, "auto")
-    per_game = dict(tables.events.group_by("game").len().iter_rows())
-    notes = {game: [(n["text"], n["hand"]) for n in said or []]
-             for game, said in tables.games.select("game", "notes").iter_rows()}
+    per_game, notes = _event_rows(tables), _notes(tables)
     outcomes = [(r.game_id, r.digest, 0, [], r.error) if r.game is None else
-                (r.game_id, r.digest, per_game.get(r.game, 0), notes[r.game], None) for r in reads]
+                (r.game_id, r.digest, int(per_game[r.game]), notes[r.game], None) for r in reads]
     return outcomes, _played(tables.events)
 
 
@@ -82,8 +81,7 @@ def columns_tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYT
     columns: the per-seat values of an mjlog are text (its ``UN`` attributes), a game the per-game reader read
     says itself which were numbers."""
     tables, reads = read_mjlog_tables(files, max_bytes, "auto")
-    notes = {game: [(n["text"], n["hand"]) for n in said or []]
-             for game, said in tables.games.select("game", "notes").iter_rows()}
+    notes = _notes(tables)
     read = [(r.game_id, r.digest, [] if r.game is None else notes[r.game], r.error) for r in reads]
     models = [r for r in reads if r.model is not None and r.game is not None]
     as_text = pl.element().is_null() & pl.lit(False)  # a False for every value of the list
@@ -94,6 +92,16 @@ def columns_tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYT
         own = own.set_column(0, "game", pa.array([r.game for r in models], pa.int32()))
         numbers = pa.concat_tables([numbers, own]).sort_by("game")
     return TablesBatch(read, {name: getattr(tables, name).to_arrow() for name in SCHEMAS}, numbers)
+
+
+def _event_rows(tables: LogTables) -> np.ndarray:
+    """Each game's count of event rows, by its number."""
+    return np.bincount(tables.events["game"].to_numpy(), minlength=tables.games.height)
+
+
+def _notes(tables: LogTables) -> list[list[tuple[str, int | None]]]:
+    """Each game's notes as the runners take them ((text, hand) pairs), by its number (0, 1, ...)."""
+    return [[(n["text"], n["hand"]) for n in said or []] for said in tables.games.sort("game")["notes"].to_list()]
 
 
 def _played(events: pl.DataFrame) -> pa.Table:
