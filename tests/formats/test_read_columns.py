@@ -147,3 +147,20 @@ def test_a_score_of_an_mjlog_folder_writes_the_tables_of_the_per_game_path(tmp_p
     assert "hand_seats.parquet" in tables and sorted(p.name for p in outputs[True].glob("*.parquet")) == tables
     for name in tables:
         assert_frame_equal(pl.read_parquet(outputs[True] / name), pl.read_parquet(outputs[False] / name))
+
+
+@pytest.mark.parametrize("size", [1, 2, 5])
+def test_small_batches_with_copies_across_them_give_the_per_game_paths_records(size, tmp_path, monkeypatch):
+    """Many batches on two threads (a copy of a game in another batch than its first file, in order or not):
+    the rows and problems of the per-game path, each batch's games numbered apart."""
+    logs = tmp_path / "logs"
+    shutil.copytree(DATA / "mjlog", logs, ignore=shutil.ignore_patterns("*.py"))
+    for i, f in enumerate(sorted(logs.iterdir())[:3]):
+        shutil.copy(f, logs / f"{9 - i}_copy_of_{f.name}")  # sorted before and after their originals
+    (logs / "zz_broken.mjlog").write_text("<mjloggm ver=\"2.3\"><GO type=\"169\"/>", encoding="utf-8")
+    old, old_problems = _read([logs], "tenhou", False, monkeypatch, workers=2)
+    monkeypatch.setattr(read, "COLUMN_BATCH_FILES", size)
+    new, new_problems = _read([logs], "tenhou", True, monkeypatch, workers=2)
+    assert_frame_equal(new, old)
+    assert new_problems == old_problems
+    assert any("same game" in p.reason for p in new_problems) and any(not p.imported for p in new_problems)
