@@ -28,7 +28,7 @@ from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, FORMATS, expand_paths
 from analyzer.formats.model import Game, ImportProblem, copies_skipped, files_failed
 from analyzer.formats.outputs import DirectoryOutput, TableOutput
 from analyzer.formats.parse import read_game as read_log_game
-from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, read_logs
+from analyzer.formats.read import BATCH_FILES, PARALLEL_FROM_FILES, copy_of, file_batches, read_logs
 from analyzer.formats.read_columns import BATCH_FILES as COLUMN_BATCH_FILES
 from analyzer.formats.read_columns import reads_as_columns
 from analyzer.run.file_batches import check_where, default_workers, map_in_order
@@ -90,16 +90,15 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
     summary = ExportSummary(str(getattr(output, "path", "")), unit=output.unit, problems=problems)
     if workers is None:
         workers = default_workers(len(files), PARALLEL_FROM_FILES)
-    threads = columns is not None and reads_as_columns(files, "auto")
-    size = COLUMN_BATCH_FILES if threads else BATCH_FILES
-    batches = [files[i : i + size] for i in range(0, len(files), size)]
+    by_columns = columns is not None and reads_as_columns(files, "auto")
+    batches = file_batches(files, COLUMN_BATCH_FILES if by_columns else BATCH_FILES)
     first_file: dict[tuple[str, str], Path] = {}
     done = 0
     try:
         output.open()
-        results = map_in_order(partial(columns if threads else batch, max_bytes=max_log_size), batches, workers,
-                               scheduler, client, threads=threads)
-        for outcomes, payload in (results if convert is None or threads else convert(results)):
+        results = map_in_order(partial(columns if by_columns else batch, max_bytes=max_log_size), batches, workers,
+                               scheduler, client, threads=by_columns)
+        for outcomes, payload in (results if convert is None or by_columns else convert(results)):
             keep: list[bool] = []
             for i, (gid, digest, n_rows, notes, error) in enumerate(outcomes):
                 f = files[done]

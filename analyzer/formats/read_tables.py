@@ -3,12 +3,9 @@
 parent (:func:`record_batches`, :mod:`.records_from_tables`), in the form :func:`.read.read_logs` puts
 together (per file: game id, digest, rows, notes, error, start; and the rows as one Arrow table).
 
-Switching :func:`.read.read_logs` to it is two lines there::
-
-    read = partial(log_tables_batch, log_format=log_format, max_bytes=max_log_size)
-    ...
-    return _assemble(files, record_batches(map_in_order(read, batches, workers, scheduler, client)), problems,
-                     progress)
+:func:`.read.read_logs` takes this path for a run of mjlog files, with the columnar reader in place of the
+workers' batches (:mod:`.read_columns`, through :func:`table_records`); the tests run the per-game readers of
+every format through :func:`log_tables_batch` and :func:`record_batches`.
 
 Every file gives the same game id, rows, notes and refusal as through :func:`.rows.game_rows` (a game the
 events table cannot hold, a round past N4 or a counter beyond Int16, is refused with the export's reason).
