@@ -33,7 +33,7 @@ on hand-written logs of each rule and on random damage.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,13 +41,12 @@ import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.events import ROUNDS
+from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id, is_tenhou_log_id
 from analyzer.formats.log_tables import EVENTS, GAMES, SCHEMAS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
-from analyzer.formats.model import Game, LogError
-from analyzer.formats.parse import read_game
-from analyzer.formats.tables_from_games import tables_of_games
+from analyzer.formats.model import LogError
 from analyzer.formats.tenhou.mjlog import split_prolog
 from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
 from analyzer.formats.tenhou.mjlog_columns_codes import (
@@ -62,20 +61,6 @@ from analyzer.formats.tenhou.mjlog_columns_tags import attribute_frames, tag_row
 _ROOT = re.compile(rb"<mjloggm(?=[ \t\r\n/>])")
 ROUND = pl.Enum(ROUNDS)
 _ROUND_VALUES = pl.Series("round", ROUNDS, dtype=ROUND)
-
-
-@dataclass(frozen=True)
-class FileRead:
-    """What became of one file: its game's number in the tables (None: not read), game id, content digest,
-    and the reason it did not read (None when it did), as :func:`analyzer.formats.read.read_game` says it;
-    ``columns``: read by these columns (else by the per-game reader, whose game is ``model``)."""
-
-    game: int | None
-    game_id: str
-    digest: str
-    error: str | None
-    columns: bool
-    model: Game | None = field(default=None, compare=False, repr=False)  # the per-game reader's game, if it read it
 
 
 @dataclass
@@ -124,78 +109,7 @@ def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_
     out) and what became of each file (see the module docstring); a file that is no mjlog is read by the
     per-game reader as ``log_format`` (``tenhou``, or ``auto``: any format told by its content)."""
     prepared = [_prepare(Path(f), max_bytes) for f in files]
-    fast = [p for p in prepared if p is not None]
-    parsed = _Parsed(fast) if fast else None
-    number_of = {}  # file index -> its number among the prepared files, for those the columns read
-    for i, p in enumerate(prepared):
-        if p is not None:
-            number_of[i] = len(number_of)
-    refused = parsed.refused if parsed is not None else set()
-    number_of = {i: n for i, n in number_of.items() if n not in refused}
-    old = _per_game([f for i, f in enumerate(files) if i not in number_of], max_bytes, log_format)
-    old_reads = iter(old.reads)
-    reads, numbers, old_numbers = [], np.full(len(fast), -1, np.int32), []
-    count = 0  # the games read so far: the next one's number, whichever reader reads it
-    for i in range(len(files)):
-        number = number_of.get(i)
-        if number is not None:
-            numbers[number] = count
-            reads.append(FileRead(count, parsed.game_ids[number], fast[number].digest, None, True))
-            count += 1
-            continue
-        gid, digest, error, model = next(old_reads)
-        reads.append(FileRead(None if error else count, gid, digest, error, False, model))
-        if error is None:
-            old_numbers.append(count)
-            count += 1
-    parts = []
-    if parsed is not None and (numbers >= 0).any():
-        parts.append(parsed.tables(numbers))
-    if old_numbers:
-        renumber = pl.col("game").replace_strict(list(range(len(old_numbers))), old_numbers, return_dtype=pl.Int32)
-        parts.append(LogTables(**{name: getattr(old.tables, name).with_columns(renumber) for name in SCHEMAS}))
-    return _merged(parts), reads
-
-
-@dataclass
-class _PerGame:
-    tables: LogTables | None
-    reads: list[tuple[str, str, str | None, Game | None]]  # per file: game id, digest, the reason it is not read, game
-
-
-def _per_game(files: list[str | Path], max_bytes: int, log_format: str) -> _PerGame:
-    """The files the columns do not read, read by the per-game reader (its exact reasons for those that do not
-    read), their games' tables by :func:`.tables_from_games.tables_of_games`; a game those tables cannot hold
-    (a counter beyond the events table's Int16) is not read, and says so."""
-    games, ids, reads = [], [], []
-    for f in files:
-        game, gid, digest, error = read_game(Path(f), log_format, max_bytes)
-        if game is not None:
-            try:
-                tables_of_games([game], [gid])
-            except (ValueError, IndexError, KeyError, TypeError) as exc:  # as the events export
-                game, error = None, f"cannot be read into the log tables ({type(exc).__name__}: {str(exc)[:200]})"
-        if game is not None:
-            games.append(game)
-            ids.append(gid)
-        reads.append((gid, digest, error, game))
-    return _PerGame(tables_of_games(games, ids) if games else None, reads)
-
-
-def _merged(parts: list[LogTables]) -> LogTables:
-    """The tables of the columns and of the per-game reader as one, in game order."""
-    if not parts:
-        return LogTables.empty()
-    if len(parts) == 1:
-        return parts[0]
-    merged = {}
-    for name in SCHEMAS:
-        first, second = (getattr(part, name) for part in parts)
-        if name == "events":  # two runs sorted by game: merged, not sorted again
-            merged[name] = first.merge_sorted(second, key="game")
-        else:
-            merged[name] = pl.concat([first, second]).sort("game", maintain_order=True)
-    return LogTables(**merged)
+    return read_with_columns(files, prepared, _Parsed, max_bytes, log_format)
 
 
 def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
