@@ -65,7 +65,8 @@ def _option(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _game_row(number: int, game: Game, gid: str) -> dict:
+def game_row(number: int, game: Game, gid: str) -> dict:
+    """One row of the games table (:data:`.log_tables.GAMES`, tiles as text) of ``game``, numbered ``number``."""
     return {
         "game": number, "game_id": gid, "log_file": game.file, "ref": game.ref, "digest": game.digest,
         "names": list(game.names), "players": game.players, "platform": game.platform, "aka": game.aka,
@@ -106,7 +107,7 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
             continue
         number += 1
         event_games.extend([number] * rows)
-        game_rows.append(_game_row(number, game, gid))
+        game_rows.append(game_row(number, game, gid))
         for n, k in enumerate(game.kyokus, start=1):
             for name, value in (("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba),
                                 ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
@@ -132,6 +133,11 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
         "outcomes": pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
                               for name in _ARROW_OUTCOMES.names}),
     }
+
+
+def games_table(rows: list[dict]) -> pl.DataFrame:
+    """Rows of :func:`game_row` as the games table (:data:`.log_tables.GAMES`)."""
+    return pl.from_arrow(pa.Table.from_pylist(rows, schema=_ARROW_GAMES)).cast(dict(GAMES))
 
 
 def log_tables_from_arrow(tables: dict[str, pa.Table]) -> LogTables:

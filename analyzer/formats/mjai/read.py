@@ -77,6 +77,31 @@ def parse_mjai(text: str, file: str) -> Game:
     return parser.finish()
 
 
+def read_start_game(ev: dict, game: Game) -> tuple[bool, bool | None]:
+    """Set ``game``'s fields from a ``start_game`` event; (whether it names the players, its ``aka_flag`` or
+    None)."""
+    named, aka_flag = False, None
+    names = ev.get("names")
+    if names is not None:
+        if not isinstance(names, list) or len(names) not in (3, 4):
+            raise LogError(f"bad names {names!r}")
+        named = True
+        game.players = len(names)
+        game.names = ["" if n is None else str(n) for n in names] + [""] * (4 - len(names))
+    aka = ev.get("aka_flag")
+    if isinstance(aka, bool):
+        aka_flag = aka
+    first = ev.get("kyoku_first")
+    gametype = ev.get("gametype")
+    if first == 0 or gametype == "tonnan":
+        game.game_length = "hanchan"
+    elif first == 4 or gametype == "tonpu":
+        game.game_length = "tonpuu"
+    if ev.get(EXTENSION) is not None:
+        read_extension(ev[EXTENSION], game)
+    return named, aka_flag
+
+
 class _Parser:
     def __init__(self, file: str):
         self.game = Game(file=file, ref=None, names=["", "", "", ""])
@@ -143,26 +168,9 @@ class _Parser:
         if self.started:
             raise LogError("a second start_game (one file must hold one game)")
         self.started = True
-        names = ev.get("names")
-        if names is not None:
-            if not isinstance(names, list) or len(names) not in (3, 4):
-                raise LogError(f"bad names {names!r}")
-            self.named = True
-            self.game.players = len(names)
-            self.game.names = ["" if n is None else str(n) for n in names] + [""] * (4 - len(names))
-        aka = ev.get("aka_flag")
-        if isinstance(aka, bool):
-            self.aka_flag = aka
-        first = ev.get("kyoku_first")
-        gametype = ev.get("gametype")
-        if first == 0 or gametype == "tonnan":
-            self.game.game_length = "hanchan"
-        elif first == 4 or gametype == "tonpu":
-            self.game.game_length = "tonpuu"
+        self.named, self.aka_flag = read_start_game(ev, self.game)
         if self.game.players == 3:
             self.scores = [_START_SCORE_3P] * 3 + [0]
-        if ev.get(EXTENSION) is not None:
-            read_extension(ev[EXTENSION], self.game)
 
     def _start_kyoku(self, ev: dict) -> None:
         if self.k is not None and not self.closed:

@@ -1,0 +1,64 @@
+"""The columnar mjai reader gives, file by file, the per-game reader's tables, game ids, digests and refusals:
+on the test logs, on mjai exports of every shared and test mjlog, and on damaged copies of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from analyzer.cli import main
+
+from analyzer.formats.columns_read import read_with_columns
+from analyzer.formats.mjai.columns import read_mjai_tables
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "logs" / "mjlog"
+
+
+def _same_as_per_game(files: list[Path]) -> int:
+    tables, reads = read_mjai_tables(files)
+    old, old_reads = read_with_columns(files, [None] * len(files), None, 64 << 20, "mjai")
+    assert [(r.game, r.game_id, r.digest, r.error) for r in reads] == [
+        (r.game, r.game_id, r.digest, r.error) for r in old_reads]
+    for name in ("games", "hands", "events", "outcomes"):
+        assert_frame_equal(getattr(tables, name), getattr(old, name))
+    return sum(r.columns for r in reads)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> list[Path]:
+    sources = sorted((DATA / "mjlog").rglob("*.mjlog")) + (sorted(SHARED.rglob("*.mjlog")) if SHARED.is_dir() else [])
+    out = tmp_path_factory.mktemp("mjai")
+    result = CliRunner().invoke(main, ["export", "mjai", *map(str, sources), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return sorted(out.rglob("*.jsonl"))
+
+
+def test_exports_of_mjlogs_read_by_the_columns_as_by_the_per_game_reader(exported):
+    assert exported
+    assert _same_as_per_game(exported) == len(exported)  # all of them by the columns
+
+
+def test_test_logs_and_damaged_copies_give_the_per_game_result(exported, tmp_path):
+    files = sorted((DATA / "mjai").glob("*")) + exported[:3]
+    text = exported[0].read_text(encoding="utf-8").splitlines()
+    damaged = {
+        "truncated": text[: len(text) // 2],
+        "no_end_game": text[:-1],
+        "bad_tile": [line.replace('"pai":"1m"', '"pai":"1x"') for line in text],
+        "no_tsumogiri": [line.replace(',"tsumogiri":false', "") for line in text],
+        "not_json": text[:5] + ["{not json"] + text[5:],
+        "bad_seat": [line.replace('"actor":2', '"actor":7') for line in text],
+        "bool_seat": [line.replace('"actor":1', '"actor":true') for line in text],
+        "second_game": text + text,
+        "no_result": [line for line in text if '"type":"hora"' not in line and '"type":"ryukyoku"' not in line],
+        "fan_as_text": [line.replace('["pinfu",1]', '["pinfu","1"]') for line in text],
+    }
+    for name, lines in damaged.items():
+        path = tmp_path / f"{name}.mjai.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        files.append(path)
+    _same_as_per_game(files)
