@@ -46,9 +46,9 @@ from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
 from analyzer.formats.mjai.read import read_start_game
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.tables_from_games import game_row, games_table
-from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, arrow_field, enum_array, lists
+from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, arrow_field, enum_array, event_tiles, outcome_deltas
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
-from analyzer.formats.tenhou.mjlog_columns_play import play_rows, refusals
+from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
 
 _START = b'{"type":"start_game"'
 _BLANK = re.compile(rb"\n[ \t]*\n")
@@ -272,13 +272,7 @@ class _Parsed:
 
     def _events(self, numbers: np.ndarray, hands: pl.DataFrame) -> pl.DataFrame:
         """The events table of the files kept, from the play rows' arrays."""
-        e = self.play
-        kept = (numbers >= 0)[e["file"]]
-        rows = {name: e[name][kept] for name in ("r", "file", "hand", "ev", "seat", "tid", "frm", "seq", "turn",
-                                                   "wall_left", "tsumogiri")}
-        out_kept = kept[e["out"]]
-        out_rows = np.cumsum(kept)[e["out"][out_kept]] - 1
-        first, sticks = e["first"][out_kept], e["sticks"][out_kept]
+        rows = kept_rows(self.play, numbers)
         n = len(rows["ev"])
         file, hand, seat, tid, ev, line = (rows[k] for k in ("file", "hand", "seat", "tid", "ev", "r"))
         giri = self.frame["tsumogiri"].fill_null(False).to_numpy()
@@ -296,11 +290,11 @@ class _Parsed:
             "seat": pa.array(seat, mask=seat < 0),
             "event": enum_array(ev, EVENTS["event"]),
             "tile": enum_array(np.maximum(tid, 0), TILE, tid >= 0),
-            "tiles": self._event_tiles(rows, hands, n),
+            "tiles": self._event_tiles(rows, n),
             "from_seat": pa.array(rows["frm"], mask=rows["frm"] < 0),
             "tsumogiri": pa.array(tsumogiri == 1, mask=tsumogiri < 0),
             "wall_left": pa.array(rows["wall_left"]),
-            **self._deltas(rows, out_rows, first, sticks, n),
+            **self._deltas(rows, n),
         }
         fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENTS.items() if name in arrays]
         frame = pl.from_arrow(pa.Table.from_arrays([arrays[x.name] for x in fields], schema=pa.schema(fields)))
@@ -313,24 +307,14 @@ class _Parsed:
             player=player.set(pl.Series(unseated), None) if unseated.any() else player,
         ).select(list(EVENTS))
 
-    def _deltas(self, rows: dict, out: np.ndarray, first: np.ndarray, sticks: np.ndarray, n: int) -> dict:
-        """The outcome rows' deltas: as recorded, less the riichi sticks put down in the hand for its first
-        outcome; null for seat 3 of three players and on every other row."""
+    def _deltas(self, rows: dict, n: int) -> dict:
+        """The outcome rows' deltas (:func:`analyzer.formats.tenhou.mjlog_columns_codes.outcome_deltas`)."""
         f = self.frame.filter(pl.col("t").is_in([T["hora"], T["ryukyoku"]]))
-        at = np.searchsorted(f["line"].to_numpy(), rows["r"][out])
-        deltas = [f["deltas"].list.get(s, null_on_oob=True).fill_null(0).to_numpy() for s in range(4)]
-        four = self.players[rows["file"][out]] == 4
-        result = {}
-        for s in range(4):
-            valid = out if s < 3 else out[four]
-            mask = np.ones(n, bool)
-            mask[valid] = False
-            full = np.zeros(n, np.int32)
-            full[out] = deltas[s][at] - np.where(first, 1000 * sticks[:, s], 0)
-            result[f"delta_{s}"] = pa.array(full, mask=mask)
-        return result
+        at = np.searchsorted(f["line"].to_numpy(), rows["r"][rows["out"]])
+        recorded = [f["deltas"].list.get(s, null_on_oob=True).fill_null(0).to_numpy()[at] for s in range(4)]
+        return outcome_deltas(n, rows, recorded, self.players[rows["file"][rows["out"]]] == 4)
 
-    def _event_tiles(self, rows: dict, hands: pl.DataFrame, n: int) -> pa.Array:
+    def _event_tiles(self, rows: dict, n: int) -> pa.Array:
         """The ``tiles`` column: each deal row's thirteen tiles, each call's three or four, sorted."""
         f = self.frame
         ev = rows["ev"]
@@ -352,16 +336,5 @@ class _Parsed:
         call_lengths = calls["tiles"].list.len().fill_null(0).to_numpy()[at]
         call_tiles = np.stack([calls["tiles"].list.get(i, null_on_oob=True).fill_null(-1).to_numpy() for i in range(4)],
                               axis=1)[at]
-        lengths = np.zeros(n, np.int64)
-        lengths[deal_pos] = 13
-        lengths[call_pos] = call_lengths
-        offsets = np.zeros(n + 1, np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        flat = np.zeros(int(offsets[-1]), np.uint8)
         deals = dealt[rows["hand"][deal_pos], rows["seat"][deal_pos].astype(np.int64)]
-        flat[(offsets[deal_pos][:, None] + np.arange(13)).reshape(-1)] = deals.reshape(-1)
-        place = offsets[call_pos][:, None] + np.arange(4)
-        used = np.arange(4) < call_lengths[:, None]
-        flat[place[used]] = call_tiles[used]
-        return lists(enum_array(flat, TILE), lengths, pl.List(TILE), lengths > 0)
-
+        return event_tiles(n, deal_pos, deals, call_pos, call_tiles, call_lengths)

@@ -29,6 +29,7 @@ import io
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from analyzer.formats.events import INT16_MAX, TILES
 from analyzer.formats.files import MAX_MAGNITUDE
@@ -120,12 +121,17 @@ def result_keys(bodies: list[bytes], frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _line_texts(bodies: list[bytes], lines: np.ndarray) -> pl.Series:
-    """The texts of the batch's lines numbered ``lines`` (in the files' order, as :func:`lines_frame` numbers)."""
+    """The texts of the batch's lines numbered ``lines`` (in the files' order, as :func:`lines_frame` numbers):
+    their bytes gathered out of the batch's, one Arrow string array over them."""
     buffer = np.frombuffer(b"".join(bodies), np.uint8)
     ends = np.flatnonzero(buffer == 10)
     begin = np.where(lines > 0, ends[np.maximum(lines - 1, 0)] + 1, 0)
-    pieces = [buffer[b:e].tobytes() for b, e in zip(begin, ends[lines])]  # result lines only: a few a hand
-    return pl.Series([p.decode("utf-8") for p in pieces], dtype=pl.String)
+    lengths = ends[lines] - begin
+    offsets = np.zeros(len(lines) + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    texts = buffer[np.arange(offsets[-1]) + np.repeat(begin - offsets[:-1], lengths)]
+    array = pa.LargeStringArray.from_buffers(len(lines), pa.py_buffer(offsets), pa.py_buffer(texts.tobytes()))
+    return pl.Series(pl.from_arrow(array), dtype=pl.String)
 
 
 def refused_lines(frame: pl.DataFrame, players: np.ndarray, keys: pl.DataFrame, files: int) -> set[int]:

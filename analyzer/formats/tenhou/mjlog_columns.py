@@ -50,11 +50,11 @@ from analyzer.formats.model import LogError
 from analyzer.formats.tenhou.mjlog import split_prolog
 from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
 from analyzer.formats.tenhou.mjlog_columns_codes import (
-    ANKAN, CHI, EVENT, TILE_TABLE, arrow_field, enum_array, lists,
+    ANKAN, CHI, EVENT, TILE_TABLE, arrow_field, enum_array, event_tiles, outcome_deltas,
 )
 from analyzer.formats.tenhou.mjlog_columns_deals import deals, placed
 from analyzer.formats.tenhou.mjlog_columns_games import game_values, players
-from analyzer.formats.tenhou.mjlog_columns_play import play_rows, refusals, stream
+from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals, stream
 from analyzer.formats.tenhou.mjlog_columns_results import results
 from analyzer.formats.tenhou.mjlog_columns_tags import attribute_frames, tag_rows
 
@@ -110,13 +110,6 @@ def read_mjlog_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_
     per-game reader as ``log_format`` (``tenhou``, or ``auto``: any format told by its content)."""
     prepared = [_prepare(Path(f), max_bytes) for f in files]
     return read_with_columns(files, prepared, _Parsed, max_bytes, log_format)
-
-
-def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
-    """The Arrow validity bitmap of ``n`` rows valid at ``rows`` only."""
-    valid = np.zeros(n, bool)
-    valid[rows] = True
-    return pa.py_buffer(np.packbits(valid, bitorder="little"))
 
 
 class _Parsed:
@@ -197,7 +190,7 @@ class _Parsed:
 
     def _events(self, numbers: np.ndarray) -> pl.DataFrame:
         """The events table of the files kept, from the play rows' arrays (Arrow arrays built from them)."""
-        e = self._kept(numbers)
+        e = kept_rows(self.play, numbers)
         n = len(e["ev"])
         file, hand, seat, tid = e["file"], e["hand"], e["seat"], e["tid"]
         hands = self.deals.frame
@@ -233,33 +226,12 @@ class _Parsed:
             player=player.set(pl.Series(unseated), None) if unseated.any() else player,
         ).select(list(EVENTS))
 
-    def _kept(self, numbers: np.ndarray) -> dict[str, np.ndarray]:
-        """The play rows of the files kept (``numbers`` >= 0), their outcome rows renumbered."""
-        play = self.play
-        kept = (numbers >= 0)[play["file"]]
-        rows = ("r", "file", "hand", "ev", "seat", "tid", "frm", "seq", "turn", "wall_left", "tsumogiri")
-        if kept.all():
-            return {name: play[name] for name in (*rows, "out", "first", "sticks")}
-        e = {name: play[name][kept] for name in rows}
-        out_kept = kept[play["out"]]
-        e["out"] = np.cumsum(kept)[play["out"][out_kept]] - 1
-        e["first"], e["sticks"] = play["first"][out_kept], play["sticks"][out_kept]
-        return e
-
     def _deltas(self, e: dict[str, np.ndarray], n: int) -> dict[str, pa.Array]:
-        """The outcome rows' deltas: as recorded, less the riichi sticks put down in the hand for its first
-        outcome; null for seat 3 of three players and on every other row (one validity bitmap for all)."""
-        out = e["out"]
+        """The outcome rows' deltas (:func:`.mjlog_columns_codes.outcome_deltas`)."""
         res = self.results.frame
-        at = np.searchsorted(res["r"].to_numpy(), e["r"][out])
-        four = self.values.players[e["file"][out]] == 4
-        valid = [_bitmap(n, out)] * 3 + [_bitmap(n, out[four]) if not four.all() else None]
-        deltas = {}
-        for s in range(4):
-            full = np.zeros(n, np.int32)
-            full[out] = res[f"delta_{s}"].to_numpy()[at] - np.where(e["first"], 1000 * e["sticks"][:, s], 0)
-            deltas[f"delta_{s}"] = pa.Array.from_buffers(pa.int32(), n, [valid[s] or valid[0], pa.py_buffer(full)])
-        return deltas
+        at = np.searchsorted(res["r"].to_numpy(), e["r"][e["out"]])
+        four = self.values.players[e["file"][e["out"]]] == 4
+        return outcome_deltas(n, e, [res[f"delta_{s}"].to_numpy()[at] for s in range(4)], four)
 
     def _event_tiles(self, e: dict[str, np.ndarray], n: int) -> pa.Array:
         """The ``tiles`` column: each deal row's thirteen tiles, each call's three or four, by the Enum."""
@@ -268,16 +240,5 @@ class _Parsed:
         call_pos = np.nonzero((ev >= CHI) & (ev <= ANKAN))[0]
         at = np.searchsorted(self.calls.frame["r"].to_numpy(), e["r"][call_pos])
         call_tiles = self.calls.tiles[at]
-        call_lengths = (call_tiles != 255).sum(axis=1)
-        lengths = np.zeros(n, np.int64)
-        lengths[deal_pos] = 13
-        lengths[call_pos] = call_lengths
-        offsets = np.zeros(n + 1, np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        flat = np.zeros(int(offsets[-1]), np.uint8)
         dealt = self.deals.event_tiles()[e["hand"][deal_pos], e["seat"][deal_pos].astype(np.int64)]
-        flat[(offsets[deal_pos][:, None] + np.arange(13)).reshape(-1)] = dealt.reshape(-1)
-        place = offsets[call_pos][:, None] + np.arange(4)
-        used = np.arange(4) < call_lengths[:, None]
-        flat[place[used]] = call_tiles[used]
-        return lists(enum_array(flat, TILE), lengths, pl.List(TILE), lengths > 0)
+        return event_tiles(n, deal_pos, dealt, call_pos, call_tiles, (call_tiles != 255).sum(axis=1))

@@ -133,3 +133,44 @@ def fill(length: int, positions: np.ndarray, values: np.ndarray, dtype=np.int64)
     valid = np.zeros(length, bool)
     valid[positions] = True
     return full, valid
+
+
+def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
+    """The Arrow validity bitmap of ``n`` rows valid at ``rows`` only."""
+    valid = np.zeros(n, bool)
+    valid[rows] = True
+    return pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+
+def outcome_deltas(n: int, e: dict[str, np.ndarray], recorded: list[np.ndarray], four: np.ndarray
+                   ) -> dict[str, pa.Array]:
+    """The events table's ``delta_0``..``delta_3`` of ``n`` rows: at the outcome rows (``e["out"]``) as
+    ``recorded`` (per seat, an array by outcome row), less the riichi sticks put down in the hand
+    (``e["sticks"]``) for its first outcome (``e["first"]``); null for seat 3 where not ``four`` players and on
+    every other row (one validity bitmap for all)."""
+    out = e["out"]
+    valid = [_bitmap(n, out)] * 3 + [_bitmap(n, out[four]) if not four.all() else None]
+    deltas = {}
+    for s in range(4):
+        full = np.zeros(n, np.int32)
+        full[out] = recorded[s] - np.where(e["first"], 1000 * e["sticks"][:, s], 0)
+        deltas[f"delta_{s}"] = pa.Array.from_buffers(pa.int32(), n, [valid[s] or valid[0], pa.py_buffer(full)])
+    return deltas
+
+
+def event_tiles(n: int, deal_pos: np.ndarray, dealt: np.ndarray, call_pos: np.ndarray, call_tiles: np.ndarray,
+                call_lengths: np.ndarray) -> pa.Array:
+    """The events table's ``tiles`` column of ``n`` rows: the thirteen tile indices of ``dealt`` (deals x 13)
+    at the deal rows ``deal_pos``, the first ``call_lengths`` of ``call_tiles`` (calls x 4) at the call rows
+    ``call_pos``, null elsewhere."""
+    lengths = np.zeros(n, np.int64)
+    lengths[deal_pos] = 13
+    lengths[call_pos] = call_lengths
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.zeros(int(offsets[-1]), np.uint8)
+    flat[(offsets[deal_pos][:, None] + np.arange(13)).reshape(-1)] = dealt.reshape(-1)
+    place = offsets[call_pos][:, None] + np.arange(4)
+    used = np.arange(4) < call_lengths[:, None]
+    flat[place[used]] = call_tiles[used]
+    return lists(enum_array(flat, TILE), lengths, pl.List(TILE), lengths > 0)

@@ -198,3 +198,17 @@ def refusals(rows: dict[str, np.ndarray], e: dict[str, np.ndarray], players: np.
     bad = e["stray"] | (np.isin(ev, SEATED) & (seat >= count)) | (frm >= count)
     return (set(rows["file"][declared[bad_declared]].tolist()) | set(file[bad].tolist())
             | set(file[out[bad_order]].tolist()))
+
+
+def kept_rows(play: dict[str, np.ndarray], numbers: np.ndarray) -> dict[str, np.ndarray]:
+    """The play rows (:func:`play_rows`) of the files kept (``numbers`` >= 0: each file's game number), their
+    outcome rows (``out``) renumbered, with their ``first`` and ``sticks``."""
+    kept = (numbers >= 0)[play["file"]]
+    rows = ("r", "file", "hand", "ev", "seat", "tid", "frm", "seq", "turn", "wall_left", "tsumogiri")
+    if kept.all():
+        return {name: play[name] for name in (*rows, "out", "first", "sticks")}
+    e = {name: play[name][kept] for name in rows}
+    out_kept = kept[play["out"]]
+    e["out"] = np.cumsum(kept)[play["out"][out_kept]] - 1
+    e["first"], e["sticks"] = play["first"][out_kept], play["sticks"][out_kept]
+    return e
