@@ -1,15 +1,17 @@
-"""The mjlog import and the exports against the commit an issue was filed at: the shared mjlog files replicated to
-N distinct games (as :mod:`benchmarks.tenhou` replicates them), every step a fresh process of the command line,
-all in one run.
+"""The mjlog (or mjai) import and the exports against the commit an issue was filed at: the shared mjlog files
+replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` those games
+exported to mjai files first (by this checkout, not timed), every step a fresh process of the command line, all
+in one run.
 
-    .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog]
+    .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog] [--format mjai]
                                            [--baseline CHECKOUT] [--repeat 2] [--steps …] [--out benchmarks/results]
 
 Steps (``--steps``, comma-separated; all by default):
 
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
-  then ``explode``): what reading the logs costs before any of their meaning is read;
-* ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (defaults: one worker per core);
+  then ``explode``; mjai: into their lines, each line's ``type`` typed by Polars' NDJSON reader): what reading
+  the logs costs before any of their meaning is read;
+* ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -46,18 +49,27 @@ tags = pl.DataFrame({"text": texts}).select(pl.col("text").str.extract_all("<[^<
 print(len(texts), tags.height)
 """
 
+MJAI_FLOOR = """
+import io, sys
+from pathlib import Path
+import polars as pl
+texts = [f.read_bytes() for f in sorted(Path(sys.argv[1]).rglob("*.jsonl"))]
+lines = pl.read_ndjson(io.BytesIO(b"".join(texts)), schema={"type": pl.String})
+print(len(texts), lines.height)
+"""
+
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
 BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
 
 
-def _command(step: str, logs: Path, work: Path, scheduler: str | None = None) -> list[str]:
+def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fmt: str = "tenhou") -> list[str]:
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
-        return [sys.executable, "-c", FLOOR, str(logs)]
+        return [sys.executable, "-c", MJAI_FLOOR if fmt == "mjai" else FLOOR, str(logs)]
     if kind.startswith("import"):
         extra = {"import_events": ["--events"], "import_dask": ["--scheduler", str(scheduler)]}.get(kind, [])
-        return [*analyzer, "import", "tenhou", str(logs), "-o", str(work / step / "hands.parquet"), *extra]
+        return [*analyzer, "import", fmt, str(logs), "-o", str(work / step / "hands.parquet"), *extra]
     target = work / step / ("events.parquet" if kind == "export_events" else "games")
     return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target)]
 
@@ -66,6 +78,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.imports", description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10_000, help="games to reach by replicating the logs")
     ap.add_argument("--logs", type=Path, default=SHARED_LOGS / "mjlog", help="directory of mjlog files")
+    ap.add_argument("--format", choices=("tenhou", "mjai"), default="tenhou",
+                    help="the files' format: mjai exports of the replicated mjlog games")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT", help="another commit's checkout")
     ap.add_argument("--repeat", type=int, default=2, help="rounds of all steps; each step's fastest is kept")
     ap.add_argument("--steps", default=",".join(STEPS), help="which steps, comma-separated")
@@ -76,7 +90,7 @@ def main(argv: list[str] | None = None) -> dict:
         steps += [s for s in BASELINE_STEPS if s.removeprefix("baseline_") in steps]
     fig = _run(args, steps, Path(tempfile.mkdtemp(prefix="analyzer-imports-")))
     _print(fig, steps)
-    path = save(fig, args.out, "imports", f"g{fig['files']}")
+    path = save(fig, args.out, "imports_mjai" if args.format == "mjai" else "imports", f"g{fig['files']}")
     print(f"figures  {path}")
     return fig
 
@@ -100,6 +114,8 @@ def _run(args, steps: list[str], work: Path) -> dict:
         for f in logs.rglob("*"):  # the floor reads *.mjlog: every replicated file under one name
             if f.is_file() and not f.name.endswith(".mjlog"):
                 f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
+        if args.format == "mjai":
+            logs = _mjai_exports(logs, work / "mjai")
         runs: dict[str, list[dict]] = {s: [] for s in steps}
         for _ in range(args.repeat):
             for step in steps:
@@ -107,8 +123,10 @@ def _run(args, steps: list[str], work: Path) -> dict:
                 (work / step).mkdir()
                 cwd = args.baseline.resolve() if step.startswith("baseline_") else None
                 with _cluster(step) as scheduler:  # only while its step runs: its workers would share the cores
-                    runs[step].append(timed(_command(step, logs.resolve(), work.resolve(), scheduler), cwd=cwd))
-        fig = {"benchmark": "imports", **run_info(), "files": files, "copies": copies, "logs": str(args.logs),
+                    command = _command(step, logs.resolve(), work.resolve(), scheduler, args.format)
+                    runs[step].append(timed(command, cwd=cwd))
+        fig = {"benchmark": "imports", **run_info(), "format": args.format, "files": files, "copies": copies,
+               "logs": str(args.logs),
                "baseline_checkout": str(args.baseline) if args.baseline else None}
         for step, results in runs.items():
             best = min(results, key=lambda r: r["seconds"])
@@ -122,6 +140,15 @@ def _run(args, steps: list[str], work: Path) -> dict:
     return fig
 
 
+def _mjai_exports(logs: Path, target: Path) -> Path:
+    """The games of the mjlog files under ``logs`` as mjai files under ``target`` (this checkout's export)."""
+    done = subprocess.run([sys.executable, "-m", "analyzer.cli", "export", "mjai", str(logs), "-o", str(target)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"export mjai of the replicated logs failed: {done.stderr[-500:]}")
+    return target
+
+
 def _ratios(fig: dict, steps: list[str]) -> None:
     for step in steps:
         for against in ("import", "floor", f"baseline_{step}"):
@@ -130,7 +157,7 @@ def _ratios(fig: dict, steps: list[str]) -> None:
 
 
 def _print(fig: dict, steps: list[str]) -> None:
-    print(f"input  {fig['files']:,} files ({fig['copies']} copies of {fig['logs']})")
+    print(f"input  {fig['files']:,} {fig['format']} files ({fig['copies']} copies of {fig['logs']})")
     print(f"{'step':<24}{'seconds':>8}{'games/s':>9}{'CPU s':>7}{'peak MB':>9}{'/import':>8}{'/floor':>7}")
     for step in steps:
         r = fig[step]

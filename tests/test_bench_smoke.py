@@ -36,3 +36,17 @@ def test_the_imports_benchmark_runs_its_steps(tmp_path):
     fig = main(["--games", "60", "--repeat", "1", "--steps", "floor,import", "--out", str(tmp_path)])
     assert fig["files"] >= 54 and fig["import"]["exit"] == 0 and fig["floor"]["exit"] == 0
     assert fig["import"]["ratio_to_floor"] > 0 and (tmp_path / "imports-latest.json").is_file()
+
+
+def test_the_imports_benchmark_reads_mjai_exports_of_the_games(tmp_path):
+    import pytest
+
+    from benchmarks.imports import main
+    from benchmarks.tenhou import SHARED_LOGS
+
+    if not (SHARED_LOGS / "mjlog").is_dir():
+        pytest.skip(f"the shared mjlog files are not at {SHARED_LOGS / 'mjlog'}")
+    fig = main(["--games", "60", "--repeat", "1", "--format", "mjai", "--steps", "floor,import,export_tenhou6",
+                "--out", str(tmp_path)])
+    assert fig["format"] == "mjai" and all(fig[s]["exit"] == 0 for s in ("floor", "import", "export_tenhou6"))
+    assert fig["import"]["ratio_to_floor"] > 0

@@ -4,7 +4,8 @@ for every file the columns do not read exactly (:func:`read_with_columns`).
 A columnar reader (:mod:`.tenhou.mjlog_columns`, :mod:`.mjai.columns`) prepares each file (its bytes read with
 the caps of :mod:`.files`, its digest; None: not for the columns) and reads the prepared files of a batch at
 once into an object with ``refused`` (the numbers, among the prepared files, of those it does not read as the
-per-game reader would), ``game_ids`` and ``tables(numbers)``. **The per-game reader is the oracle**: a file
+per-game reader would), ``game_ids`` and ``tables(numbers)``, and may have ``games``: per prepared file the game
+model of its header (an mjai ``start_game``), which keeps how its per-seat values were written. **The per-game reader is the oracle**: a file
 refused, and one not prepared, is read by :func:`analyzer.formats.parse.read_game` and its game turned into
 tables by :func:`.tables_from_games.tables_of_games`, so a broken log gets the per-game path's exact reason and
 an unusual one its exact tables.
@@ -29,14 +30,15 @@ from analyzer.formats.tables_from_games import tables_of_games
 class FileRead:
     """What became of one file: its game's number in the tables (None: not read), game id, content digest,
     and the reason it did not read (None when it did), as :func:`analyzer.formats.read.read_game` says it;
-    ``columns``: read by these columns (else by the per-game reader, whose game is ``model``)."""
+    ``columns``: read by these columns (else by the per-game reader); ``model``: the game model the file was read
+    into, if any (by the per-game reader, or the header's of a columnar reader's ``games``)."""
 
     game: int | None
     game_id: str
     digest: str
     error: str | None
     columns: bool
-    model: Game | None = field(default=None, compare=False, repr=False)  # the per-game reader's game, if it read it
+    model: Game | None = field(default=None, compare=False, repr=False)
 
 
 class Prepared(Protocol):
@@ -66,13 +68,15 @@ def read_with_columns(files: list[str | Path], prepared: list[Prepared | None],
     number_of = {i: n for i, n in number_of.items() if n not in refused}
     old = _per_game([f for i, f in enumerate(files) if i not in number_of], max_bytes, log_format)
     old_reads = iter(old.reads)
+    models = getattr(parsed, "games", None)
     reads, numbers, old_numbers = [], np.full(len(fast), -1, np.int32), []
     count = 0  # the games read so far: the next one's number, whichever reader reads it
     for i in range(len(files)):
         number = number_of.get(i)
         if number is not None:
             numbers[number] = count
-            reads.append(FileRead(count, parsed.game_ids[number], fast[number].digest, None, True))
+            model = models[number] if models is not None else None
+            reads.append(FileRead(count, parsed.game_ids[number], fast[number].digest, None, True, model))
             count += 1
             continue
         gid, digest, error, model = next(old_reads)

@@ -1,5 +1,6 @@
-"""The import and the exports of Tenhou's mjlog files through the columns: each batch of files read into the log
-tables by the columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`), its hand records
+"""The import and the exports of mjlog and mjai files through the columns: each batch of files read into the log
+tables by a columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`,
+:func:`analyzer.formats.mjai.columns.read_mjai_tables`), its hand records
 derived from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
 table taken from the same tables: one parse of each file, no Python model of its games. The exports take the
 same tables: ``export events`` their events (:func:`events_columns_batch`), ``export mjai`` and ``tenhou6`` the
@@ -7,10 +8,11 @@ texts made from them in the batch's thread (:func:`games_columns_batch`).
 
 A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read.read_logs` runs these batches
 on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
-(whose workers are started, not forked). A run takes this path when it reads Tenhou logs (``tenhou`` or
-``auto``) and at least half its files are named as mjlog files (:func:`reads_as_columns`); a file of a batch
-that is no mjlog, or one the columns do not read exactly as the per-game reader, is read by that reader within
-the batch, so every file gives the rows, notes and refusal of the per-game path whichever path reads it.
+(whose workers are started, not forked). A run takes this path (:func:`reads_as_columns`) when it reads Tenhou
+logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, or mjai logs (``mjai``, or
+``auto`` with at least half its files named as JSON lines); a file of a batch that is not of the batch's format,
+or one the columns do not read exactly as the per-game reader, is read by that reader within the batch, so every
+file gives the rows, notes and refusal of the per-game path whichever path reads it.
 """
 
 from __future__ import annotations
@@ -25,22 +27,42 @@ from analyzer.formats.events import PLAYED_SCHEMA
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.game_files_columns import NUMBERS, PER_SEAT, TablesBatch, recorded_numbers, text_batches
 from analyzer.formats.log_tables import SCHEMAS, LogTables
+from analyzer.formats.mjai.columns import read_mjai_tables
 from analyzer.formats.read_tables import table_records
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
 
-COLUMNAR_FORMATS = ("tenhou", "auto")
 MJLOG_NAMES = (".mjlog", ".xml", ".mjlog.gz", ".xml.gz")
+MJAI_NAMES = (".jsonl", ".mjson", ".jsonl.gz", ".mjson.gz")  # .json: as often a Tenhou or Mahjong Soul log
 BATCH_FILES = 512  # a batch's Polars runs cost tens of milliseconds whatever its size: 10,000 mjlog games import in
 # 12.7 s in batches of 512 or 1,024 (0.7 GB, 1.1 GB), 16.6 s in batches of 256 (benchmarks.imports)
 
 
 def reads_as_columns(files: list[Path], log_format: str) -> bool:
     """Whether an import of ``files`` as ``log_format`` takes the columns' path: Tenhou logs, at least half of
-    them named as mjlog files (JSON logs read faster by the per-game reader in forked processes)."""
-    if log_format not in COLUMNAR_FORMATS or not files:
+    them named as mjlog files, or mjai logs (``auto``: at least half of them named as JSON lines). Tenhou's and
+    Mahjong Soul's JSON logs are read by the per-game reader in forked processes."""
+    if not files:
         return False
-    named = sum(f.name.lower().endswith(MJLOG_NAMES) for f in files)
-    return 2 * named >= len(files)
+    if log_format == "mjai":
+        return True
+    if log_format not in ("tenhou", "auto"):
+        return False
+    if 2 * _named(files, MJLOG_NAMES) >= len(files):
+        return True
+    return log_format == "auto" and 2 * _named(files, MJAI_NAMES) >= len(files)
+
+
+def _named(files: list[Path], suffixes: tuple[str, ...]) -> int:
+    return sum(f.name.lower().endswith(suffixes) for f in files)
+
+
+def read_batch_tables(files: list[Path], max_bytes: int, log_format: str) -> tuple[LogTables, list]:
+    """The log tables of a batch of files and what became of each (:func:`analyzer.formats.columns_read.
+    read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when more of them are named as
+    JSON lines than as mjlog files; else by the mjlog columns."""
+    mjai = log_format == "mjai" or (log_format == "auto" and _named(files, MJAI_NAMES) > _named(files, MJLOG_NAMES))
+    reader = read_mjai_tables if mjai else read_mjlog_tables
+    return reader(files, max_bytes, log_format)
 
 
 def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES,
@@ -49,7 +71,7 @@ def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int 
     notes, error, start time) and the rows (Arrow, without their id columns); with ``events`` a third item,
     as :func:`analyzer.formats.events_import.rows_and_events_batch` gives it: each file's event rows, no
     file whose events cannot be written (a game the tables cannot hold is not read at all), and the events."""
-    tables, reads = read_mjlog_tables(files, max_bytes, log_format)
+    tables, reads = read_batch_tables(files, max_bytes, log_format)
     outcomes, rows = table_records([(r.game_id, r.digest, r.error) for r in reads], tables)
     if not events:
         return outcomes, rows
@@ -61,7 +83,7 @@ def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int 
 def events_columns_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> tuple[list[tuple], pa.Table]:
     """A batch of files as ``export events`` takes one (:func:`analyzer.formats.events.events_batch`'s form: per
     file game id, digest, event rows, the reader's notes, error; and the events), through the columns."""
-    tables, reads = read_mjlog_tables(files, max_bytes, "auto")
+    tables, reads = read_batch_tables(files, max_bytes, "auto")
     per_game, notes = _event_rows(tables), _notes(tables)
     outcomes = [(r.game_id, r.digest, 0, [], r.error) if r.game is None else
                 (r.game_id, r.digest, int(per_game[r.game]), notes[r.game], None) for r in reads]
@@ -78,9 +100,9 @@ def games_columns_batch(files: list[Path], fmt: str, max_bytes: int = DEFAULT_MA
 
 def columns_tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
     """A batch of files as :func:`analyzer.formats.game_files_columns.tables_batch` gives it, through the
-    columns: the per-seat values of an mjlog are text (its ``UN`` attributes), a game the per-game reader read
-    says itself which were numbers."""
-    tables, reads = read_mjlog_tables(files, max_bytes, "auto")
+    columns: the per-seat values of an mjlog are text (its ``UN`` attributes), a game read into a model (by the
+    per-game reader, or an mjai ``start_game``) says itself which were numbers."""
+    tables, reads = read_batch_tables(files, max_bytes, "auto")
     notes = _notes(tables)
     read = [(r.game_id, r.digest, [] if r.game is None else notes[r.game], r.error) for r in reads]
     models = [r for r in reads if r.model is not None and r.game is not None]

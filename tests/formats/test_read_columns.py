@@ -79,7 +79,10 @@ def test_import_events_of_mjlog_files_are_the_rows_export_events_writes(tmp_path
     (["a.mjlog", "b.xml", "c.json"], "tenhou", True),
     (["a.mjlog", "b.json", "c.json"], "tenhou", False),
     (["a.MJLOG.gz", "b.xml.gz"], "auto", True),
-    (["a.mjlog", "b.mjlog"], "mjai", False),
+    (["a.mjlog", "b.mjlog"], "mjai", True),
+    (["a.jsonl", "b.mjson.gz", "c.json"], "auto", True),
+    (["a.jsonl", "b.json", "c.json"], "auto", False),
+    (["a.jsonl", "b.jsonl"], "tenhou", False),
     (["a.mjlog"], "majsoul", False),
     ([], "tenhou", False),
 ])
@@ -164,3 +167,41 @@ def test_small_batches_with_copies_across_them_give_the_per_game_paths_records(s
     assert_frame_equal(new, old)
     assert new_problems == old_problems
     assert any("same game" in p.reason for p in new_problems) and any(not p.imported for p in new_problems)
+
+
+@pytest.fixture(scope="module")
+def mjai_logs(tmp_path_factory) -> Path:
+    """The test mjai logs and mjai exports of the test mjlogs (and of some shared ones), in one folder."""
+    out = tmp_path_factory.mktemp("mjai_logs")
+    sources = sorted((DATA / "mjlog").glob("*.mjlog")) + (sorted(MJLOGS.rglob("*.mjlog"))[:40] if MJLOGS.is_dir() else [])
+    result = CliRunner().invoke(main, ["export", "mjai", *map(str, sources), "-o", str(out / "exported")])
+    assert result.exit_code == 0, result.output
+    shutil.copytree(DATA / "mjai", out / "tests", ignore=shutil.ignore_patterns("*.py"))
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["mjai", "auto"])
+def test_mjai_files_import_through_the_columns_as_by_the_per_game_path(fmt, mjai_logs, monkeypatch):
+    assert reads_as_columns(sorted(mjai_logs.rglob("*.jsonl")), fmt)
+    old, old_problems = _read([mjai_logs], fmt, False, monkeypatch, workers=2)
+    new, new_problems = _read([mjai_logs], fmt, True, monkeypatch, workers=2)
+    assert old.height > 200
+    assert_frame_equal(new, old)
+    assert new_problems == old_problems
+
+
+@pytest.mark.parametrize("kind", ["events", "mjai", "tenhou6"])
+def test_exports_of_mjai_files_through_the_columns_are_the_per_game_paths_files(kind, mjai_logs, tmp_path,
+                                                                                 monkeypatch):
+    fn = {"events": export_events, "mjai": export_mjai, "tenhou6": export_tenhou6}[kind]
+    name = "events.parquet" if kind == "events" else "games"
+    new = _export(fn, [mjai_logs], tmp_path / "new" / name, True, monkeypatch)
+    old = _export(fn, [mjai_logs], tmp_path / "old" / name, False, monkeypatch)
+    assert (new.games, new.rows, new.problems) == (old.games, old.rows, old.problems)
+    if kind == "events":
+        assert_frame_equal(pl.read_parquet(tmp_path / "new" / name), pl.read_parquet(tmp_path / "old" / name))
+        return
+    files = sorted(p.name for p in (tmp_path / "old" / name).iterdir())
+    assert files and sorted(p.name for p in (tmp_path / "new" / name).iterdir()) == files
+    for f in files:
+        assert (tmp_path / "new" / name / f).read_bytes() == (tmp_path / "old" / name / f).read_bytes(), f

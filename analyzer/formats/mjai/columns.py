@@ -131,14 +131,15 @@ class _Parsed:
         self.fast = fast
         n = len(fast)
         bodies = [p.body for p in fast]
-        frame, refused = lines_frame(bodies, np.array([p.lines for p in fast], np.int64))
+        lines, refused = lines_frame(bodies, np.array([p.lines for p in fast], np.int64))
         games, named = _start_games(fast)
         refused |= {i for i, g in enumerate(games) if g is None}
-        if not frame.height:
+        if lines is None:
             self.refused, self.game_ids = set(range(n)), [""] * n
             return
-        self.frame = frame
-        t = frame["t"].to_numpy()
+        self.lines, self.frame = lines, lines.wide
+        frame = lines.wide
+        t = lines.t
         kyoku = t == T["start_kyoku"]
         firsts = frame.filter(pl.col("t") == T["start_kyoku"]).unique("file", keep="first").sort("file")
         three = np.zeros(n, bool)
@@ -146,8 +147,8 @@ class _Parsed:
         count = np.array([g.players if g is not None and said else (3 if three[i] else 4)
                           for i, (g, said) in enumerate(zip(games, named))], np.int8)
         self.players = count
-        keys = result_keys(bodies, frame)
-        refused |= refused_lines(frame, count, keys, n)
+        keys = result_keys(lines)
+        refused |= refused_lines(lines, count, keys, n)
         red = self._red(n)
         ends = frame.filter(pl.col("t") == T["end_game"]).sort("file")
         final = dict(zip(ends["file"].to_list(), ends["scores"].to_list()))
@@ -177,6 +178,9 @@ class _Parsed:
     def _red(self, n: int) -> np.ndarray:
         """Whether each file shows a red five among the tiles the per-game reader reads."""
         f, reds = self.frame, list(RED_INDICES)
+        red = np.zeros(n, bool)
+        lines = self.lines
+        red[lines.file[np.isin(lines.t, (T["tsumo"], T["dahai"])) & np.isin(lines.pai, reds)]] = True
         t = pl.col("t")
         pai_read = t.is_in([T["tsumo"], T["dahai"], *CALLS, T["hora"], T["nukidora"], T["kita"]])
         lists_read = {"consumed": t.is_in(list(CALLS)), **{name: t == T["hora"] for name in TILE_LISTS[1:]}}
@@ -187,22 +191,22 @@ class _Parsed:
                 pl.element().list.eval(pl.element().is_in(reds)).list.any()).list.any(),
             *(when & pl.col(f"{name}_i").list.eval(pl.element().is_in(reds)).list.any()
               for name, when in lists_read.items())).fill_null(False)).filter("red")
-        red = np.zeros(n, bool)
         red[shown["file"].to_numpy()] = True
         return red
 
     def _stream(self, t: np.ndarray, count: np.ndarray) -> dict[str, np.ndarray]:
         """The rows :func:`play_rows` takes: a row a line, five a ``start_kyoku`` (its four deal rows, seat 3
         none with three players, and its indicator), ``tag`` the line."""
-        f = self.frame
+        lines = self.lines
         reps = np.where(t == T["start_kyoku"], 5, 1)
         line = np.repeat(np.arange(len(t)), reps)
         within = np.arange(len(line)) - np.repeat(np.cumsum(reps) - reps, reps)
         tl = t[line].astype(np.int64)
-        file = f["file"].to_numpy()[line]
-        actor, target = (f[name].fill_null(-1).to_numpy().astype(np.int8)[line] for name in ("actor", "target"))
-        pai, dora = (f[name].fill_null(-1).to_numpy().astype(np.int16)[line] for name in ("pai_i", "dora_i"))
-        closed = f["consumed_i"].list.last().fill_null(-1).to_numpy().astype(np.int16)[line]
+        file = lines.file[line]
+        actor, target = (values.astype(np.int8)[line] for values in (lines.actor, lines.target))
+        pai = lines.pai.astype(np.int16)[line]
+        dora = lines.spread("dora_i", -1).astype(np.int16)[line]
+        closed = lines.spread(pl.col("consumed_i").list.last(), -1).astype(np.int16)[line]
         ev = _EVENT_OF[np.where(tl >= 0, tl, len(T))].copy()
         seat = np.where(ev >= 0, actor, -1).astype(np.int8)
         tid = np.full(len(line), -1, np.int16)
@@ -218,7 +222,8 @@ class _Parsed:
         ron = hora & (actor != target)
         ev[ron] = EVENT["ron"]
         frm[ron] = target[ron]
-        draw = (tl == T["ryukyoku"]) & f["reason"].is_in(["fanpai", "nagashimangan"]).fill_null(False).to_numpy()[line]
+        exhaustive = lines.spread(pl.col("reason").is_in(["fanpai", "nagashimangan"]).cast(pl.Int64), 0) == 1
+        draw = (tl == T["ryukyoku"]) & exhaustive[line]
         ev[draw] = EVENT["exhaustive_draw"]
         ryukyoku = tl == T["ryukyoku"]
         seat[ryukyoku] = -1
@@ -275,7 +280,7 @@ class _Parsed:
         rows = kept_rows(self.play, numbers)
         n = len(rows["ev"])
         file, hand, seat, tid, ev, line = (rows[k] for k in ("file", "hand", "seat", "tid", "ev", "r"))
-        giri = self.frame["tsumogiri"].fill_null(False).to_numpy()
+        giri = self.lines.tsumogiri == 1
         discard = ev == EVENT["discard"]
         tsumogiri = rows["tsumogiri"].copy()
         tsumogiri[discard] = giri[line[discard]]

@@ -26,10 +26,12 @@ why or reads them its own way. Refused:
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from analyzer.formats.events import INT16_MAX, TILES
 from analyzer.formats.files import MAX_MAGNITUDE
@@ -68,48 +70,120 @@ def _tile(expr: pl.Expr) -> pl.Expr:
     return expr.replace_strict(TILE_INDEX, default=-1, return_dtype=pl.Int8)
 
 
-def lines_frame(bodies: list[bytes], counts: np.ndarray) -> tuple[pl.DataFrame, set[int]]:
-    """The lines of the files (``bodies``, each of ``counts`` lines ending in a newline) as one frame: the
-    columns of :data:`LINE_SCHEMA` plus ``file``, ``line`` (its row), ``t`` (its type's number, -1: unknown),
-    tile indices ``pai_i``, ``dora_i``, ``tehai_i`` (List(List)), ``<list>_i`` (List) of each tile list (-1:
-    not a tile), and the line's ``text`` where it is a result (keys present); and the files that fail."""
-    failed: set[int] = set()
-    try:
-        frame = pl.read_ndjson(io.BytesIO(b"".join(bodies)), schema=LINE_SCHEMA)
-    except (pl.exceptions.PolarsError, ValueError):
-        frames = []
-        for i, body in enumerate(bodies):
-            try:
-                frames.append(pl.read_ndjson(io.BytesIO(body), schema=LINE_SCHEMA))
-            except (pl.exceptions.PolarsError, ValueError):
-                failed.add(i)
-                frames.append(pl.DataFrame(schema=LINE_SCHEMA).clear(int(counts[i])))
-        frame = pl.concat(frames)
-    if frame.height != int(counts.sum()):  # a line the reader passed over: none of the batch is read here
-        return pl.DataFrame(), set(range(len(bodies)))
+def _plain_lines() -> tuple[list[str], np.ndarray]:
+    """The texts of the draws and discards as mjai writes them compactly (with their newline), and per text its
+    type's number, seat, tile index and tsumogiri (-1: none); a last row for a line that is none of them."""
+    texts, values = [], []
+    for seat in range(4):
+        for text, index in TILE_INDEX.items():
+            texts.append(f'{{"type":"tsumo","actor":{seat},"pai":"{text}"}}\n')
+            values.append((T["tsumo"], seat, index, -1))
+            for giri in ("false", "true"):
+                texts.append(f'{{"type":"dahai","actor":{seat},"pai":"{text}","tsumogiri":{giri}}}\n')
+                values.append((T["dahai"], seat, index, int(giri == "true")))
+    values.append((-1, -1, -1, -1))
+    return texts, np.array(values, np.int64)
+
+
+PLAIN_TEXTS, _PLAIN_VALUES = _plain_lines()
+
+
+@dataclass
+class Lines:
+    """The lines of a batch of files: per line (numbered in the files' order) its ``file``, ``t`` (its type's
+    number, -1: unknown), ``actor`` and ``target`` (-1: none), ``pai`` (the tile's index, -1: none or not a
+    tile) and ``tsumogiri`` (1, 0, -1: none); ``wide``: every line that is not a draw or discard written as
+    :data:`PLAIN_TEXTS` has it, typed by :data:`LINE_SCHEMA`, with ``file``, ``line``, ``t``, the tile indices
+    ``pai_i``, ``dora_i``, ``tehai_i`` (List(List)) and ``<list>_i`` (List) of each tile list (-1: not a
+    tile); ``texts`` their texts."""
+
+    file: np.ndarray
+    t: np.ndarray
+    actor: np.ndarray
+    target: np.ndarray
+    pai: np.ndarray
+    tsumogiri: np.ndarray
+    wide: pl.DataFrame
+    texts: pl.Series
+
+    def spread(self, column: str | pl.Expr, default: int) -> np.ndarray:
+        """A column of the wide lines as a value per line, ``default`` on the others (and for a null)."""
+        values = np.full(len(self.t), default, np.int64)
+        values[self.wide["line"].to_numpy()] = self.wide.select(column).to_series().fill_null(default).to_numpy()
+        return values
+
+
+def lines_frame(bodies: list[bytes], counts: np.ndarray) -> tuple[Lines | None, set[int]]:
+    """The lines of the files (``bodies``, each of ``counts`` lines ending in a newline) and the files whose
+    lines do not all read (None: a line the reader passed over, none of the batch read here).
+
+    A draw or discard written as mjai writes it is told by its whole text (one lookup among
+    :data:`PLAIN_TEXTS`); the other lines (about one in fifteen) are read by Polars' NDJSON reader in one call,
+    each file's alone when that call fails."""
+    buffer = b"".join(bodies)
+    ends = np.flatnonzero(np.frombuffer(buffer, np.uint8) == 10)
+    offsets = np.zeros(len(ends) + 1, np.int64)
+    offsets[1:] = ends + 1
+    texts = pa.LargeStringArray.from_buffers(len(ends), pa.py_buffer(offsets), pa.py_buffer(buffer))
+    plain = pl.Series(pl.from_arrow(texts), dtype=pl.String).replace_strict(
+        PLAIN_TEXTS, list(range(len(PLAIN_TEXTS))), default=len(PLAIN_TEXTS), return_dtype=pl.Int32).to_numpy()
     file = np.repeat(np.arange(len(bodies), dtype=np.int32), counts)
-    frame = frame.with_columns(
-        file=pl.Series(file), line=pl.int_range(pl.len(), dtype=pl.Int64),
+    rest = np.flatnonzero(plain == len(PLAIN_TEXTS))
+    rest_texts = pc.take(texts, pa.array(rest))
+    frame, failed = _wide_lines(rest_texts, file[rest], len(bodies))
+    if frame.height != len(rest):
+        return None, set(range(len(bodies)))
+    wide = frame.with_columns(
+        file=pl.Series(file[rest]), line=pl.Series(rest, dtype=pl.Int64),
         t=pl.col("type").replace_strict(T, default=-1, return_dtype=pl.Int8),
         pai_i=_tile(pl.col("pai")), dora_i=_tile(pl.col("dora_marker")),
         tehai_i=pl.col("tehais").list.eval(pl.element().list.eval(_tile(pl.element()).fill_null(-1))),
         **{f"{name}_i": pl.col(name).list.eval(_tile(pl.element()).fill_null(-1)) for name in TILE_LISTS},
     )
-    return frame, failed
+    t, actor, pai, tsumogiri = _PLAIN_VALUES[plain].T.copy()
+    lines = Lines(file, t, actor, np.full(len(plain), -1, np.int64), pai, tsumogiri,
+                  wide, pl.Series(pl.from_arrow(rest_texts), dtype=pl.String).str.strip_chars_end("\n"))
+    for name, column in (("t", lines.t), ("actor", lines.actor), ("target", lines.target), ("pai_i", lines.pai)):
+        column[rest] = wide[name].fill_null(-1).to_numpy()
+    lines.tsumogiri[rest] = wide["tsumogiri"].cast(pl.Int64).fill_null(-1).to_numpy()
+    return lines, failed
 
 
-def result_keys(bodies: list[bytes], frame: pl.DataFrame) -> pl.DataFrame:
+def _wide_lines(texts: pa.LargeStringArray, file: np.ndarray, files: int) -> tuple[pl.DataFrame, set[int]]:
+    """The lines ``texts`` (of the files ``file``, in order) typed by :data:`LINE_SCHEMA`, and the files one of
+    whose lines does not read (their lines all null)."""
+    try:
+        return pl.read_ndjson(_joined(texts), schema=LINE_SCHEMA), set()
+    except (pl.exceptions.PolarsError, ValueError):
+        pass
+    failed, frames = set(), []
+    bounds = np.searchsorted(file, np.arange(files + 1))
+    for i in range(files):
+        part = texts[bounds[i]:bounds[i + 1]]
+        try:
+            frames.append(pl.read_ndjson(_joined(part), schema=LINE_SCHEMA) if len(part) else
+                          pl.DataFrame(schema=LINE_SCHEMA))
+        except (pl.exceptions.PolarsError, ValueError):
+            failed.add(i)
+            frames.append(pl.DataFrame(schema=LINE_SCHEMA).clear(len(part)))
+    return pl.concat(frames), failed
+
+
+def _joined(texts: pa.LargeStringArray) -> io.BytesIO:
+    """The bytes of ``texts`` one after another (each ends in its newline)."""
+    if not len(texts):
+        return io.BytesIO(b"")
+    offsets = np.frombuffer(texts.buffers()[1], np.int64)[texts.offset:texts.offset + len(texts) + 1]
+    return io.BytesIO(memoryview(texts.buffers()[2])[offsets[0]:offsets[-1]])
+
+
+def result_keys(lines: Lines) -> pl.DataFrame:
     """Per result line (``hora``, ``ryukyoku``): ``line``, and whether its text has the keys ``yakus``,
     ``limit`` (and its value as text: ``limit_text``), both ura keys (the columns cannot tell a key missing
     from a null)."""
-    starts = np.zeros(len(bodies) + 1, np.int64)
-    np.cumsum([len(b) for b in bodies], out=starts[1:])
-    results = frame.filter(pl.col("t").is_in(OUTCOMES)).select("line")
-    if not results.height:
-        return pl.DataFrame(schema={"line": pl.Int64, "yakus_key": pl.Boolean, "limit_key": pl.Boolean,
-                                    "limit_text": pl.Boolean, "yakus_quotes": pl.Int64, "both_ura": pl.Boolean})
-    text = _line_texts(bodies, results["line"].to_numpy())
-    return results.select("line").with_columns(
+    results = lines.wide["t"].is_in(OUTCOMES)
+    text = lines.texts.filter(results)
+    return lines.wide.filter(results).select("line").with_columns(
         yakus_key=text.str.contains(r'"yakus"\s*:'),
         # the names' quotes alone: a fan written as text ("1") reads as the number 1 in the typed columns
         yakus_quotes=text.str.extract(_YAKUS).str.count_matches('"', literal=True).fill_null(-1)
@@ -120,27 +194,10 @@ def result_keys(bodies: list[bytes], frame: pl.DataFrame) -> pl.DataFrame:
         & text.str.contains('"uradora_markers"', literal=True))
 
 
-def _line_texts(bodies: list[bytes], lines: np.ndarray) -> pl.Series:
-    """The texts of the batch's lines numbered ``lines`` (in the files' order, as :func:`lines_frame` numbers):
-    their bytes gathered out of the batch's, one Arrow string array over them."""
-    buffer = np.frombuffer(b"".join(bodies), np.uint8)
-    ends = np.flatnonzero(buffer == 10)
-    begin = np.where(lines > 0, ends[np.maximum(lines - 1, 0)] + 1, 0)
-    lengths = ends[lines] - begin
-    offsets = np.zeros(len(lines) + 1, np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    texts = buffer[np.arange(offsets[-1]) + np.repeat(begin - offsets[:-1], lengths)]
-    array = pa.LargeStringArray.from_buffers(len(lines), pa.py_buffer(offsets), pa.py_buffer(texts.tobytes()))
-    return pl.Series(pl.from_arrow(array), dtype=pl.String)
-
-
-def refused_lines(frame: pl.DataFrame, players: np.ndarray, keys: pl.DataFrame, files: int) -> set[int]:
+def refused_lines(lines: Lines, players: np.ndarray, keys: pl.DataFrame, files: int) -> set[int]:
     """The files whose lines these columns do not read as the per-game reader (see the module docstring);
     ``players`` per file."""
-    if not frame.height:
-        return set()
-    t = frame["t"].to_numpy()
-    file = frame["file"].to_numpy()
+    t, file, actor, target = lines.t, lines.file, lines.actor, lines.target
     n = len(t)
     index = np.arange(n)
     bad = t < 0
@@ -164,7 +221,6 @@ def refused_lines(frame: pl.DataFrame, players: np.ndarray, keys: pl.DataFrame, 
     bad_hand = np.bincount(seg[outcome], minlength=len(start)) == 0
     bad |= (t == T["end_kyoku"]) & (last | ~np.isin(t[following], (T["start_kyoku"], T["end_game"])))
     bad |= kyoku & (np.cumsum(kyoku) - np.maximum.accumulate(np.where(first, np.cumsum(kyoku), 0)) > INT16_MAX)
-    actor, target = (frame[name].fill_null(-1).to_numpy() for name in ("actor", "target"))
     # a second result: a ron on the discard of the first
     again = outcome & outcome[previous] & ~kyoku[previous] & (index > 0)
     ron = (t == T["hora"]) & (actor != target)
@@ -178,27 +234,27 @@ def refused_lines(frame: pl.DataFrame, players: np.ndarray, keys: pl.DataFrame, 
     bad |= ((t == T["ryukyoku"]) & (t[j] == T["dahai"]) & (j > 0) & (t[np.maximum(j - 1, 0)] == T["reach"])
             & (segment[j] == segment))
     bad |= ron & (t[previous] == T["dora"])
-    bad |= _bad_fields(frame, t, actor, target, players[file])
+    bad |= np.isin(t, ACTOR) & ((actor < 0) | (actor > 3))
+    bad |= np.isin(t, TARGET) & ((target < 0) | (target > 3))
+    bad |= np.isin(t, PAI) & (lines.pai < 0)
+    bad |= (t == T["dahai"]) & (lines.tsumogiri < 0)
+    bad[lines.wide["line"].to_numpy()] |= _bad_fields(lines.wide, players[lines.wide["file"].to_numpy()])
     refused = set(file[bad].tolist())
     refused |= set(file[start[bad_hand]].tolist())
     refused |= set(np.flatnonzero(np.bincount(file[kyoku], minlength=files) == 0).tolist())
-    refused |= set(file[np.isin(t, OUTCOMES)][~_result_keys_ok(frame, keys)].tolist())
+    refused |= set(file[np.isin(t, OUTCOMES)][~_result_keys_ok(lines.wide, keys)].tolist())
     return refused
 
 
-def _bad_fields(frame: pl.DataFrame, t: np.ndarray, actor: np.ndarray, target: np.ndarray,
-                players: np.ndarray) -> np.ndarray:
-    """Per line: a field missing or not of the protocol, or beyond what the columns hold."""
-    bad = np.isin(t, ACTOR) & ((actor < 0) | (actor > 3))
-    bad |= np.isin(t, TARGET) & ((target < 0) | (target > 3))
+def _bad_fields(frame: pl.DataFrame, players: np.ndarray) -> np.ndarray:
+    """Per wide line (``frame``, its files' ``players``): a field other than the seats, the tile of a draw or
+    discard and its tsumogiri missing or not of the protocol, or beyond what the columns hold."""
+    t = frame["t"].to_numpy()
     count = pl.Series(players)
-    seated = pl.col("x").list.len() == count
     checks = frame.select(
-        pai=pl.col("pai_i").fill_null(-1) < 0,
         consumed=pl.col("consumed_i").list.len().fill_null(-1)
         != pl.col("t").replace_strict(CONSUMED, default=None, return_dtype=pl.Int64).fill_null(-1),
         consumed_tile=pl.col("consumed_i").list.min().fill_null(0) < 0,
-        giri=pl.col("tsumogiri").is_null(),
         dora=pl.col("dora_i").fill_null(-1) < 0,
         wind=~pl.col("bakaze").is_in(list("ESWN")).fill_null(False),
         kyoku=~pl.col("kyoku").is_between(1, 4).fill_null(False)
@@ -224,9 +280,7 @@ def _bad_fields(frame: pl.DataFrame, t: np.ndarray, actor: np.ndarray, target: n
         north=pl.col("pai").fill_null("") != "N",
     ).with_columns(pl.all().fill_null(True))
     c = {name: checks[name].to_numpy() for name in checks.columns}
-    bad |= np.isin(t, PAI) & c["pai"]
-    bad |= np.isin(t, CALLS) & (c["consumed"] | c["consumed_tile"])
-    bad |= (t == T["dahai"]) & c["giri"]
+    bad = np.isin(t, CALLS) & (c["consumed"] | c["consumed_tile"])
     kyoku = t == T["start_kyoku"]
     bad |= kyoku & (c["dora"] | c["wind"] | c["kyoku"] | c["counters"] | c["scores"] | c["scores_missing"]
                     | c["tehais"])

@@ -56,6 +56,11 @@ def test_test_logs_and_damaged_copies_give_the_per_game_result(exported, tmp_pat
         "second_game": text + text,
         "no_result": [line for line in text if '"type":"hora"' not in line and '"type":"ryukyoku"' not in line],
         "fan_as_text": [line.replace('["pinfu",1]', '["pinfu","1"]') for line in text],
+        # draws and discards not written as mjai writes them: read as the other lines are
+        "spaced": [line.replace('"actor":0,', '"actor": 0,') for line in text],
+        "meta": [line.replace('"tsumogiri":true}', '"tsumogiri":true,"meta":{"q":1}}') for line in text],
+        "odd_key": [line.replace('{"type":"tsumo","actor":3,', '{"type":"tsumo","target":"x","actor":3,')
+                    for line in text],
     }
     for name, lines in damaged.items():
         path = tmp_path / f"{name}.mjai.jsonl"
