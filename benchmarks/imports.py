@@ -9,8 +9,8 @@ in one run.
 Steps (``--steps``, comma-separated; all by default):
 
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
-  then ``explode``; mjai: into their lines, each line's ``type`` typed by Polars' NDJSON reader): what reading
-  the logs costs before any of their meaning is read;
+  then ``explode``; mjai: into their lines, ``str.split``): what reading the logs costs before any of their
+  meaning is read;
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
@@ -50,11 +50,11 @@ print(len(texts), tags.height)
 """
 
 MJAI_FLOOR = """
-import io, sys
+import sys
 from pathlib import Path
 import polars as pl
-texts = [f.read_bytes() for f in sorted(Path(sys.argv[1]).rglob("*.jsonl"))]
-lines = pl.read_ndjson(io.BytesIO(b"".join(texts)), schema={"type": pl.String})
+texts = [f.read_text(encoding="utf-8") for f in sorted(Path(sys.argv[1]).rglob("*.jsonl"))]
+lines = pl.DataFrame({"text": texts}).select(pl.col("text").str.split("\\n")).explode("text")
 print(len(texts), lines.height)
 """
 

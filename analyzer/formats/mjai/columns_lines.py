@@ -72,7 +72,8 @@ def _tile(expr: pl.Expr) -> pl.Expr:
 
 def _plain_lines() -> tuple[list[str], np.ndarray]:
     """The texts of the draws and discards as mjai writes them compactly (with their newline), and per text its
-    type's number, seat, tile index and tsumogiri (-1: none); a last row for a line that is none of them."""
+    type's number, seat, tile index and tsumogiri (-1: none), a row of the array each; a last column for a line
+    that is none of them."""
     texts, values = [], []
     for seat in range(4):
         for text, index in TILE_INDEX.items():
@@ -82,7 +83,7 @@ def _plain_lines() -> tuple[list[str], np.ndarray]:
                 texts.append(f'{{"type":"dahai","actor":{seat},"pai":"{text}","tsumogiri":{giri}}}\n')
                 values.append((T["dahai"], seat, index, int(giri == "true")))
     values.append((-1, -1, -1, -1))
-    return texts, np.array(values, np.int64)
+    return texts, np.array(values, np.int64).T.copy()  # a row per value: each gathered alone
 
 
 PLAIN_TEXTS, _PLAIN_VALUES = _plain_lines()
@@ -140,7 +141,7 @@ def lines_frame(bodies: list[bytes], counts: np.ndarray) -> tuple[Lines | None, 
         tehai_i=pl.col("tehais").list.eval(pl.element().list.eval(_tile(pl.element()).fill_null(-1))),
         **{f"{name}_i": pl.col(name).list.eval(_tile(pl.element()).fill_null(-1)) for name in TILE_LISTS},
     )
-    t, actor, pai, tsumogiri = _PLAIN_VALUES[plain].T.copy()
+    t, actor, pai, tsumogiri = (values[plain] for values in _PLAIN_VALUES)
     lines = Lines(file, t, actor, np.full(len(plain), -1, np.int64), pai, tsumogiri,
                   wide, pl.Series(pl.from_arrow(rest_texts), dtype=pl.String).str.strip_chars_end("\n"))
     for name, column in (("t", lines.t), ("actor", lines.actor), ("target", lines.target), ("pai_i", lines.pai)):
