@@ -11,6 +11,8 @@ Steps (``--steps``, comma-separated; all by default):
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
   then ``explode``; mjai: into their lines, ``str.split``): what reading the logs costs before any of their
   meaning is read;
+* ``tables`` (asked for in ``--steps``): the columnar reader alone, the files into the log tables in batches of
+  512 on two threads (:func:`analyzer.formats.read_columns.read_batch_tables`), no hand records: the parse pass;
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
@@ -58,8 +60,32 @@ lines = pl.DataFrame({"text": texts}).select(pl.col("text").str.split("\\n")).ex
 print(len(texts), lines.height)
 """
 
+TABLES = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from analyzer.formats.read_columns import BATCH_FILES, read_batch_tables
+files = sorted(f for f in Path(sys.argv[1]).rglob("*") if f.is_file())
+batches = [files[i:i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+with ThreadPoolExecutor(2) as pool:
+    games = sum(t.games.height for t, _ in pool.map(lambda b: read_batch_tables(b, 64 << 20, sys.argv[2]), batches))
+print(len(files), games)
+"""
+
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
-BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
+BASELINE_TABLES = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from analyzer.formats.read_columns import BATCH_FILES, read_batch_tables
+files = sorted(f for f in Path(sys.argv[1]).rglob("*") if f.is_file())
+batches = [files[i:i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
+with ThreadPoolExecutor(2) as pool:
+    games = sum(t.games.height for t, _ in pool.map(lambda b: read_batch_tables(b, 64 << 20, sys.argv[2]), batches))
+print(len(files), games)
+"""
+
+STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
 
 
 def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fmt: str = "tenhou") -> list[str]:
@@ -67,6 +93,8 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     kind = step.removeprefix("baseline_")
     if kind == "floor":
         return [sys.executable, "-c", MJAI_FLOOR if fmt == "mjai" else FLOOR, str(logs)]
+    if kind == "tables":
+        return [sys.executable, "-c", TABLES, str(logs), fmt]
     if kind.startswith("import"):
         extra = {"import_events": ["--events"], "import_dask": ["--scheduler", str(scheduler)]}.get(kind, [])
         return [*analyzer, "import", fmt, str(logs), "-o", str(work / step / "hands.parquet"), *extra]
