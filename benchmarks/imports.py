@@ -73,19 +73,7 @@ print(len(files), games)
 """
 
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
-BASELINE_TABLES = """
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from analyzer.formats.read_columns import BATCH_FILES, read_batch_tables
-files = sorted(f for f in Path(sys.argv[1]).rglob("*") if f.is_file())
-batches = [files[i:i + BATCH_FILES] for i in range(0, len(files), BATCH_FILES)]
-with ThreadPoolExecutor(2) as pool:
-    games = sum(t.games.height for t, _ in pool.map(lambda b: read_batch_tables(b, 64 << 20, sys.argv[2]), batches))
-print(len(files), games)
-"""
-
-STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
+BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
 
 
 def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fmt: str = "tenhou") -> list[str]:
