@@ -5,10 +5,10 @@ A columnar reader (:mod:`.tenhou.mjlog_columns`, :mod:`.mjai.columns`) prepares 
 the caps of :mod:`.files`, its digest; None: not for the columns) and reads the prepared files of a batch at
 once into an object with ``refused`` (the numbers, among the prepared files, of those it does not read as the
 per-game reader would), ``game_ids`` and ``tables(numbers)``, and may have ``games``: per prepared file the game
-model of its header (an mjai ``start_game``), which keeps how its per-seat values were written. **The per-game reader is the oracle**: a file
-refused, and one not prepared, is read by :func:`analyzer.formats.parse.read_game` and its game turned into
-tables by :func:`.tables_from_games.tables_of_games`, so a broken log gets the per-game path's exact reason and
-an unusual one its exact tables.
+model of its header (an mjai ``start_game``), which keeps how its per-seat values were written. **The per-game
+reader is the oracle**: a file refused, and one not prepared, is read by :func:`analyzer.formats.parse.read_game`
+and its game turned into tables by :func:`.tables_from_games.tables_of_games`, so a broken log gets the per-game
+path's exact reason and an unusual one its exact tables.
 """
 
 from __future__ import annotations

@@ -173,7 +173,8 @@ def test_small_batches_with_copies_across_them_give_the_per_game_paths_records(s
 def mjai_logs(tmp_path_factory) -> Path:
     """The test mjai logs and mjai exports of the test mjlogs (and of some shared ones), in one folder."""
     out = tmp_path_factory.mktemp("mjai_logs")
-    sources = sorted((DATA / "mjlog").glob("*.mjlog")) + (sorted(MJLOGS.rglob("*.mjlog"))[:40] if MJLOGS.is_dir() else [])
+    shared = sorted(MJLOGS.rglob("*.mjlog"))[:40] if MJLOGS.is_dir() else []
+    sources = sorted((DATA / "mjlog").glob("*.mjlog")) + shared
     result = CliRunner().invoke(main, ["export", "mjai", *map(str, sources), "-o", str(out / "exported")])
     assert result.exit_code == 0, result.output
     shutil.copytree(DATA / "mjai", out / "tests", ignore=shutil.ignore_patterns("*.py"))
@@ -205,3 +206,13 @@ def test_exports_of_mjai_files_through_the_columns_are_the_per_game_paths_files(
     assert files and sorted(p.name for p in (tmp_path / "new" / name).iterdir()) == files
     for f in files:
         assert (tmp_path / "new" / name / f).read_bytes() == (tmp_path / "old" / name / f).read_bytes(), f
+
+
+def test_a_dask_cluster_of_processes_imports_mjai_files_as_a_local_run(mjai_logs):
+    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+    local, local_problems = read.read_logs([mjai_logs], 1, "mjai")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+                                  ) as cluster, distributed.Client(cluster) as client:
+        dask, dask_problems = read.read_logs([mjai_logs], None, "mjai", client=client)
+    assert_frame_equal(dask, local)
+    assert dask_problems == local_problems and local.height > 200

@@ -1,10 +1,12 @@
 """mjai files as typed columns, a row per JSON line, and the files whose lines these columns do not read as the
 per-game reader (:mod:`.read`) would (the first stage of :mod:`.columns`).
 
-:func:`lines_frame` reads the lines of a batch of files with Polars' NDJSON reader (one call, typed by
-:data:`LINE_SCHEMA`: a value of another JSON type than its column's makes the call fail, and then each file is
-read alone and the one that fails is refused) and codes each line's ``type`` (:data:`TYPES`) and its tiles (the
-index of the tile Enum, :data:`TILE_INDEX`). :func:`refused_lines` gives the files whose lines break a rule of
+:func:`lines_frame` reads the lines of a batch of files (:class:`Lines`): a draw or discard written as mjai
+writes it (:data:`PLAIN_TEXTS`, nine lines in ten) is told by its whole text, in one lookup over the batch's
+lines; every other line is read by Polars' NDJSON reader (one call, typed by :data:`LINE_SCHEMA`: a value of
+another JSON type than its column's makes the call fail, and then each file's lines are read alone and the file
+that fails is refused). Each line's ``type`` is coded (:data:`TYPES`) and its tiles (the index of the tile Enum,
+:data:`TILE_INDEX`). :func:`refused_lines` gives the files whose lines break a rule of
 the per-game reader, or take a path of it these columns do not follow: they go to that reader, which says
 why or reads them its own way. Refused:
 
