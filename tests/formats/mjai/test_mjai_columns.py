@@ -3,9 +3,12 @@ on the test logs, on mjai exports of every shared and test mjlog, and on damaged
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
@@ -67,3 +70,31 @@ def test_test_logs_and_damaged_copies_give_the_per_game_result(exported, tmp_pat
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         files.append(path)
     _same_as_per_game(files)
+
+
+_VALUE = re.compile(r'(?<=:)("[^"]*"|-?\d+|true|false|null|\[\])')  # a scalar value after its key
+_TOKENS = ['0', '3', '4', '-1', '"5mr"', '"1m"', '"?"', 'null', 'true', 'false', '"N"', '[]', '"E"', '99999999999']
+_EDITS = st.tuples(st.sampled_from(["delete", "repeat", "swap", "value"]), st.integers(0, 10**6),
+                   st.integers(0, 100), st.sampled_from(_TOKENS))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(_EDITS, min_size=1, max_size=3), which=st.integers(0, 10**6))
+def test_any_edit_of_a_log_gives_the_per_game_result(exported, tmp_path_factory, edits, which):
+    """Lines deleted, repeated, swapped, or a value replaced by another of any JSON type: the columns read the
+    file as the per-game reader does, or leave it to that reader."""
+    lines = exported[which % len(exported)].read_text(encoding="utf-8").splitlines()
+    for kind, at, pick, token in edits:
+        i = at % len(lines)
+        if kind == "delete" and len(lines) > 1:
+            del lines[i]
+        elif kind == "repeat":
+            lines.insert(i, lines[i])
+        elif kind == "swap" and i + 1 < len(lines):
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        elif kind == "value" and (values := list(_VALUE.finditer(lines[i]))):
+            m = values[pick % len(values)]
+            lines[i] = lines[i][:m.start()] + token + lines[i][m.end():]
+    path = tmp_path_factory.mktemp("edited") / "edited.mjai.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _same_as_per_game([path])
