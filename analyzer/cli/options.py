@@ -121,7 +121,7 @@ teams_option = click.option(
 
 # where the files of an `import` or `export` are read: local processes, or a Dask cluster
 LOG_WORKERS_HELP = ("Workers on this machine reading files in parallel: processes (threads of this one where an import "
-                    "reads mjlog files as columns). [default: one per core from 200 files on]")
+                    "reads mjlog or mjai files as columns). [default: one per core from 200 files on]")
 LOG_SCHEDULER_HELP = ("Read the files as tasks on this Dask cluster (tcp://HOST:8786; needs the dask extra): the same "
                       "output as a local run. See docs/cluster.md.")
 log_runner_options = _stack(
