@@ -40,7 +40,7 @@ from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
-from analyzer.formats.mjai.columns_lines import (CALLS, NORTH_INDEX, RED_INDICES, T, TILE_LISTS, lines_frame,
+from analyzer.formats.mjai.columns_lines import (CALLS, NORTH_INDEX, RED_INDICES, T, TILE_LISTS, read_lines,
                                                  refused_lines, result_keys)
 from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
 from analyzer.formats.mjai.read import read_start_game
@@ -131,17 +131,17 @@ class _Parsed:
         self.fast = fast
         n = len(fast)
         bodies = [p.body for p in fast]
-        lines, refused = lines_frame(bodies, np.array([p.lines for p in fast], np.int64))
+        lines, refused = read_lines(bodies, np.array([p.lines for p in fast], np.int64))
         games, named = _start_games(fast)
         refused |= {i for i, g in enumerate(games) if g is None}
         if lines is None:
             self.refused, self.game_ids = set(range(n)), [""] * n
             return
-        self.lines, self.frame = lines, lines.wide
-        frame = lines.wide
+        self.lines = lines
+        wide = lines.wide
         t = lines.t
         kyoku = t == T["start_kyoku"]
-        firsts = frame.filter(pl.col("t") == T["start_kyoku"]).unique("file", keep="first").sort("file")
+        firsts = wide.filter(pl.col("t") == T["start_kyoku"]).unique("file", keep="first").sort("file")
         three = np.zeros(n, bool)
         three[firsts["file"].to_numpy()] = (firsts["tehais"].list.len() == 3).fill_null(False).to_numpy()
         count = np.array([g.players if g is not None and said else (3 if three[i] else 4)
@@ -150,7 +150,7 @@ class _Parsed:
         keys = result_keys(lines)
         refused |= refused_lines(lines, count, keys, n)
         red = self._red(n)
-        ends = frame.filter(pl.col("t") == T["end_game"]).sort("file")
+        ends = wide.filter(pl.col("t") == T["end_game"]).sort("file")
         final = dict(zip(ends["file"].to_list(), ends["scores"].to_list()))
         for i, game in enumerate(games):
             if game is None:
@@ -177,7 +177,7 @@ class _Parsed:
 
     def _red(self, n: int) -> np.ndarray:
         """Whether each file shows a red five among the tiles the per-game reader reads."""
-        f, reds = self.frame, list(RED_INDICES)
+        f, reds = self.lines.wide, list(RED_INDICES)
         red = np.zeros(n, bool)
         lines = self.lines
         red[lines.file[np.isin(lines.t, (T["tsumo"], T["dahai"])) & np.isin(lines.pai, reds)]] = True
@@ -239,7 +239,8 @@ class _Parsed:
     def tables(self, numbers: np.ndarray) -> LogTables:
         """The tables of the files kept (``numbers``: each prepared file's game number, -1 for one refused)."""
         keep = numbers >= 0
-        f = self.frame.with_columns(game=pl.Series(numbers[self.frame["file"].to_numpy()], dtype=pl.Int32))
+        wide = self.lines.wide
+        f = wide.with_columns(game=pl.Series(numbers[wide["file"].to_numpy()], dtype=pl.Int32))
         hands = self._hands(f)
         games = games_table([game_row(int(numbers[i]), g, self.game_ids[i]) for i, g in enumerate(self.games)
                              if keep[i]])
@@ -314,14 +315,14 @@ class _Parsed:
 
     def _deltas(self, rows: dict, n: int) -> dict:
         """The outcome rows' deltas (:func:`analyzer.formats.tenhou.mjlog_columns_codes.outcome_deltas`)."""
-        f = self.frame.filter(pl.col("t").is_in([T["hora"], T["ryukyoku"]]))
+        f = self.lines.wide.filter(pl.col("t").is_in([T["hora"], T["ryukyoku"]]))
         at = np.searchsorted(f["line"].to_numpy(), rows["r"][rows["out"]])
         recorded = [f["deltas"].list.get(s, null_on_oob=True).fill_null(0).to_numpy()[at] for s in range(4)]
         return outcome_deltas(n, rows, recorded, self.players[rows["file"][rows["out"]]] == 4)
 
     def _event_tiles(self, rows: dict, n: int) -> pa.Array:
         """The ``tiles`` column: each deal row's thirteen tiles, each call's three or four, sorted."""
-        f = self.frame
+        f = self.lines.wide
         ev = rows["ev"]
         deal_pos = np.flatnonzero(ev == EVENT["haipai"])
         call_pos = np.flatnonzero(np.isin(ev, [EVENT[k] for k in ("chi", "pon", "minkan", "kakan", "ankan")]))

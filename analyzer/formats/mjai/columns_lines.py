@@ -1,7 +1,7 @@
 """mjai files as typed columns, a row per JSON line, and the files whose lines these columns do not read as the
 per-game reader (:mod:`.read`) would (the first stage of :mod:`.columns`).
 
-:func:`lines_frame` reads the lines of a batch of files (:class:`Lines`): a draw or discard written as mjai
+:func:`read_lines` reads the lines of a batch of files (:class:`Lines`): a draw or discard written as mjai
 writes it (:data:`PLAIN_TEXTS`, nine lines in ten) is told by its whole text, in one lookup over the batch's
 lines; every other line is read by Polars' NDJSON reader (one call, typed by :data:`LINE_SCHEMA`: a value of
 another JSON type than its column's makes the call fail, and then each file's lines are read alone and the file
@@ -116,7 +116,7 @@ class Lines:
         return values
 
 
-def lines_frame(bodies: list[bytes], counts: np.ndarray) -> tuple[Lines | None, set[int]]:
+def read_lines(bodies: list[bytes], counts: np.ndarray) -> tuple[Lines | None, set[int]]:
     """The lines of the files (``bodies``, each of ``counts`` lines ending in a newline) and the files whose
     lines do not all read (None: a line the reader passed over, none of the batch read here).
 
