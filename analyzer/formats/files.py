@@ -102,6 +102,24 @@ def read_log_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> 
     return data
 
 
+def log_head(path: str | Path, size: int = 64) -> bytes:
+    """The first ``size`` bytes of a log's content (gzip decompressed), b"" for anything that cannot be read
+    so (not a regular file, unreadable, bad gzip): what a run is told by before any file is read whole."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            head = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+        if str(path).endswith(".gz") or head[:2] == _GZIP_MAGIC:
+            head = zlib.decompressobj(wbits=31).decompress(head, size)
+    except (OSError, zlib.error):
+        return b""
+    return head[:size]
+
+
 def gunzip(data: bytes, max_bytes: int) -> bytes:
     """Decompress gzip data (one or more members) to at most ``max_bytes``: a gzip bomb costs the cap, no more."""
     out: list[bytes] = []

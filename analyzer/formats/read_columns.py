@@ -10,7 +10,8 @@ A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read
 on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
 (whose workers are started, not forked). A run takes this path (:func:`reads_as_columns`) when it reads Tenhou
 logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, or mjai logs (``mjai``, or
-``auto`` with at least half its files named as JSON lines); a file of a batch that is not of the batch's format,
+``auto`` with at least half its files named as JSON lines, or mostly ``.json`` files that begin as mjai
+files do); a file of a batch that is not of the batch's format,
 or one the columns do not read exactly as the per-game reader, is read by that reader within the batch, so every
 file gives the rows, notes and refusal of the per-game path whichever path reads it.
 """
@@ -27,20 +28,23 @@ from analyzer.formats.events import PLAYED_SCHEMA
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.game_files_columns import NUMBERS, PER_SEAT, TablesBatch, recorded_numbers, text_batches
 from analyzer.formats.log_tables import SCHEMAS, LogTables
-from analyzer.formats.mjai.columns import read_mjai_tables
+from analyzer.formats.mjai.columns import read_mjai_tables, starts_as_mjai
 from analyzer.formats.read_tables import table_records
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
 
 MJLOG_NAMES = (".mjlog", ".xml", ".mjlog.gz", ".xml.gz")
-MJAI_NAMES = (".jsonl", ".mjson", ".jsonl.gz", ".mjson.gz")  # .json: as often a Tenhou or Mahjong Soul log
+MJAI_NAMES = (".jsonl", ".mjson", ".jsonl.gz", ".mjson.gz")
+JSON_NAMES = (".json", ".json.gz")  # as often a Tenhou or Mahjong Soul log as an mjai one: told by their starts
+SNIFFED = 64  # files of a run of JSON files whose first bytes tell whether it is one of mjai files
 BATCH_FILES = 512  # a batch's Polars runs cost tens of milliseconds whatever its size: 10,000 mjlog games import in
 # 12.7 s in batches of 512 or 1,024 (0.7 GB, 1.1 GB), 16.6 s in batches of 256 (benchmarks.imports)
 
 
 def reads_as_columns(files: list[Path], log_format: str) -> bool:
     """Whether an import of ``files`` as ``log_format`` takes the columns' path: Tenhou logs, at least half of
-    them named as mjlog files, or mjai logs (``auto``: at least half of them named as JSON lines). Tenhou's and
-    Mahjong Soul's JSON logs are read by the per-game reader in forked processes."""
+    them named as mjlog files, or mjai logs (``auto``: at least half of them named as JSON lines, or as JSON
+    and mostly beginning as mjai files). Tenhou's and Mahjong Soul's JSON logs are read by the per-game reader
+    in forked processes."""
     if not files:
         return False
     if log_format == "mjai":
@@ -49,18 +53,31 @@ def reads_as_columns(files: list[Path], log_format: str) -> bool:
         return False
     if 2 * _named(files, MJLOG_NAMES) >= len(files):
         return True
-    return log_format == "auto" and 2 * _named(files, MJAI_NAMES) >= len(files)
+    return log_format == "auto" and _mostly_mjai(files)
 
 
 def _named(files: list[Path], suffixes: tuple[str, ...]) -> int:
     return sum(f.name.lower().endswith(suffixes) for f in files)
 
 
+def _mostly_mjai(files: list[Path]) -> bool:
+    """Whether at least half the files are named as JSON lines, or as JSON and most of those (up to
+    :data:`SNIFFED` of them, spread over the list) begin as the mjai columns' files do."""
+    if 2 * _named(files, MJAI_NAMES) >= len(files):
+        return True
+    json = [f for f in files if f.name.lower().endswith(JSON_NAMES)]
+    if 2 * (len(json) + _named(files, MJAI_NAMES)) < len(files):
+        return False
+    sample = json[:: max(1, len(json) // SNIFFED)][:SNIFFED]
+    return 2 * sum(starts_as_mjai(f) for f in sample) > len(sample)
+
+
 def read_batch_tables(files: list[Path], max_bytes: int, log_format: str) -> tuple[LogTables, list]:
     """The log tables of a batch of files and what became of each (:func:`analyzer.formats.columns_read.
-    read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when more of them are named as
-    JSON lines than as mjlog files; else by the mjlog columns."""
-    mjai = log_format == "mjai" or (log_format == "auto" and _named(files, MJAI_NAMES) > _named(files, MJLOG_NAMES))
+    read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when fewer than half of them are
+    named as mjlog files and they are mostly mjai files (:func:`_mostly_mjai`); else by the mjlog columns."""
+    mjai = log_format == "mjai" or (log_format == "auto" and 2 * _named(files, MJLOG_NAMES) < len(files)
+                                    and _mostly_mjai(files))
     reader = read_mjai_tables if mjai else read_mjlog_tables
     return reader(files, max_bytes, log_format)
 

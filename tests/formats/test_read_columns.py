@@ -216,3 +216,23 @@ def test_a_dask_cluster_of_processes_imports_mjai_files_as_a_local_run(mjai_logs
         dask, dask_problems = read.read_logs([mjai_logs], None, "mjai", client=client)
     assert_frame_equal(dask, local)
     assert dask_problems == local_problems and local.height > 200
+
+
+def test_an_auto_run_of_mjai_files_named_json_is_read_as_columns_as_by_the_per_game_path(mjai_logs, tmp_path,
+                                                                                          monkeypatch):
+    """mjai logs named ``.json`` (as Mortal's often are) are told by their first bytes; Tenhou's JSON logs,
+    named alike, are not."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for f in sorted(mjai_logs.rglob("*.jsonl")):
+        shutil.copy(f, logs / f.name.replace(".jsonl", ".json"))
+    files = sorted(logs.iterdir())
+    assert reads_as_columns(files, "auto") and not reads_as_columns(files, "tenhou")
+    old, old_problems = _read([logs], "auto", False, monkeypatch, workers=2)
+    new, new_problems = read.read_logs([logs], workers=2, log_format="auto")
+    assert old.height > 200
+    assert_frame_equal(new, old)
+    assert new_problems == old_problems
+    samples = DATA.parents[1] / "sample_logs"
+    tenhou = sorted((samples / "tenhou").glob("*.json")) + sorted((samples / "tensoul").glob("*.json"))
+    assert tenhou and not reads_as_columns(tenhou, "auto")

@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.events import ROUNDS, TILES
-from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
@@ -94,6 +94,11 @@ def _prepare(path: Path, max_bytes: int) -> _Prepared | None:
             return None
     body += b"\n"
     return _Prepared(path, body, content_digest(data), body.count(b"\n"))
+
+
+def starts_as_mjai(path: str | Path) -> bool:
+    """Whether the file's content begins as the mjai files these columns read do (its ``start_game`` first)."""
+    return log_head(path, len(_BOM) + len(_START)).removeprefix(_BOM).startswith(_START)
 
 
 def read_mjai_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES, log_format: str = "mjai",

@@ -3,6 +3,7 @@ on the test logs, on mjai exports of every shared and test mjlog, and on damaged
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from polars.testing import assert_frame_equal
 from analyzer.cli import main
 
 from analyzer.formats.columns_read import read_with_columns
-from analyzer.formats.mjai.columns import read_mjai_tables
+from analyzer.formats.mjai.columns import read_mjai_tables, starts_as_mjai
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "logs" / "mjlog"
@@ -98,3 +99,16 @@ def test_any_edit_of_a_log_gives_the_per_game_result(exported, tmp_path_factory,
     path = tmp_path_factory.mktemp("edited") / "edited.mjai.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     _same_as_per_game([path])
+
+
+def test_a_file_is_told_as_mjai_by_its_first_bytes(exported, tmp_path):
+    text = exported[0].read_bytes()
+    (tmp_path / "a.json.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + text)
+    (tmp_path / "tenhou.json").write_text('{"title": ["", ""], "log": []}', encoding="utf-8")
+    (tmp_path / "bad.json.gz").write_bytes(b"\x1f\x8b not gzip")
+    (tmp_path / "folder.json").mkdir()
+    told = {name: starts_as_mjai(tmp_path / name) for name in ("a.json.gz", "bom.json", "tenhou.json", "bad.json.gz",
+                                                               "folder.json", "missing.json")}
+    assert told == {"a.json.gz": True, "bom.json": True, "tenhou.json": False, "bad.json.gz": False,
+                    "folder.json": False, "missing.json": False}
