@@ -10,10 +10,10 @@ A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read
 on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
 (whose workers are started, not forked). A run takes this path (:func:`reads_as_columns`) when it reads Tenhou
 logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, or mjai logs (``mjai``, or
-``auto`` with at least half its files named as JSON lines, or mostly ``.json`` files that begin as mjai
-files do); a file of a batch that is not of the batch's format,
-or one the columns do not read exactly as the per-game reader, is read by that reader within the batch, so every
-file gives the rows, notes and refusal of the per-game path whichever path reads it.
+``auto`` with at least half its files named as JSON lines, or mostly ``.json`` files that begin as mjai files
+do); a file of a batch that is not of the batch's format, or one the columns do not read exactly as the
+per-game reader, is read by that reader within the batch, so every file gives the rows, notes and refusal of
+the per-game path whichever path reads it.
 """
 
 from __future__ import annotations
