@@ -35,13 +35,13 @@ import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.columns_read import FileRead, read_with_columns
-from analyzer.formats.events import ROUNDS, TILES
+from analyzer.formats.events import ROUNDS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.mjai.columns_lines import (CALLS, NORTH_INDEX, RED_INDICES, T, TILE_LISTS, read_lines,
-                                                 refused_lines, result_keys)
+                                                 refused_lines, result_keys, tile_enum)
 from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
 from analyzer.formats.mjai.read import read_start_game
 from analyzer.formats.model import Game, LogError
@@ -54,7 +54,6 @@ _START = b'{"type":"start_game"'
 _BLANK = re.compile(rb"\n[ \t]*\n")
 _BOM = b"\xef\xbb\xbf"
 ROUND = pl.Enum(ROUNDS)
-_TILE_TEXT = dict(enumerate(TILES))
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 # the events table's event of each line type (-1: no row); a start_kyoku's rows are set apart
 _EVENT_OF = np.full(len(T) + 1, -1, np.int8)  # (the last entry: an unknown type, -1)
@@ -63,11 +62,6 @@ for _type, _event in (("tsumo", "draw"), ("dahai", "discard"), ("chi", "chi"), (
                       ("reach", "riichi_declared"), ("reach_accepted", "riichi_accepted"), ("nukidora", "kita"),
                       ("kita", "kita"), ("hora", "tsumo"), ("ryukyoku", "abort")):
     _EVENT_OF[T[_type]] = EVENT[_event]
-
-
-def tile_enum(index: pl.Expr) -> pl.Expr:
-    """The tile Enum of a tile index column (:data:`.columns_lines.TILE_INDEX`'s values)."""
-    return index.replace_strict(_TILE_TEXT, default=None, return_dtype=TILE)
 
 
 @dataclass
@@ -279,7 +273,7 @@ class _Parsed:
         first = np.searchsorted(hand_at, hand_at, side="left")
         ids = results.select("game", "log_row", outcome=pl.Series(np.arange(len(hand_at)) - first, dtype=pl.Int8))
         columns = outcomes_columns(results)
-        return with_schema(pl.concat([ids, columns], how="horizontal"), tile_enum)
+        return with_schema(pl.concat([ids, columns], how="horizontal"))
 
     def _events(self, numbers: np.ndarray, hands: pl.DataFrame) -> pl.DataFrame:
         """The events table of the files kept, from the play rows' arrays."""

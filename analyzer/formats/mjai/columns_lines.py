@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 
 from analyzer.formats.events import INT16_MAX, TILES
 from analyzer.formats.files import MAX_MAGNITUDE
+from analyzer.formats.log_tables import TILE
 
 TYPES = ("start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "dora",
          "reach", "reach_accepted", "nukidora", "kita", "hora", "ryukyoku", "end_kyoku", "end_game")
@@ -53,6 +54,7 @@ _MJAI_TILES = {**{f"{n}{s}": f"{n}{s}" for s in "mps" for n in range(1, 10)},
 TILE_INDEX = {text: TILES.index(tile) for text, tile in _MJAI_TILES.items()}  # mjai's text -> the tile Enum's index
 RED_INDICES = tuple(TILES.index(f"0{s}") for s in "mps")
 NORTH_INDEX = TILES.index("4z")
+_TILE_TEXT = dict(enumerate(TILES))
 
 LINE_SCHEMA = {
     "type": pl.String, "actor": pl.Int64, "target": pl.Int64, "pai": pl.String, "consumed": pl.List(pl.String),
@@ -70,6 +72,11 @@ _GIMITE_REASONS = ("fanpai", "nagashimangan", "kyushukyuhai", "suchareach", "san
 
 def _tile(expr: pl.Expr) -> pl.Expr:
     return expr.replace_strict(TILE_INDEX, default=-1, return_dtype=pl.Int8)
+
+
+def tile_enum(index: pl.Expr) -> pl.Expr:
+    """The tile Enum of a tile index column (:data:`TILE_INDEX`'s values)."""
+    return index.replace_strict(_TILE_TEXT, default=None, return_dtype=TILE)
 
 
 def _plain_lines() -> tuple[list[str], np.ndarray]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyzer.formats.log_tables import OUTCOMES, SEAT
-from analyzer.formats.mjai.columns_lines import T
+from analyzer.formats.mjai.columns_lines import T, tile_enum
 from analyzer.formats.mjai.results import GIMITE_YAKU, RYUKYOKU_ABORTS, RYUKYOKU_REASONS, YAKUMAN_FAN
 from analyzer.formats.tenhou.yaku_names import yaku_name
 
@@ -98,15 +98,15 @@ def outcomes_columns(results: pl.DataFrame) -> pl.DataFrame:
     return frame.select(**columns)
 
 
-def with_schema(frame: pl.DataFrame, tile_index_to_enum) -> pl.DataFrame:
-    """The outcomes columns cast to the outcomes table's types, tiles by ``tile_index_to_enum``."""
+def with_schema(frame: pl.DataFrame) -> pl.DataFrame:
+    """The outcomes columns cast to the outcomes table's types, tile indices as the tile Enum."""
     tiles = {"dora_indicators", "ura_indicators", "hand"}
     out = []
     for name, dtype in OUTCOMES.items():
         if name in tiles:
-            out.append(pl.col(name).list.eval(tile_index_to_enum(pl.element())).cast(dtype).alias(name))
+            out.append(pl.col(name).list.eval(tile_enum(pl.element())).cast(dtype).alias(name))
         elif name == "win_tile":
-            out.append(tile_index_to_enum(pl.col(name)).cast(dtype).alias(name))
+            out.append(tile_enum(pl.col(name)).cast(dtype).alias(name))
         else:
             out.append(pl.col(name).cast(dtype))
     return frame.select(out)
