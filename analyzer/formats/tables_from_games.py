@@ -108,23 +108,7 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
         number += 1
         event_games.extend([number] * rows)
         game_rows.append(game_row(number, game, gid))
-        for n, k in enumerate(game.kyokus, start=1):
-            for name, value in (("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba),
-                                ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
-                                ("haipai", [_tiles(h) for h in k.haipai]), ("dora", _tiles(k.dora))):
-                hands[name].append(value)
-            for i, o in enumerate(k.outcomes):
-                for name in _OUTCOME_FIELDS:
-                    outcomes[name].append(getattr(o, name))
-                for name in ("dora_indicators", "ura_indicators", "hand"):
-                    outcomes[name].append(_tiles(getattr(o, name)))
-                outcomes["game"].append(number)
-                outcomes["log_row"].append(n)
-                outcomes["outcome"].append(i)
-                outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
-                outcomes["melds"].append(None if o.melds is None else
-                                         [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
-                outcomes["tenpai"].append(o.tenpai)
+        _add_kyokus(number, game, hands, outcomes)
     played = events.table()
     return {
         "games": pa.Table.from_pylist(game_rows, schema=_ARROW_GAMES),
@@ -133,6 +117,39 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
         "outcomes": pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
                               for name in _ARROW_OUTCOMES.names}),
     }
+
+
+def _add_kyokus(number: int, game: Game, hands: dict[str, list], outcomes: dict[str, list]) -> None:
+    """The hands and outcomes rows of ``game``'s kyokus (numbered ``number``), appended to their columns."""
+    for n, k in enumerate(game.kyokus, start=1):
+        for name, value in (("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba),
+                            ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
+                            ("haipai", [_tiles(h) for h in k.haipai]), ("dora", _tiles(k.dora))):
+            hands[name].append(value)
+        for i, o in enumerate(k.outcomes):
+            for name in _OUTCOME_FIELDS:
+                outcomes[name].append(getattr(o, name))
+            for name in ("dora_indicators", "ura_indicators", "hand"):
+                outcomes[name].append(_tiles(getattr(o, name)))
+            outcomes["game"].append(number)
+            outcomes["log_row"].append(n)
+            outcomes["outcome"].append(i)
+            outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
+            outcomes["melds"].append(None if o.melds is None else
+                                     [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
+            outcomes["tenpai"].append(o.tenpai)
+
+
+def kyoku_tables(games: list[tuple[int, Game]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The hands and outcomes tables (:data:`.log_tables.HANDS`, :data:`.log_tables.OUTCOMES`) of the kyokus of
+    numbered ``games``, their events aside (a columnar reader's games: their play is in its events table)."""
+    hands: dict[str, list] = {name: [] for name in _ARROW_HANDS.names}
+    outcomes: dict[str, list] = {name: [] for name in _ARROW_OUTCOMES.names}
+    for number, game in games:
+        _add_kyokus(number, game, hands, outcomes)
+    frames = [pl.from_arrow(pa.table({name: pa.array(values[name], schema.field(name).type) for name in schema.names}))
+              for values, schema in ((hands, _ARROW_HANDS), (outcomes, _ARROW_OUTCOMES))]
+    return frames[0].cast(dict(HANDS)), frames[1].cast(dict(OUTCOMES))
 
 
 def games_table(rows: list[dict]) -> pl.DataFrame:
