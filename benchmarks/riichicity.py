@@ -7,7 +7,8 @@ The Mahjong Soul test records of ``tests/data/majsoul_raw`` (a Gold Room east-on
 three-player game, a friendly-room hanchan: 4 to 11 hands) are read into the game model and written again as
 Riichi City records (``tests/data/riichicity/compose.py``: every event as the platform's API writes it, the call
 offers, riichi broadcasts and turns without a draw included), so both readers read the same plays. Each is
-written as many times as it takes to reach ``--games`` (each copy its own game), then, in one process:
+written as many times as it takes to reach ``--games`` (each copy its own game, its players their own user ids,
+as in an archive of many games), then, in one process:
 
 * the CPU time of parsing each file into the game model (``parse_file``), per game;
 * ``import majsoul`` and ``import riichicity`` of the copies (one process): games/s and CPU seconds.
@@ -56,7 +57,8 @@ def replicate(games: int, into: Path) -> int:
             text = json.dumps(record, ensure_ascii=False)
             (into / "majsoul" / f"copy{c // 1000:03d}" / f"{c:05d}_{i}.json").write_text(text, encoding="utf-8")
             game = parse_majsoul(text, "bench")
-            rc = record_of(game, _key(c * len(GAMES) + i), round_type=1 if game.game_length == "tonpuu" else 2)
+            rc = record_of(game, _key(c * len(GAMES) + i), round_type=1 if game.game_length == "tonpuu" else 2,
+                           users=[10**8 + 4 * (c * len(GAMES) + i) + s for s in range(4)])  # players of its own
             (into / "rc" / f"copy{c // 1000:03d}" / f"{c:05d}_{i}.json").write_text(
                 json.dumps(rc, ensure_ascii=False), encoding="utf-8")
     return copies

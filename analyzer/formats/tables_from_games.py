@@ -119,12 +119,14 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
     }
 
 
-def _add_kyokus(number: int, game: Game, hands: dict[str, list], outcomes: dict[str, list]) -> None:
-    """The hands and outcomes rows of ``game``'s kyokus (numbered ``number``), appended to their columns."""
+def _add_kyokus(number: int, game: Game, hands: dict[str, list] | None, outcomes: dict[str, list]) -> None:
+    """The hands (unless None) and outcomes rows of ``game``'s kyokus (numbered ``number``), appended to their
+    columns."""
     for n, k in enumerate(game.kyokus, start=1):
-        for name, value in (("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba),
-                            ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
-                            ("haipai", [_tiles(h) for h in k.haipai]), ("dora", _tiles(k.dora))):
+        for name, value in () if hands is None else (
+                ("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba), ("kyotaku", k.kyotaku),
+                ("scores", k.scores), ("players", k.players), ("haipai", [_tiles(h) for h in k.haipai]),
+                ("dora", _tiles(k.dora))):
             hands[name].append(value)
         for i, o in enumerate(k.outcomes):
             for name in _OUTCOME_FIELDS:
@@ -140,17 +142,15 @@ def _add_kyokus(number: int, game: Game, hands: dict[str, list], outcomes: dict[
             outcomes["tenpai"].append(o.tenpai)
 
 
-def kyoku_tables(games: list[tuple[int, Game]]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The hands and outcomes tables (:data:`.log_tables.HANDS`, :data:`.log_tables.OUTCOMES`) of the kyokus of
-    numbered ``games``, their events aside (a columnar reader's games: their play is in its events table)."""
-    hands: dict[str, list] = {name: [] for name in _ARROW_HANDS.names}
+def outcomes_table(games: list[tuple[int, Game]]) -> pl.DataFrame:
+    """The outcomes table (:data:`.log_tables.OUTCOMES`) of the kyokus of numbered ``games`` (a columnar reader's
+    games, whose hands and play are columns of its own)."""
     outcomes: dict[str, list] = {name: [] for name in _ARROW_OUTCOMES.names}
     for number, game in games:
-        _add_kyokus(number, game, hands, outcomes)
-    frames = [pl.from_arrow(pa.table({name: pa.array(values[name], schema.field(name).type) for name in schema.names}))
-              for values, schema in ((hands, _ARROW_HANDS), (outcomes, _ARROW_OUTCOMES))]
-    return frames[0].cast(dict(HANDS)), frames[1].cast(dict(OUTCOMES))
-
+        _add_kyokus(number, game, None, outcomes)
+    frame = pl.from_arrow(pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
+                                    for name in _ARROW_OUTCOMES.names}))
+    return frame.cast(dict(OUTCOMES))
 
 def games_table(rows: list[dict]) -> pl.DataFrame:
     """Rows of :func:`game_row` as the games table (:data:`.log_tables.GAMES`)."""

@@ -24,7 +24,6 @@ given twice in an object reads its first value here, its last there.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -38,15 +37,17 @@ from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
-from analyzer.formats.model import LogError
+from analyzer.formats.model import Kyoku, LogError
 from analyzer.formats.events import INT16_MAX, TILE_CODES
 from analyzer.formats.riichicity.codes import ACTION, DEAL, DRAW, GAME_END, HAND_END, KAN_DORA, READ
 from analyzer.formats.riichicity.columns_play import play_events
 from analyzer.formats.riichicity.columns_events import Stream
-from analyzer.formats.riichicity.read import (finish_hand, hand_head, looks_like_riichicity, new_game, read_result,
-                                              started_at)
+from analyzer.formats.riichicity.columns_heads import DEAL as DEAL_DATA
+from analyzer.formats.riichicity.columns_heads import hand_heads
+from analyzer.formats.riichicity.read import (finish_hand, looks_like_riichicity, new_game, read_result, started_at,
+                                              wall_note)
 from analyzer.formats.riichicity.rooms import apply_record_rules
-from analyzer.formats.tables_from_games import game_row, games_table, kyoku_tables
+from analyzer.formats.tables_from_games import game_row, games_table, outcomes_table
 from analyzer.formats.tenhou.mjlog_columns_codes import EVENT
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tile_text import RED
@@ -63,9 +64,7 @@ RECORD = {**GAME, "data": pl.Struct(GAME)}
 PLAY = {"in_card": pl.Int64, "action": pl.Int64, "card": pl.Int64, "group_cards": pl.List(pl.Int64),
         "is_li_zhi": pl.Boolean, "li_zhi_type": pl.Int64, "move_cards_pos": pl.List(pl.Int64),
         "cards": pl.List(pl.Int64)}
-_TEXT_KEYS = re.compile(rb'"(?:keyValue|nickname|handCardEncode|handCardsSHA256)"\s*:\s*[^\s"n]')  # not text
-_DATA_TEXT = re.compile(rb'"data"\s*:\s*"')
-_HAND_RECORD = re.compile(rb'"handRecord"\s*:')
+_SCALAR = r"^(?:-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|\[.*\]|\{.*\})$"  # other JSON read as text
 _BOM = b"\xef\xbb\xbf"
 _HEAD_FIELDS = ("quanFeng", "changCi", "benChangNum", "players", "handCardEncode", "handCardsSHA256")
 _MODEL_INDEX = {tile: i for i, tile in enumerate(TILE_CODES)}  # a model tile -> the tile Enum's index
@@ -78,7 +77,6 @@ class _Prepared:
     path: Path
     line: bytes  # the record on one line
     digest: str
-    texts: int  # the values of "data" keys given as text
 
 
 def _prepare(path: Path, max_bytes: int) -> _Prepared | None:
@@ -88,16 +86,14 @@ def _prepare(path: Path, max_bytes: int) -> _Prepared | None:
     except LogError:
         return None
     body = data.removeprefix(_BOM)
-    if protobuf_record(data) is not None or not looks_like_riichicity(body) or _TEXT_KEYS.search(body) or len(
-            _HAND_RECORD.findall(body)) != 1:
+    if protobuf_record(data) is not None or not looks_like_riichicity(body):
         return None
     if not body.isascii():
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    line = body.replace(b"\r", b" ").replace(b"\n", b" ")
-    return _Prepared(path, line, content_digest(data), len(_DATA_TEXT.findall(body)))
+    return _Prepared(path, body.replace(b"\r", b" ").replace(b"\n", b" "), content_digest(data))
 
 
 def read_riichicity_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES,
@@ -109,11 +105,16 @@ def read_riichicity_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX
     return read_with_columns(files, prepared, _Parsed, max_bytes, log_format)
 
 
-def _ndjson(lines: list[bytes], schema: dict) -> tuple[pl.DataFrame, set[int]]:
-    """The lines read as one NDJSON text (a row a line, ``n`` its number), and the lines that do not read as one
-    object of ``schema`` (each then read alone)."""
+def _ndjson(lines: list[bytes] | pl.Series, schema: dict) -> tuple[pl.DataFrame, set[int]]:
+    """The lines (bytes, or a column of text) read as one NDJSON text (a row a line, ``n`` its number), and the
+    lines that do not read as one object of ``schema`` (each then read alone)."""
+    if isinstance(lines, pl.Series):
+        text = lines.str.join("\n").item().encode() if len(lines) else b""
+        lines = [line.encode() for line in lines.to_list()] if len(lines) else []
+    else:
+        text = b"\n".join(lines)
     try:
-        frame = pl.read_ndjson(io.BytesIO(b"\n".join(lines)), schema=schema)
+        frame = pl.read_ndjson(io.BytesIO(text), schema=schema)
         if frame.height == len(lines):
             return frame.with_row_index("n"), set()
     except pl.exceptions.PolarsError:
@@ -138,7 +139,9 @@ class _Parsed:
     def __init__(self, fast: list[_Prepared]) -> None:
         self.fast = fast
         n = len(fast)
-        records, refused = _ndjson([p.line for p in fast], RECORD)
+        lines = [p.line for p in fast]
+        records, refused = _ndjson(lines, RECORD)
+        refused |= {i for i, p in enumerate(fast) if p.line.count(b'"handRecord"') != 1}  # see the docstring
         wrapped = pl.col("handRecord").is_null() & pl.col("data").struct.field("handRecord").is_not_null()
         games = records.select(pl.col("n").cast(pl.Int64).alias("file"), *(
             pl.when(wrapped).then(pl.col("data").struct.field(name)).otherwise(pl.col(name)).alias(name)
@@ -150,8 +153,7 @@ class _Parsed:
         refused |= set(hands.filter(pl.any_horizontal(pl.col(c).is_null() for c in (
             "changCi", "quanFeng", "benChangNum", "handEventRecord")))["file"].to_list())
         events = hands.select("h", "file", "handEventRecord").explode("handEventRecord").unnest("handEventRecord")
-        texts = np.bincount(events.filter(pl.col("data").is_not_null())["file"].to_numpy(), minlength=n)
-        refused |= set(np.flatnonzero(texts != np.array([p.texts for p in fast], np.int64)).tolist())
+        refused |= _scalars_as_text(games, hands)
         events = events.filter(pl.col("eventType").is_in(list(READ)) | pl.col("eventType").is_null()).with_row_index(
             "row")
         refused |= set(events.filter(pl.col("eventType").is_null() | pl.col("userId").is_null()
@@ -162,8 +164,9 @@ class _Parsed:
         self.refused = refused
         self.models: list = [None] * n  # the games read (their hands' play is in the events table, not here)
         self.game_ids = [""] * n
-        self._read_heads(games)
-        self._read_play()
+        decoded = self._decode()
+        self._read_heads(games, decoded)
+        self._read_play(decoded)
         self._finish()
         self.refused |= {i for i, g in enumerate(self.models) if g is None}
         self._stream()
@@ -182,74 +185,105 @@ class _Parsed:
                              [str(p.path) for p in self.fast])
         self.refused |= self.stream.refused | unnamed
 
-    def _read_heads(self, games: pl.DataFrame) -> None:
-        """Per file the game and its seats, per hand its head and end (see the module docstring)."""
-        hands, events = self.hands_frame, self.events
+    def _decode(self) -> pl.DataFrame:
+        """The deals, draws, actions and kan dora events of the files not refused, their data decoded (each
+        distinct text once: a draw's is one of a few dozen)."""
         ok = ~pl.col("file").is_in(list(self.refused))
-        rare = events.filter(ok & pl.col("eventType").is_in([DEAL, HAND_END, GAME_END])).select(
-            "file", "h", "eventType", "userId", "data")
+        coded = self.events.filter(ok & pl.col("eventType").is_in([DEAL, DRAW, ACTION, KAN_DORA]))
+        texts = coded["data"].unique()
+        datas, bad = _ndjson(texts, {**PLAY, **DEAL_DATA})
+        if bad:
+            self.refused |= set(coded.filter(pl.col("data").is_in(texts.gather(sorted(bad)).implode()))["file"]
+                                .to_list())
+        datas = datas.with_columns(data=texts.gather(datas["n"])).drop("n")
+        return coded.join(datas, on="data", how="inner", maintain_order="left")
+
+    def _read_heads(self, games: pl.DataFrame, decoded: pl.DataFrame) -> None:
+        """Per file the game and its seats, per hand its head (:func:`.columns_heads.hand_heads`) and end."""
+        hands, events = self.hands_frame, self.events
         h_count = hands.height
         self.kyokus, self.heads_said = [None] * h_count, [None] * h_count
         self.ends, self.end_row = [None] * h_count, np.full(h_count, -1, np.int64)
         self.end_type = np.full(h_count, -99, np.int64)
-        self.first_tid, self.user_data, self.seat_of = np.full(h_count, -1, np.int64), {}, {}
-        self.top = {}
+        self.first_tid, self.first_tile = np.full(h_count, -1, np.int64), [None] * h_count
+        self.user_data, self.seat_of, self.top = {}, {}, {}
         end_rows = events.filter(pl.col("eventType") == HAND_END).select("h", "row")
         self.end_row[end_rows["h"].to_numpy()] = end_rows["row"].to_numpy()
-        by_hand: dict[int, list] = {}
-        for f, h, typ, user, data in rare.iter_rows():  # a few a hand: deals, its end, the game's end
-            by_hand.setdefault(h, []).append((typ, user, data))
-        hand_rows = hands.filter(ok).select("file", "h", "number", *_HEAD_FIELDS)
-        first_start = self.events.group_by("file").agg(pl.col("startTime").first())
-        starts = dict(zip(first_start["file"].to_list(), first_start["startTime"].to_list()))
+        ok = ~pl.col("file").is_in(list(self.refused))
+        deals = decoded.filter(pl.col("eventType") == DEAL)
+        first_deal = deals.group_by("file", maintain_order=True).agg(pl.col("dealer_pos").first())
+        dealer_pos = dict(zip(first_deal["file"].to_list(), first_deal["dealer_pos"].to_list()))
+        firsts = hands.filter(ok & (pl.col("number") == 1)).select("file", "players")
         tops = {row["file"]: {k: v for k, v in row.items() if v is not None and k != "handRecord"}
                 for row in games.filter(ok).drop("handRecord").iter_rows(named=True)}
-        current, game = None, None
-        for row in hand_rows.iter_rows(named=True):
-            f, h = row["file"], row["h"]
-            if f in self.refused:
-                continue
+        first_start = events.group_by("file").agg(pl.col("startTime").first())
+        starts = dict(zip(first_start["file"].to_list(), first_start["startTime"].to_list()))
+        rotate = {}
+        for f, players in zip(firsts["file"].to_list(), firsts["players"].to_list()):  # a game each
+            first = {} if dealer_pos.get(f) is None else {"dealer_pos": dealer_pos[f]}
             try:
-                if f != current:
-                    current = f
-                    top = tops[f]
-                    deal = orjson.loads(by_hand[h][0][2]) if by_hand.get(h) else {}
-                    game, seat_of, rotate = new_game(top, row["players"] or [], deal if isinstance(deal, dict)
-                                                     else {}, str(self.fast[f].path))
-                    self.models[f], self.seat_of[f], self.top[f] = game, seat_of, top
-                    game.started_at = started_at(top, starts.get(f))
-                rare_of = by_hand.get(h, [])
-                datas = orjson.loads(b"[" + ",".join(d for _, _, d in rare_of).encode() + b"]")
-                deals = [({"userId": u}, d) for (t, u, _), d in zip(rare_of, datas) if t == DEAL]
-                head = {k: row[k] for k in _HEAD_FIELDS if row[k] is not None}
-                k, first, said = hand_head(head, [e for e, _ in deals], [d for _, d in deals], self.seat_of[f],
-                                           game.players, rotate, row["number"])
-                ends = [d for (t, _, _), d in zip(rare_of, datas) if t == HAND_END]
-                if len(ends) != 1 or not isinstance(ends[0], dict) or ends[0].get("end_type").__class__ is not int:
-                    raise LogError("an end the columns do not read")
-                for (t, _, _), d in zip(rare_of, datas):
-                    if t == GAME_END:
-                        self.user_data[(f, h)] = d.get("user_data")
-                self.kyokus[h], self.heads_said[h], self.ends[h] = k, said, ends[0]
-                self.end_type[h] = ends[0]["end_type"]
-                self.first_tid[h] = _MODEL_INDEX[first]
-            except (LogError, TypeError, ValueError, AttributeError, KeyError, IndexError, orjson.JSONDecodeError):
+                game, self.seat_of[f], rotate[f] = new_game(tops[f], players or [], first, str(self.fast[f].path))
+            except (LogError, TypeError, ValueError, AttributeError, KeyError, IndexError):
                 self.refused.add(f)
-                self.models[f] = None
-
-    def _read_play(self) -> None:
-        """The play's rows (:func:`.columns_play.play_events`) of the files not refused so far."""
-        hands, events = self.hands_frame, self.events
-        ok = ~pl.col("file").is_in(list(self.refused))
-        play = events.filter(ok & pl.col("eventType").is_in([DRAW, ACTION, KAN_DORA]))
-        datas, bad = _ndjson([d.encode() for d in play["data"].to_list()], PLAY)
-        if bad:
-            self.refused |= set(play["file"].gather(sorted(bad)).to_list())
-        play = play.with_row_index("n").join(datas, on="n", how="inner", maintain_order="left")
+                continue
+            game.started_at = started_at(tops[f], starts.get(f))
+            self.models[f], self.top[f] = game, tops[f]
         seats = pl.DataFrame([(f, user, seat) for f, of in self.seat_of.items() for user, seat in of.items()
                               if isinstance(user, int)], schema={"file": pl.Int64, "userId": pl.Int64,
                                                                  "seat": pl.Int64}, orient="row")
-        play = play.join(seats, on=["file", "userId"], how="left", maintain_order="left").with_columns(
+        self.seats = seats
+        counts = pl.DataFrame({"file": list(rotate), "rotate": list(rotate.values()),
+                               "players": [self.models[f].players for f in rotate]},
+                              schema={"file": pl.Int64, "rotate": pl.Int64, "players": pl.Int64})
+        info = hands.select("h", "file", "changCi", "quanFeng").join(counts, on="file", how="inner",
+                                                                      maintain_order="left")
+        heads, refused = hand_heads(deals, info, seats)
+        self.refused |= refused
+        self._hands_read(heads.filter(~pl.col("file").is_in(list(self.refused))))
+
+    def _hands_read(self, heads: pl.DataFrame) -> None:
+        """The hands of ``heads`` as the model's (their play aside), their walls checked, their ends decoded."""
+        hands, events = self.hands_frame, self.events
+        walls = dict(zip(hands["h"].to_list(), zip(hands["handCardEncode"].to_list(),
+                                                   hands["handCardsSHA256"].to_list(), hands["number"].to_list())))
+        rare = events.filter(pl.col("h").is_in(heads["h"].implode()) & pl.col("eventType").is_in([HAND_END, GAME_END]))
+        per_hand = rare.group_by("h", maintain_order=True).agg(
+            "eventType", text=pl.format("[{}]", pl.col("data").str.join(",")))
+        ends = dict(zip(per_hand["h"].to_list(), zip(per_hand["eventType"].to_list(), per_hand["text"].to_list())))
+        columns = ("h", "file", "kyoku", "honba", "kyotaku", "scores", "dora", "players", "first",
+                   "seat0", "seat1", "seat2", "seat3")
+        for h, f, kyoku, honba, kyotaku, scores, dora, players, first, *haipai in zip(
+                *(heads[c].to_list() for c in columns)):
+            if f in self.refused:
+                continue
+            k = Kyoku(kyoku=kyoku, honba=honba, kyotaku=kyotaku, scores=scores, haipai=haipai, dora=[dora],
+                      players=players)
+            wall, digest, number = walls[h]
+            note = wall_note(k, wall, digest, number)
+            try:
+                types, text = ends[h]
+                datas = orjson.loads(text)
+                if len(datas) != len(types) or not isinstance(datas[types.index(HAND_END)], dict):
+                    raise LogError("an end the columns do not read")
+                end = datas[types.index(HAND_END)]
+                if end.get("end_type").__class__ is not int:
+                    raise LogError("an end the columns do not read")
+                for t, d in zip(types, datas):
+                    if t == GAME_END:
+                        self.user_data[(f, h)] = d.get("user_data")
+            except (LogError, AttributeError, KeyError, ValueError, orjson.JSONDecodeError):
+                self.refused.add(f)
+                continue
+            self.kyokus[h], self.heads_said[h], self.ends[h] = k, [] if note is None else [note], end
+            self.end_type[h] = end["end_type"]
+            self.first_tid[h], self.first_tile[h] = _MODEL_INDEX[first], first
+
+    def _read_play(self, decoded: pl.DataFrame) -> None:
+        """The play's rows (:func:`.columns_play.play_events`) of the files not refused so far."""
+        hands = self.hands_frame
+        ok = ~pl.col("file").is_in(list(self.refused))
+        play = decoded.filter(ok & pl.col("eventType").is_in([DRAW, ACTION, KAN_DORA]))
+        play = play.join(self.seats, on=["file", "userId"], how="left", maintain_order="left").with_columns(
             pl.col("seat").fill_null(-1)).sort("row")
         file_of = hands["file"].to_numpy()
         players = np.array([g.players if g is not None else 4 for g in self.models], np.int64)[file_of]
@@ -269,25 +303,30 @@ class _Parsed:
         red_drawn = set(self.hands_frame["file"].gather(
             play.hand[(play.ev == EVENT["draw"]) & np.isin(play.tid, _RED_INDICES)]).to_list())
         walls = self.hands_frame["handCardEncode"].to_list()
+        actors, accepted = play.actor.tolist(), np.minimum(play.accepted, 1).tolist()
+        open_riichi, kan_paid = play.open_riichi.tolist(), play.kan_paid.tolist()
         for f, game in enumerate(self.models):
             if game is None or f in self.refused:
+                self.models[f] = None
+                continue
+            if any(self.kyokus[h] is None for h in by_file[f]):  # a hand whose head or end is not read here
                 self.models[f] = None
                 continue
             try:
                 user_data = None
                 for number, h in enumerate(by_file[f], 1):
                     k, said = self.kyokus[h], self.heads_said[h]
-                    actor = int(play.actor[h])
+                    actor = actors[h]
                     finish_hand(k, self.ends[h], self.seat_of[f], wins.get(h, {}), actor if actor >= 0 else None,
-                                [min(1, int(x)) for x in play.accepted[h]], bool(play.open_riichi[h]),
-                                bool(play.kan_paid[h]), said, number)
+                                accepted[h], open_riichi[h], kan_paid[h], said, number)
                     game.kyokus.append(k)
                     game.notes.extend(said)
                     found = self.user_data.get((f, h))
                     user_data = found if found is not None else user_data
-                red = f in red_drawn or any(t >= RED for h in by_file[f] for hand in self.kyokus[h].haipai
-                                            for t in hand) or any(self.first_tid[h] in _RED_INDICES for h in by_file[f])
-                apply_record_rules(game, self.top[f], [walls[h] or "" for h in by_file[f]], red)
+                shown = [walls[h] or "" for h in by_file[f]]
+                red = None if any(shown) else f in red_drawn or any(  # needed without walls only
+                    t >= RED for h in by_file[f] for hand in [*self.kyokus[h].haipai, [self.first_tile[h]]] for t in hand)
+                apply_record_rules(game, self.top[f], shown, red)
                 if user_data is not None:
                     read_result(game, self.top[f], user_data, self.seat_of[f])
                 check_magnitudes(game)
@@ -302,10 +341,24 @@ class _Parsed:
     def tables(self, numbers: np.ndarray) -> LogTables:
         """The tables of the files kept (``numbers``: each prepared file's game number, -1 for one refused)."""
         kept = [(int(numbers[f]), g) for f, g in enumerate(self.models) if numbers[f] >= 0]
-        hands, outcomes = kyoku_tables(kept)
+        outcomes = outcomes_table(kept)
         games = games_table([game_row(number, g, self.game_ids[f]) for f, g in enumerate(self.models)
                              if numbers[f] >= 0 for number in (int(numbers[f]),)])
-        return LogTables(games=games, hands=hands, events=self.stream.events(numbers), outcomes=outcomes)
+        return LogTables(games=games, hands=self.stream.hands_table(numbers), events=self.stream.events(numbers),
+                         outcomes=outcomes)
+
+
+def _scalars_as_text(games: pl.DataFrame, hands: pl.DataFrame) -> set[int]:
+    """The files where a field read as text may have been a number, a boolean, a list or an object (Polars'
+    NDJSON reader gives their JSON text; the per-game reader tells them apart): the record id, a name, a wall or
+    its digest that reads as one. (Event data given as objects read as their JSON text, which decodes to what the per-game reader
+    takes.)"""
+    names = hands.filter(pl.col("number") == 1).select("file", text=pl.col("players").list.eval(
+        pl.element().struct.field("nickname").str.contains(_SCALAR)).list.any())
+    texts = pl.concat([games.select("file", text=pl.col("keyValue").str.contains(_SCALAR)),
+                       hands.select("file", text=pl.col("handCardEncode").str.contains(_SCALAR)),
+                       hands.select("file", text=pl.col("handCardsSHA256").str.contains(_SCALAR)), names])
+    return set(texts.filter(pl.col("text").fill_null(False))["file"].to_list())
 
 
 def _out_of_order(events: pl.DataFrame) -> set[int]:

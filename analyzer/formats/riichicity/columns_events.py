@@ -13,7 +13,7 @@ import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.events import ROUNDS, TILE_CODES
-from analyzer.formats.log_tables import EVENTS, TILE
+from analyzer.formats.log_tables import EVENTS, HANDS, TILE
 from analyzer.formats.model import Kyoku
 from analyzer.formats.riichicity.columns_play import HELD, NO_POS, STEP, PlayRows
 from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, arrow_field, enum_array, event_tiles, outcome_deltas
@@ -41,6 +41,13 @@ class Stream:
         self.kyokus = [kyokus[h] for h in self.hands.tolist()]
         self.names, self.game_ids, self.paths, self.players = names, game_ids, paths, players
         self.log_row = log_row[self.hands].astype(np.int16)
+        self.file = hand_file[self.hands]
+        flat = [_MODEL_INDEX[t] for k in self.kyokus for s in range(4) for t in k.haipai[s]]  # 52 tiles a hand
+        self.dealt_flat = np.array(flat, np.int64)
+        self.dealt_lengths = np.array([len(k.haipai[s]) for k in self.kyokus for s in range(4)], np.int64)
+        dealt = np.full((len(self.dealt_lengths), 13), -1, np.int64)
+        dealt[self.dealt_lengths == 13] = self.dealt_flat.reshape(-1, 13)
+        self.dealt_sorted = np.sort(dealt, axis=1).reshape(-1, 4, 13)
         parts = [self._heads(first_tid), self._outcomes(end_row)]
         in_play = kept[play.hand]
         parts.append({"hand": play.hand[in_play], "within": play.within[in_play], "minor": play.minor[in_play],
@@ -150,10 +157,25 @@ class Stream:
         ev, r = rows["ev"], rows["r"]
         deal_pos = np.flatnonzero(ev == EVENT["haipai"])
         call_pos = np.flatnonzero(np.isin(ev, [EVENT[k] for k in ("chi", "pon", "minkan", "kakan", "ankan")]))
-        dealt = np.full((len(self.kyokus), 4, 13), 0, np.int64)
-        for i, k in enumerate(self.kyokus):  # thirteen tiles a seat, per hand
-            for s in range(k.players):
-                dealt[i, s] = sorted(_MODEL_INDEX[t] for t in k.haipai[s])
         at = self.c["call"][r[call_pos]]
-        deals = dealt[rows["hand"][deal_pos], rows["seat"][deal_pos].astype(np.int64)]
+        deals = self.dealt_sorted[rows["hand"][deal_pos], rows["seat"][deal_pos].astype(np.int64)]
         return event_tiles(n, deal_pos, deals, call_pos, self.play.call_tiles[at], self.play.call_lengths[at])
+
+    def hands_table(self, numbers: np.ndarray) -> pl.DataFrame:
+        """The hands table (:data:`analyzer.formats.log_tables.HANDS`) of the files kept, from the hands read."""
+        values = {name: np.array([getattr(k, name) for k in self.kyokus], np.int64)
+                  for name in ("kyoku", "honba", "kyotaku", "players")}
+        inner = np.zeros(len(self.dealt_lengths) + 1, np.int64)
+        np.cumsum(self.dealt_lengths, out=inner[1:])
+        seats = pa.LargeListArray.from_arrays(pa.array(inner), enum_array(self.dealt_flat, TILE))
+        haipai = pa.LargeListArray.from_arrays(pa.array(np.arange(0, len(self.dealt_lengths) + 1, 4)), seats)
+        dora = pa.LargeListArray.from_arrays(pa.array(np.arange(len(self.kyokus) + 1)), enum_array(
+            np.array([_MODEL_INDEX[k.dora[0]] for k in self.kyokus], np.int64), TILE))
+        frame = pl.from_arrow(pa.table({"haipai": haipai, "dora": dora}))
+        return frame.with_columns(
+            game=pl.Series(numbers[self.file], dtype=pl.Int32), log_row=pl.Series(self.log_row),
+            kyoku=pl.Series(values["kyoku"]).cast(pl.Int16), honba=pl.Series(values["honba"]),
+            kyotaku=pl.Series(values["kyotaku"]),
+            scores=pl.Series([k.scores for k in self.kyokus], dtype=pl.List(pl.Int64)),
+            players=pl.Series(values["players"]).cast(pl.Int8),
+        ).filter(pl.col("game") >= 0).select(list(HANDS)).cast(dict(HANDS))

@@ -236,13 +236,17 @@ def hand_head(h: dict, deals: list[dict], datas: list[dict], seat_of: dict, n: i
     k = Kyoku(kyoku=4 * wind + dealer, honba=whole_number(common, "ben_chang_num", h.get("benChangNum", 0)),
               kyotaku=whole_number(common, "li_zhi_bang_num", 0), scores=scores, haipai=dealt,
               dora=[TILES[common["bao_pai_card"]]], players=n)
-    said: list[Note] = []
-    wall, digest = h.get("handCardEncode"), h.get("handCardsSHA256")
+    note = wall_note(k, h.get("handCardEncode"), h.get("handCardsSHA256"), number)
+    return k, first, [] if note is None else [note]
+
+
+def wall_note(k: Kyoku, wall, digest, number: int) -> Note | None:
+    """A note when the hand's wall as recorded (``handCardEncode``) is not its digest's (``handCardsSHA256``)."""
     if isinstance(wall, str) and isinstance(digest, str) and digest:
         if hashlib.sha256(wall.encode()).hexdigest() != digest.lower():
-            said.append(Note(f"{k.round}-{k.honba}: handCardsSHA256 is not the SHA-256 of handCardEncode (the wall "
-                             "as recorded): the record's wall may have been edited", number))
-    return k, first, said
+            return Note(f"{k.round}-{k.honba}: handCardsSHA256 is not the SHA-256 of handCardEncode (the wall as "
+                        "recorded): the record's wall may have been edited", number)
+    return None
 
 
 def finish_hand(k: Kyoku, end: dict, seat_of: dict, wins: dict, actor, accepted: list[int], open_riichi: bool,

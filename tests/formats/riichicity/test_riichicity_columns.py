@@ -101,7 +101,7 @@ DAMAGES = {
 }
 
 
-READ_BY_COLUMNS = {"discard_moved", "no_riichi_type"}  # damages the per-game reader reads too
+READ_BY_COLUMNS = {"discard_moved", "no_riichi_type", "data_as_objects"}  # damages the per-game reader reads too
 
 
 @pytest.mark.parametrize("name", sorted(DAMAGES))
