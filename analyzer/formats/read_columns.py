@@ -1,7 +1,6 @@
-"""The import and the exports of mjlog, mjai and Riichi City files through the columns: each batch of files read
-into the log tables by a columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`,
-:func:`analyzer.formats.mjai.columns.read_mjai_tables`, :func:`analyzer.formats.riichicity.columns.
-read_riichicity_tables`), its hand records
+"""The import and the exports of mjlog and mjai files through the columns: each batch of files read into the log
+tables by a columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`,
+:func:`analyzer.formats.mjai.columns.read_mjai_tables`), its hand records
 derived from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
 table taken from the same tables: one parse of each file, no Python model of its games. The exports take the
 same tables: ``export events`` their events (:func:`events_columns_batch`), ``export mjai`` and ``tenhou6`` the
@@ -10,8 +9,7 @@ texts made from them in the batch's thread (:func:`games_columns_batch`).
 A batch runs Polars, which does not survive a fork: :func:`analyzer.formats.read.read_logs` runs these batches
 on threads of its own process (Polars, numpy and Arrow work outside the GIL), or as tasks on a Dask cluster
 (whose workers are started, not forked). A run takes this path (:func:`reads_as_columns`) when it reads Tenhou
-logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, Riichi City records
-(``riichicity``), or mjai logs (``mjai``, or
+logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, or mjai logs (``mjai``, or
 ``auto`` with at least half its files named as JSON lines, or mostly ``.json`` files that begin as mjai files
 do); a file of a batch that is not of the batch's format, or one the columns do not read exactly as the
 per-game reader, is read by that reader within the batch, so every file gives the rows, notes and refusal of
@@ -32,7 +30,6 @@ from analyzer.formats.game_files_columns import NUMBERS, PER_SEAT, TablesBatch, 
 from analyzer.formats.log_tables import SCHEMAS, LogTables
 from analyzer.formats.mjai.columns import read_mjai_tables, starts_as_mjai
 from analyzer.formats.read_tables import table_records
-from analyzer.formats.riichicity.columns import read_riichicity_tables
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
 
 MJLOG_NAMES = (".mjlog", ".xml", ".mjlog.gz", ".xml.gz")
@@ -45,12 +42,12 @@ BATCH_FILES = 512  # a batch's Polars runs cost tens of milliseconds whatever it
 
 def reads_as_columns(files: list[Path], log_format: str) -> bool:
     """Whether an import of ``files`` as ``log_format`` takes the columns' path: Tenhou logs, at least half of
-    them named as mjlog files, Riichi City records (``riichicity``), or mjai logs (``auto``: at least half of
-    them named as JSON lines, or as JSON and mostly beginning as mjai files). Tenhou's and Mahjong Soul's JSON
-    logs are read by the per-game reader in forked processes."""
+    them named as mjlog files, or mjai logs (``auto``: at least half of them named as JSON lines, or as JSON
+    and mostly beginning as mjai files). Tenhou's and Mahjong Soul's JSON logs are read by the per-game reader
+    in forked processes."""
     if not files:
         return False
-    if log_format in ("mjai", "riichicity"):
+    if log_format == "mjai":
         return True
     if log_format not in ("tenhou", "auto"):
         return False
@@ -77,11 +74,8 @@ def _mostly_mjai(files: list[Path]) -> bool:
 
 def read_batch_tables(files: list[Path], max_bytes: int, log_format: str) -> tuple[LogTables, list]:
     """The log tables of a batch of files and what became of each (:func:`analyzer.formats.columns_read.
-    read_with_columns`): read by the Riichi City columns for ``riichicity``, by the mjai columns for ``mjai``, and
-    for ``auto`` when fewer than half of them are named as mjlog files and they are mostly mjai files
-    (:func:`_mostly_mjai`); else by the mjlog columns."""
-    if log_format == "riichicity":
-        return read_riichicity_tables(files, max_bytes, log_format)
+    read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when fewer than half of them are
+    named as mjlog files and they are mostly mjai files (:func:`_mostly_mjai`); else by the mjlog columns."""
     mjai = log_format == "mjai" or (log_format == "auto" and 2 * _named(files, MJLOG_NAMES) < len(files)
                                     and _mostly_mjai(files))
     reader = read_mjai_tables if mjai else read_mjlog_tables

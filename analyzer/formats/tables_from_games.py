@@ -108,7 +108,23 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
         number += 1
         event_games.extend([number] * rows)
         game_rows.append(game_row(number, game, gid))
-        _add_kyokus(number, game, hands, outcomes)
+        for n, k in enumerate(game.kyokus, start=1):
+            for name, value in (("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba),
+                                ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
+                                ("haipai", [_tiles(h) for h in k.haipai]), ("dora", _tiles(k.dora))):
+                hands[name].append(value)
+            for i, o in enumerate(k.outcomes):
+                for name in _OUTCOME_FIELDS:
+                    outcomes[name].append(getattr(o, name))
+                for name in ("dora_indicators", "ura_indicators", "hand"):
+                    outcomes[name].append(_tiles(getattr(o, name)))
+                outcomes["game"].append(number)
+                outcomes["log_row"].append(n)
+                outcomes["outcome"].append(i)
+                outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
+                outcomes["melds"].append(None if o.melds is None else
+                                         [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
+                outcomes["tenpai"].append(o.tenpai)
     played = events.table()
     return {
         "games": pa.Table.from_pylist(game_rows, schema=_ARROW_GAMES),
@@ -118,39 +134,6 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
                               for name in _ARROW_OUTCOMES.names}),
     }
 
-
-def _add_kyokus(number: int, game: Game, hands: dict[str, list] | None, outcomes: dict[str, list]) -> None:
-    """The hands (unless None) and outcomes rows of ``game``'s kyokus (numbered ``number``), appended to their
-    columns."""
-    for n, k in enumerate(game.kyokus, start=1):
-        for name, value in () if hands is None else (
-                ("game", number), ("log_row", n), ("kyoku", k.kyoku), ("honba", k.honba), ("kyotaku", k.kyotaku),
-                ("scores", k.scores), ("players", k.players), ("haipai", [_tiles(h) for h in k.haipai]),
-                ("dora", _tiles(k.dora))):
-            hands[name].append(value)
-        for i, o in enumerate(k.outcomes):
-            for name in _OUTCOME_FIELDS:
-                outcomes[name].append(getattr(o, name))
-            for name in ("dora_indicators", "ura_indicators", "hand"):
-                outcomes[name].append(_tiles(getattr(o, name)))
-            outcomes["game"].append(number)
-            outcomes["log_row"].append(n)
-            outcomes["outcome"].append(i)
-            outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
-            outcomes["melds"].append(None if o.melds is None else
-                                     [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
-            outcomes["tenpai"].append(o.tenpai)
-
-
-def outcomes_table(games: list[tuple[int, Game]]) -> pl.DataFrame:
-    """The outcomes table (:data:`.log_tables.OUTCOMES`) of the kyokus of numbered ``games`` (a columnar reader's
-    games, whose hands and play are columns of its own)."""
-    outcomes: dict[str, list] = {name: [] for name in _ARROW_OUTCOMES.names}
-    for number, game in games:
-        _add_kyokus(number, game, None, outcomes)
-    frame = pl.from_arrow(pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
-                                    for name in _ARROW_OUTCOMES.names}))
-    return frame.cast(dict(OUTCOMES))
 
 def games_table(rows: list[dict]) -> pl.DataFrame:
     """Rows of :func:`game_row` as the games table (:data:`.log_tables.GAMES`)."""

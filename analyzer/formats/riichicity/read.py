@@ -141,8 +141,20 @@ def _read_game(top: dict, file: str) -> Game:
             decoded.append(_events(h["handEventRecord"]))
         except LogError as exc:
             raise LogError(f"hand {number}: {exc}") from None
-    game, seat_of, rotate = new_game(top, hands[0]["players"], decoded[0][1][0] if decoded[0][1] else {}, file)
-    n = game.players
+    first_deal = decoded[0][1][0] if decoded[0][1] else {}
+    rotate = _whole(first_deal.get("dealer_pos"))
+    if rotate is None:
+        raise LogError("the first hand starts with no deal (eventType 1 with dealer_pos)")
+    names, seat_of = [""] * 4, {}
+    for p in hands[0]["players"]:
+        position = whole_number(p, "position")
+        if not 0 <= position < n:
+            raise LogError(f"a player sits at position {position}, which does not play")
+        seat_of[p["userId"]] = seat = (position - rotate) % n
+        names[seat] = f"{str(p.get('nickname') or '').strip()[:64]}#{p['userId']}"
+    if len(seat_of) != n:
+        raise LogError(f"the first hand names {len(seat_of)} players, playerCount is {n}")
+    game = Game(file=file, ref=record_id(top.get("keyValue")), names=names, players=n)
     gang_pay = bool(top.get("isGangPay"))
     user_data = None
     for number, (h, (wanted, datas)) in enumerate(zip(hands, decoded), 1):
@@ -156,40 +168,19 @@ def _read_game(top: dict, file: str) -> Game:
         game.notes.extend(said)
         user_data = game_end if game_end is not None else user_data
     apply_record_rules(game, top, [h.get("handCardEncode") or "" for h in hands])
-    game.started_at = started_at(top, hands[0]["handEventRecord"][0].get("startTime") if hands[0]["handEventRecord"]
-                                 else None)
+    game.started_at = _started(top, hands)
     if user_data is not None:
-        read_result(game, top, user_data, seat_of)
+        _read_result(game, top, user_data, seat_of)
     return game
 
 
-def new_game(top: dict, players: list[dict], first_deal: dict, file: str) -> tuple[Game, dict, int]:
-    """The game of a record (its top-level fields ``top``) without its hands, the seat of each user id and the
-    position of the first hand's dealer (``rotate``, seat 0), from the first hand's ``players`` and its first
-    deal's data."""
-    n = top.get("playerCount")
-    rotate = _whole(first_deal.get("dealer_pos"))
-    if rotate is None:
-        raise LogError("the first hand starts with no deal (eventType 1 with dealer_pos)")
-    names, seat_of = [""] * 4, {}
-    for p in players:
-        position = whole_number(p, "position")
-        if not 0 <= position < n:
-            raise LogError(f"a player sits at position {position}, which does not play")
-        seat_of[p["userId"]] = seat = (position - rotate) % n
-        names[seat] = f"{str(p.get('nickname') or '').strip()[:64]}#{p['userId']}"
-    if len(seat_of) != n:
-        raise LogError(f"the first hand names {len(seat_of)} players, playerCount is {n}")
-    return Game(file=file, ref=record_id(top.get("keyValue")), names=names, players=n), seat_of, rotate
-
-
-def started_at(top: dict, first: int | None) -> datetime | None:
-    """When the game was played: its first event's ``startTime`` (milliseconds), else ``nowTime``."""
+def _started(top: dict, hands: list[dict]) -> datetime | None:
+    first = hands[0]["handEventRecord"][0].get("startTime") if hands[0]["handEventRecord"] else None
     seconds = first / 1000 if _whole(first) and first > 10**11 else _whole(top.get("nowTime"))
     return datetime.fromtimestamp(seconds, timezone.utc) if seconds and 0 < seconds < 2**33 else None
 
 
-def read_result(game: Game, top: dict, user_data: list[dict], seat_of: dict) -> None:
+def _read_result(game: Game, top: dict, user_data: list[dict], seat_of: dict) -> None:
     """Final scores (``point_num``) and game points (``score`` in tenths) by seat, chips where the room pays them."""
     finals, points = [0, 0, 0, 0], [0.0, 0.0, 0.0, 0.0]
     seats = set()
@@ -208,16 +199,18 @@ def read_result(game: Game, top: dict, user_data: list[dict], seat_of: dict) -> 
         game.notes.append(note)
 
 
-def hand_head(h: dict, deals: list[dict], datas: list[dict], seat_of: dict, n: int, rotate: int, number: int
-              ) -> tuple[Kyoku, int, list[Note]]:
-    """A hand's head from its ``deals`` (the events of type 1, one a player, and their data): the hand without its
-    play and outcomes, the dealer's first draw (its 14th tile), and a note when the wall is not its digest's."""
-    if len(deals) != n:
-        raise LogError(f"{len(deals)} deals (eventType 1) for {n} players")
+def _hand(h: dict, wanted: list[dict], datas: list[dict], seat_of: dict, n: int, rotate: int, number: int,
+          gang_pay: bool) -> tuple[Kyoku, list[Note], list | None]:
+    """One hand: its deal, its play in order, its end (see the module docstring)."""
+    deals = 0
+    while deals < len(wanted) and wanted[deals]["eventType"] == DEAL:
+        deals += 1
+    if deals != n:
+        raise LogError(f"{deals} deals (eventType 1) for {n} players")
     common = datas[0]
     dealt: list[list[int]] = [[], [], [], []]
     scores = [0, 0, 0, 0]
-    for e, d in zip(deals, datas):  # one deal a player, its own hand
+    for e, d in zip(wanted[:deals], datas[:deals]):  # one deal a player, its own hand
         dealt[seat_of[e["userId"]]] = [TILES[c] for c in d["hand_cards"]]
     infos = common.get("user_info_list")
     for info in infos or []:
@@ -236,46 +229,17 @@ def hand_head(h: dict, deals: list[dict], datas: list[dict], seat_of: dict, n: i
     k = Kyoku(kyoku=4 * wind + dealer, honba=whole_number(common, "ben_chang_num", h.get("benChangNum", 0)),
               kyotaku=whole_number(common, "li_zhi_bang_num", 0), scores=scores, haipai=dealt,
               dora=[TILES[common["bao_pai_card"]]], players=n)
-    note = wall_note(k, h.get("handCardEncode"), h.get("handCardsSHA256"), number)
-    return k, first, [] if note is None else [note]
-
-
-def wall_note(k: Kyoku, wall, digest, number: int) -> Note | None:
-    """A note when the hand's wall as recorded (``handCardEncode``) is not its digest's (``handCardsSHA256``)."""
+    where = f"{k.round}-{k.honba}"
+    said: list[Note] = []
+    wall, digest = h.get("handCardEncode"), h.get("handCardsSHA256")
     if isinstance(wall, str) and isinstance(digest, str) and digest:
         if hashlib.sha256(wall.encode()).hexdigest() != digest.lower():
-            return Note(f"{k.round}-{k.honba}: handCardsSHA256 is not the SHA-256 of handCardEncode (the wall as "
-                        "recorded): the record's wall may have been edited", number)
-    return None
-
-
-def finish_hand(k: Kyoku, end: dict, seat_of: dict, wins: dict, actor, accepted: list[int], open_riichi: bool,
-                kan_paid: bool, said: list[Note], number: int) -> None:
-    """The hand's outcomes from its end (``end``, the data of its event of type 5) and its notes: ``wins`` the tile
-    each winner's action names, ``actor`` who discarded, added to a kan or set a north aside last, ``accepted``
-    each seat's riichi stick placed, ``open_riichi`` one declared open, ``kan_paid`` a rinshan tsumo after an open
-    kan in a room that makes kans pay (``isGangPay``)."""
-    where = f"{k.round}-{k.honba}"
-    k.outcomes = hand_outcomes(end, k, seat_of, wins, actor, accepted, said, where, number)
-    if open_riichi or any(f.get("fang_type") in OPEN_RIICHI for w in end.get("win_info") or []
-                          for f in w.get("fang_info") or []):
-        said.append(open_riichi_note(where, number))
-    if kan_paid:
-        said.append(kan_pay_note(where, number))
-
-
-def _hand(h: dict, wanted: list[dict], datas: list[dict], seat_of: dict, n: int, rotate: int, number: int,
-          gang_pay: bool) -> tuple[Kyoku, list[Note], list | None]:
-    """One hand: its deal, its play in order, its end (see the module docstring)."""
-    deals = 0
-    while deals < len(wanted) and wanted[deals]["eventType"] == DEAL:
-        deals += 1
-    k, first, said = hand_head(h, wanted[:deals], datas[:deals], seat_of, n, rotate, number)
-    dealer = k.dealer
+            said.append(Note(f"{where}: handCardsSHA256 is not the SHA-256 of handCardEncode (the wall as "
+                             "recorded): the record's wall may have been edited", number))
     events = k.events
     add, tile_of = events.append, TILES  # locals: the loop below runs for every event
     add(("draw", dealer, first, False))
-    held = [len(k.haipai[s]) for s in range(4)]
+    held = [len(dealt[s]) for s in range(4)]
     held[dealer] += 1
     drawn_by, drawn = dealer, first  # the seat whose last action was a draw, and its tile
     accepted = [0, 0, 0, 0]
@@ -380,8 +344,12 @@ def _hand(h: dict, wanted: list[dict], datas: list[dict], seat_of: dict, n: int,
     if riichi is not None and not (end_type == 0 and actor == riichi):  # a ron on the declaring tile: no stick
         events.append(("reach", riichi))
         accepted[riichi] = 1
-    finish_hand(k, end, seat_of, wins, actor, accepted, open_riichi,
-                gang_pay and end_type == 1 and _rinshan_after_open_kan(events), said, number)
+    k.outcomes = hand_outcomes(end, k, seat_of, wins, actor, accepted, said, where, number)
+    if open_riichi or any(f.get("fang_type") in OPEN_RIICHI for w in end.get("win_info") or []
+                          for f in w.get("fang_info") or []):
+        said.append(open_riichi_note(where, number))
+    if gang_pay and end_type == 1 and _rinshan_after_open_kan(events):
+        said.append(kan_pay_note(where, number))
     return k, said, game_end
 
 

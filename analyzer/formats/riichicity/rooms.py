@@ -42,10 +42,9 @@ def room_name(top: dict, players: int) -> str:
     return " ".join(w for w in ("Riichi City", play, tier, f"{players}P", length) if w)
 
 
-def apply_record_rules(game: Game, top: dict, walls: list[str], red_played: bool | None = None) -> None:
+def apply_record_rules(game: Game, top: dict, walls: list[str]) -> None:
     """The rules of ``game`` (its hands read) from the record's top-level fields ``top`` and its hands' walls
-    (``handCardEncode``: red fives are ``0``; without them, whether a red five is dealt or drawn: ``red_played``,
-    else read off the game's hands); see the module docstring."""
+    (``handCardEncode``: red fives are ``0``); see the module docstring."""
     game.platform = PLATFORM
     game.kuitan = True  # every room plays open tanyao (riichi.wiki: "Kuitan & Atozuke allowed")
     game.room = room_name(top, game.players)
@@ -55,8 +54,7 @@ def apply_record_rules(game: Game, top: dict, walls: list[str], red_played: bool
         game.notes.append(Note(f"round {top.get('round')!r} ({'one hand' if length == ONE_HAND else 'not known'}): "
                                "no game length the rules have; the game is not ended where its rules end it"))
     seen_walls = [w for w in walls if w]
-    game.aka = (any("0" in w for w in seen_walls) if seen_walls else
-                red_played if red_played is not None else _red_fives_played(game))
+    game.aka = any("0" in w for w in seen_walls) if seen_walls else _red_fives_played(game)
     start = _whole(top.get("initPoints"))
     first = game.kyokus[0].scores[: game.players] if game.kyokus else []
     if start is not None and first and game.kyokus[0].kyoku == 0 and game.kyokus[0].honba == 0 and (
