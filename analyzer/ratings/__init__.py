@@ -151,6 +151,8 @@ def _in_order(rows: pl.DataFrame) -> pl.DataFrame:
     games = rows[starts].select(PLAYED_AT, SESSION, SOURCE_FILE, SOURCE_ROW, "game_id").with_columns(
         pl.col(SESSION, SOURCE_FILE).cast(pl.String), pl.Series("_g", np.arange(len(starts))))
     order = sort_games(games)["_g"].to_numpy()
+    if (np.diff(order) > 0).all():  # the games came in their order (the usual case): no gather of the rows
+        return rows
     first = np.repeat(starts[order], lengths[order])
     offset = np.arange(rows.height) - np.repeat(np.cumsum(lengths[order]) - lengths[order], lengths[order])
     return rows[first + offset]
@@ -240,12 +242,16 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
 
 
 def _keys(rated: pl.DataFrame, previous: pl.DataFrame) -> tuple[np.ndarray, int, np.ndarray]:
-    """Each row's key (player and player count) as 0..K-1, the number of keys K (the earlier run's included),
-    and the keys of the earlier run's rows."""
+    """Each row's key (player and player count) as 0..K-1 in the order of the codes (a count of the codes used,
+    not a sort), the number of keys K (the earlier run's included), and the keys of the earlier run's rows."""
     row_codes = _codes(rated["player"], rated["players"].cast(pl.Int64).to_numpy())
     previous_codes = _codes(previous["player"], previous["players"].to_numpy())
-    all_codes, inverse = np.unique(np.concatenate([row_codes, previous_codes]), return_inverse=True)
-    return inverse[:len(row_codes)].astype(np.int32), len(all_codes), inverse[len(row_codes):]
+    codes = np.concatenate([row_codes, previous_codes])
+    used = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=bool)
+    used[codes] = True
+    dense = np.cumsum(used, dtype=np.int64) - 1  # each code's number among those used, in code order
+    inverse = dense[codes]
+    return inverse[:len(row_codes)].astype(np.int32), int(used.sum()), inverse[len(row_codes):]
 
 
 def _place_bases(game_start: np.ndarray, place: np.ndarray, counts: np.ndarray) -> np.ndarray:

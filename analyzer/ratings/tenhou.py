@@ -55,24 +55,73 @@ def rate(key: np.ndarray, game_start: np.ndarray, base: np.ndarray, number: np.n
     N, ``initial``: each key's R before its first game here.
 
     Each row's change is ``c + d * (average - R)`` with ``c = adj * base`` and ``d = adj / scale`` computed on
-    the whole columns first; the loop (one step per game, four- and three-player games unrolled) reads the
-    players' R, adds up and writes R back. It runs over chunks of whole games, each chunk's columns as Python
-    lists (fast to index, but 30-odd bytes a value: a chunk at a time keeps them small)."""
+    the whole columns first; the loop (one step per game) reads the players' R, adds up and writes R back.
+    Four-player and three-player games rate keys of their own (a key is a player at one table size), so each
+    size's games are one recurrence: they run apart, in order, their rows read four (or three) abreast by one
+    ``zip`` (no slice per game); a key rated at both sizes (not made by :func:`analyzer.ratings.compute_ratings`)
+    runs every game in one loop instead. The rows go to the loop a chunk at a time as Python lists (fast to
+    index, but 30-odd bytes a value: a chunk at a time keeps them small)."""
     adj = adjustment(number)
     c_all, d_all = adj * base, adj / scale
     r = initial.astype(float).tolist()
     after = np.empty(len(key))
-    starts_all = np.asarray(game_start)
-    cuts = np.searchsorted(starts_all, np.arange(0, starts_all[-1], CHUNK_ROWS))
-    for first_game, end_game in zip(cuts, np.append(cuts[1:], len(starts_all) - 1)):
-        lo, hi = int(starts_all[first_game]), int(starts_all[end_game])
+    starts = np.asarray(game_start, dtype=np.int64)
+    size = np.diff(starts)
+    row_size = np.repeat(size, size)
+    groups = [np.flatnonzero(row_size == n) for n in (4, 3)]
+    rest = np.flatnonzero((row_size != 4) & (row_size != 3))
+    used = np.zeros(len(r), bool)
+    used[key[groups[0]]] = True
+    if len(rest) or used[key[groups[1]]].any():  # the sizes share keys: one recurrence over every game
+        _general(key, starts, c_all, d_all, r, after)
+        return after
+    for n, rows in zip((4, 3), groups):
+        step = max(n, CHUNK_ROWS - CHUNK_ROWS % n)  # whole games
+        for lo in range(0, len(rows), step):
+            at = rows[lo:lo + step]
+            after[at] = (_fours if n == 4 else _threes)(key[at].tolist(), c_all[at].tolist(), d_all[at].tolist(), r)
+    return after
+
+
+def _fours(k: list, c: list, d: list, r: list) -> list:
+    """R after each row of consecutive four-player games (``r`` updated in place)."""
+    out: list = []
+    add = out.extend
+    for k0, k1, k2, k3, c0, c1, c2, c3, d0, d1, d2, d3 in zip(k[0::4], k[1::4], k[2::4], k[3::4], c[0::4], c[1::4],
+                                                            c[2::4], c[3::4], d[0::4], d[1::4], d[2::4], d[3::4]):
+        r0, r1, r2, r3 = r[k0], r[k1], r[k2], r[k3]
+        m = (r0 + r1 + r2 + r3) / 4
+        new = r[k0], r[k1], r[k2], r[k3] = (r0 + c0 + d0 * (m - r0), r1 + c1 + d1 * (m - r1),
+                                            r2 + c2 + d2 * (m - r2), r3 + c3 + d3 * (m - r3))
+        add(new)
+    return out
+
+
+def _threes(k: list, c: list, d: list, r: list) -> list:
+    """R after each row of consecutive three-player games (``r`` updated in place)."""
+    out: list = []
+    add = out.extend
+    for k0, k1, k2, c0, c1, c2, d0, d1, d2 in zip(k[0::3], k[1::3], k[2::3], c[0::3], c[1::3], c[2::3], d[0::3],
+                                                  d[1::3], d[2::3]):
+        r0, r1, r2 = r[k0], r[k1], r[k2]
+        m = (r0 + r1 + r2) / 3
+        new = r[k0], r[k1], r[k2] = (r0 + c0 + d0 * (m - r0), r1 + c1 + d1 * (m - r1), r2 + c2 + d2 * (m - r2))
+        add(new)
+    return out
+
+
+def _general(key: np.ndarray, starts: np.ndarray, c_all: np.ndarray, d_all: np.ndarray, r: list,
+             after: np.ndarray) -> None:
+    """The recurrence over every game in order, whatever its size (``r`` and ``after`` written in place)."""
+    cuts = np.searchsorted(starts, np.arange(0, starts[-1], CHUNK_ROWS))
+    for first_game, end_game in zip(cuts, np.append(cuts[1:], len(starts) - 1)):
+        lo, hi = int(starts[first_game]), int(starts[end_game])
         if hi <= lo:
             continue
         keys, c, d = key[lo:hi].tolist(), c_all[lo:hi].tolist(), d_all[lo:hi].tolist()
         out = [0.0] * (hi - lo)
-        _games(keys, c, d, r, out, (starts_all[first_game:end_game + 1] - lo).tolist())
+        _games(keys, c, d, r, out, (starts[first_game:end_game + 1] - lo).tolist())
         after[lo:hi] = out
-    return after
 
 
 def _games(keys: list, c: list, d: list, r: list, after: list, starts: list) -> None:

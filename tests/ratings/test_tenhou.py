@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.ratings import RatingOptions, compute_ratings
+import analyzer.ratings.tenhou as tenhou_module
 from analyzer.ratings.tenhou import adjustment, shared_bases
 
 from tests.ratings.rating_rows import rows_of, state
@@ -149,3 +150,44 @@ def test_chunks_of_games_give_the_same_ratings(games, chunk):
     finally:
         tenhou_module.CHUNK_ROWS = saved
     assert chunked.equals(whole)
+
+
+def _one_game_at_a_time(key, game_start, c, d, initial):
+    """The recurrence as the module docstring writes it, one game after another: the oracle of the loop's
+    faster forms."""
+    r, out = [float(x) for x in initial], [0.0] * len(key)
+    for a, b in zip(game_start[:-1], game_start[1:]):
+        own = [r[k] for k in key[a:b]]
+        m = sum(own) / (b - a)
+        for i, (k, mine) in enumerate(zip(key[a:b], own), a):
+            r[k] = out[i] = mine + c[i] + d[i] * (m - mine)
+    return np.array(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([4, 4, 3, 2, 5]), st.lists(st.integers(0, 9), min_size=5, max_size=5),
+                          st.lists(st.integers(1, 4), min_size=5, max_size=5)), min_size=1, max_size=40),
+       st.booleans(), st.integers(1, 13))
+def test_the_loop_gives_the_one_game_at_a_time_ratings_bit_for_bit(games, apart, chunk):
+    """Four- and three-player games run apart (their keys apart), any other size or shared keys in one loop,
+    in chunks of any size: the same floats as one game after another."""
+    sizes = [n if apart is False or n in (3, 4) else 4 for n, _, _ in games]
+    key = np.array([k + (100 if apart and n == 3 else 0) for (_, keys, _), n in zip(games, sizes)
+                    for k in keys[:n]], dtype=np.int32)
+    place = np.array([p for (_, _, places), n in zip(games, sizes) for p in places[:n]], dtype=np.int64)
+    game_start = np.concatenate([[0], np.cumsum(sizes)])
+    counts = np.repeat(np.array(sizes), sizes)
+    base = shared_bases(np.where(np.isin(counts, (3, 4)), counts, 4), np.minimum(place, counts),
+                               np.ones(len(place), dtype=np.int64))
+    number = np.arange(1, len(key) + 1) % 500
+    initial = np.linspace(1400, 1600, 120)
+    adj = adjustment(number)
+    expected = _one_game_at_a_time(key.tolist(), game_start.tolist(), (adj * base).tolist(),
+                                   (adj / tenhou_module.SCALE).tolist(), initial)
+    saved = tenhou_module.CHUNK_ROWS
+    try:
+        tenhou_module.CHUNK_ROWS = chunk
+        got = tenhou_module.rate(key, game_start, base, number, initial)
+    finally:
+        tenhou_module.CHUNK_ROWS = saved
+    assert np.array_equal(got, expected)
