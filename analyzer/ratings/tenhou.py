@@ -32,17 +32,27 @@ def adjustment(games: np.ndarray) -> np.ndarray:
     return np.where(games < ADJ_FLOOR_GAMES, 1.0 - ADJ_STEP * games, ADJ_FLOOR)
 
 
-def shared_bases(players: np.ndarray, place: np.ndarray, sharing: np.ndarray) -> np.ndarray:
-    """Each row's place base: the average of the bases of the ``sharing`` places from ``place`` on (one place
-    when nobody shares it)."""
-    base = np.zeros(len(place))
+def _base_table() -> np.ndarray:
+    """The place base by player count, first place shared (from 0) and places shared (1-4)."""
+    table = np.zeros((5, 4, 5))
     for count, bases in PLACE_BASES.items():
         cumulative = np.concatenate([[0.0], np.cumsum(bases)])
-        rows = players == count
-        first = np.clip(place[rows] - 1, 0, count - 1)
-        last = np.clip(first + sharing[rows], 0, count)
-        base[rows] = (cumulative[last] - cumulative[first]) / np.maximum(last - first, 1)
-    return base
+        for first in range(count):
+            for sharing in range(1, 5):
+                last = min(first + sharing, count)
+                table[count, first, sharing] = (cumulative[last] - cumulative[first]) / max(last - first, 1)
+    return table
+
+
+_BASES = _base_table()
+
+
+def shared_bases(players: np.ndarray, place: np.ndarray, sharing: np.ndarray) -> np.ndarray:
+    """Each row's place base: the average of the bases of the ``sharing`` places from ``place`` on (one place
+    when nobody shares it); 0 for a table of another size than three or four."""
+    count = np.where(np.isin(players, (3, 4)), players, 0).astype(np.int64)
+    first = np.clip(place - 1, 0, np.maximum(count - 1, 0))
+    return _BASES[count, first, np.clip(sharing, 1, 4)]
 
 
 CHUNK_ROWS = 100_000  # rows of games handed to the loop at a time: Python lists of a chunk, not of the run
