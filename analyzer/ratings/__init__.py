@@ -247,7 +247,11 @@ def _keys(rated: pl.DataFrame, previous: pl.DataFrame) -> tuple[np.ndarray, int,
     row_codes = _codes(rated["player"], rated["players"].cast(pl.Int64).to_numpy())
     previous_codes = _codes(previous["player"], previous["players"].to_numpy())
     codes = np.concatenate([row_codes, previous_codes])
-    used = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=bool)
+    highest = int(codes.max()) if len(codes) else -1
+    if highest > 16 * len(codes) + 1024:  # codes spread far (a process that made many categories): sorted
+        used_codes, inverse = np.unique(codes, return_inverse=True)
+        return inverse[:len(row_codes)].astype(np.int32), len(used_codes), inverse[len(row_codes):]
+    used = np.zeros(highest + 1, dtype=bool)
     used[codes] = True
     dense = np.cumsum(used, dtype=np.int64) - 1  # each code's number among those used, in code order
     inverse = dense[codes]
