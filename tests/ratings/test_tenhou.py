@@ -139,8 +139,6 @@ def test_a_game_among_players_of_equal_experience_moves_nothing_overall(places, 
        st.integers(1, 9))
 def test_chunks_of_games_give_the_same_ratings(games, chunk):
     # the loop runs over chunks of whole games: any chunk size gives the ratings of one chunk
-    import analyzer.ratings.tenhou as tenhou_module
-
     rows = rows_of([(f"g{i}", [(p, k + 1) for k, p in enumerate(names[:n])]) for i, (n, names) in enumerate(games)])
     whole = compute_ratings(rows, RatingOptions()).table
     saved = tenhou_module.CHUNK_ROWS
@@ -171,14 +169,14 @@ def _one_game_at_a_time(key, game_start, c, d, initial):
 def test_the_loop_gives_the_one_game_at_a_time_ratings_bit_for_bit(games, apart, chunk):
     """Four- and three-player games run apart (their keys apart), any other size or shared keys in one loop,
     in chunks of any size: the same floats as one game after another."""
-    sizes = [n if apart is False or n in (3, 4) else 4 for n, _, _ in games]
+    sizes = [n if not apart or n in (3, 4) else 4 for n, _, _ in games]
     key = np.array([k + (100 if apart and n == 3 else 0) for (_, keys, _), n in zip(games, sizes)
                     for k in keys[:n]], dtype=np.int32)
     place = np.array([p for (_, _, places), n in zip(games, sizes) for p in places[:n]], dtype=np.int64)
     game_start = np.concatenate([[0], np.cumsum(sizes)])
     counts = np.repeat(np.array(sizes), sizes)
     base = shared_bases(np.where(np.isin(counts, (3, 4)), counts, 4), np.minimum(place, counts),
-                               np.ones(len(place), dtype=np.int64))
+                        np.ones(len(place), dtype=np.int64))
     number = np.arange(1, len(key) + 1) % 500
     initial = np.linspace(1400, 1600, 120)
     adj = adjustment(number)
