@@ -135,23 +135,10 @@ def _general(key: np.ndarray, starts: np.ndarray, c_all: np.ndarray, d_all: np.n
 
 
 def _games(keys: list, c: list, d: list, r: list, after: list, starts: list) -> None:
-    """The recurrence over one chunk of games (see :func:`rate`); ``r`` is updated in place."""
+    """The recurrence over one chunk of games of any size (see :func:`rate`); ``r`` is updated in place. The sums
+    are those of :func:`_fours` and :func:`_threes`, in the same order."""
     for a, b in zip(starts[:-1], starts[1:]):
-        if b - a == 4:
-            k0, k1, k2, k3 = keys[a:b]
-            r0, r1, r2, r3 = r[k0], r[k1], r[k2], r[k3]
-            m = (r0 + r1 + r2 + r3) / 4
-            after[a:b] = r[k0], r[k1], r[k2], r[k3] = (
-                r0 + c[a] + d[a] * (m - r0), r1 + c[a + 1] + d[a + 1] * (m - r1),
-                r2 + c[a + 2] + d[a + 2] * (m - r2), r3 + c[a + 3] + d[a + 3] * (m - r3))
-        elif b - a == 3:
-            k0, k1, k2 = keys[a:b]
-            r0, r1, r2 = r[k0], r[k1], r[k2]
-            m = (r0 + r1 + r2) / 3
-            after[a:b] = r[k0], r[k1], r[k2] = (
-                r0 + c[a] + d[a] * (m - r0), r1 + c[a + 1] + d[a + 1] * (m - r1), r2 + c[a + 2] + d[a + 2] * (m - r2))
-        else:  # a table of another size (not rated by compute_ratings; kept general)
-            own = [r[k] for k in keys[a:b]]
-            m = sum(own) / (b - a)
-            for i, (k, mine) in enumerate(zip(keys[a:b], own), a):
-                r[k] = after[i] = mine + c[i] + d[i] * (m - mine)
+        own = [r[k] for k in keys[a:b]]
+        m = sum(own) / (b - a)
+        for i, (k, mine) in enumerate(zip(keys[a:b], own), a):
+            r[k] = after[i] = mine + c[i] + d[i] * (m - mine)
