@@ -250,12 +250,13 @@ def _keys(rated: pl.DataFrame, previous: pl.DataFrame) -> tuple[np.ndarray, int,
     highest = int(codes.max()) if len(codes) else -1
     if highest > 16 * len(codes) + 1024:  # codes spread far (a process that made many categories): sorted
         used_codes, inverse = np.unique(codes, return_inverse=True)
-        return inverse[:len(row_codes)].astype(np.int32), len(used_codes), inverse[len(row_codes):]
-    used = np.zeros(highest + 1, dtype=bool)
-    used[codes] = True
-    dense = np.cumsum(used, dtype=np.int64) - 1  # each code's number among those used, in code order
-    inverse = dense[codes]
-    return inverse[:len(row_codes)].astype(np.int32), int(used.sum()), inverse[len(row_codes):]
+        keys = len(used_codes)
+    else:
+        used = np.zeros(highest + 1, dtype=bool)
+        used[codes] = True
+        inverse = (np.cumsum(used, dtype=np.int64) - 1)[codes]  # each code's number among those used, in order
+        keys = int(used.sum())
+    return inverse[:len(row_codes)].astype(np.int32), keys, inverse[len(row_codes):]
 
 
 def _place_bases(game_start: np.ndarray, place: np.ndarray, counts: np.ndarray) -> np.ndarray:
