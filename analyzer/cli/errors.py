@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import polars as pl
 
-from analyzer.core.startup import EXIT_INTERRUPTED, command_started
+from analyzer.core.startup import EXIT_INTERRUPTED, command_started, ctrl_c_seen
 from analyzer.run import ClusterUnavailable
 from analyzer.io.faults import OutputError
 from analyzer.io.load import InputError, expand_inputs
@@ -40,24 +40,37 @@ class Failure(click.ClickException):
 def friendly_errors(debug: bool):
     try:
         yield
-    except OutputError as exc:  # cannot write out/hands.parquet: no space left on device — free space or …
-        if debug:
-            raise
-        raise Failure(cannot_write(exc)) from exc
-    except (InputError, RulesError, OSError, ClusterUnavailable) as exc:
-        if debug:
-            raise
-        raise Failure(str(exc)) from exc
-    except pl.exceptions.PolarsError as exc:
-        if debug:
-            raise
-        raise Failure(f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from exc
     except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
         raise
-    except Exception as exc:  # a bug: still one line, with the way to see more
+    except Exception as exc:
+        if ctrl_c_seen() or raised_by_ctrl_c(exc):
+            # a Ctrl-C that an extension turned into an error of its own is still a Ctrl-C (exit 130)
+            raise KeyboardInterrupt from exc
         if debug:
             raise
-        raise Failure(f"internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)") from exc
+        raise Failure(one_line(exc)) from exc
+
+
+def raised_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the exceptions ``exc`` was raised from or while handling."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def one_line(exc: Exception) -> str:
+    """The message of an error that ends a command."""
+    if isinstance(exc, OutputError):  # cannot write out/hands.parquet: no space left on device — free space or …
+        return cannot_write(exc)
+    if isinstance(exc, (InputError, RulesError, OSError, ClusterUnavailable)):
+        return str(exc)
+    if isinstance(exc, pl.exceptions.PolarsError):
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+    return f"internal error: {type(exc).__name__}: {exc} (--debug shows the traceback)"  # a bug: still one line
 
 
 def cannot_write(exc: OutputError) -> str:
@@ -98,6 +111,10 @@ class InterruptibleGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted(ctx)
+        except Exception as exc:  # after friendly_errors' block (printing the standings): the same as there
+            if not isinstance(exc, click.ClickException) and (ctrl_c_seen() or raised_by_ctrl_c(exc)):
+                interrupted(ctx)
+            raise
         except _HELP_AS_ERROR:  # `analyzer rules` alone: its help
             raise
         except click.UsageError as exc:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 EXIT_INTERRUPTED = 130
 NOT_WRITTEN = "interrupted: outputs of this run were not written"
-_state = {"started": False}
+_state = {"started": False, "interrupted": False}
 
 
 def started_as_command_line() -> bool:
@@ -38,6 +38,7 @@ def _ignored() -> bool:
 
 def interrupted(number, frame) -> None:
     """The SIGINT handler of the command line: exit 130 while it starts, KeyboardInterrupt once a command runs."""
+    _state["interrupted"] = True
     if _state["started"]:
         raise KeyboardInterrupt
     sys.stderr.write(NOT_WRITTEN + "\n")
@@ -63,3 +64,9 @@ def keep_ignoring() -> None:
 def command_started() -> None:
     """From here on Ctrl-C is a KeyboardInterrupt for the command to handle."""
     _state["started"] = True
+
+
+def ctrl_c_seen() -> bool:
+    """Whether a Ctrl-C reached the command line's handler: an error raised after it may be the interrupt itself,
+    turned into another exception by the extension it landed in (a Polars call, a str conversion)."""
+    return _state["interrupted"]

@@ -146,6 +146,30 @@ def test_ctrl_c_after_the_commit_says_the_outputs_were_written(tmp_path, monkeyp
     assert (tmp_path / "out" / "hands.parquet").exists() and not (tmp_path / "out" / LOCK_NAME).exists()
 
 
+@pytest.mark.parametrize("landing_in, said", [("score_to", "outputs of this run were not written"),
+                                               ("print_standings", "the outputs were written to {out}")])
+def test_a_ctrl_c_that_an_extension_turns_into_its_own_error_still_ends_as_an_interrupt(tmp_path, monkeypatch,
+                                                                                        landing_in, said):
+    """Polars, converting a value while the KeyboardInterrupt lands, raises ``TypeError: '<unprintable str
+    object>' is not a Polars data type`` from it: still Ctrl-C (130, one line), not an internal error (2)."""
+    from click.testing import CliRunner
+
+    import analyzer.cli.score as score_command
+    from analyzer.cli import main
+
+    def interrupted_inside_an_extension(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise TypeError("'<unprintable str object>' is not a Polars data type")
+
+    monkeypatch.setattr(score_command, landing_in, interrupted_inside_an_extension)
+    result = CliRunner().invoke(main, ["score", "sample_logs/csv", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 130, result.output
+    assert "internal error" not in result.output
+    assert "interrupted: " + said.format(out=tmp_path / "out") in result.output
+
+
 def test_ctrl_c_as_a_single_output_file_is_begun_leaves_no_temporary_file(tmp_path, monkeypatch):
     """``import … -o hands.parquet`` and the other single files: Ctrl-C just as the temporary file is made."""
     import polars as pl
