@@ -31,6 +31,7 @@ from analyzer.formats.log_tables import SCHEMAS, LogTables
 from analyzer.formats.mjai.columns import read_mjai_tables, starts_as_mjai
 from analyzer.formats.read_tables import table_records
 from analyzer.formats.tenhou.mjlog_columns import read_mjlog_tables
+from analyzer.formats.tenhou.tenhou6_columns_read import read_tenhou6_tables, starts_as_tenhou6
 
 MJLOG_NAMES = (".mjlog", ".xml", ".mjlog.gz", ".xml.gz")
 MJAI_NAMES = (".jsonl", ".mjson", ".jsonl.gz", ".mjson.gz")
@@ -53,7 +54,7 @@ def reads_as_columns(files: list[Path], log_format: str) -> bool:
         return False
     if 2 * _named(files, MJLOG_NAMES) >= len(files):
         return True
-    return log_format == "auto" and _mostly_mjai(files)
+    return (log_format == "auto" and _mostly_mjai(files)) or _mostly_tenhou6(files)
 
 
 def _named(files: list[Path], suffixes: tuple[str, ...]) -> int:
@@ -72,14 +73,26 @@ def _mostly_mjai(files: list[Path]) -> bool:
     return 2 * sum(starts_as_mjai(f) for f in sample) > len(sample)
 
 
+def _mostly_tenhou6(files: list[Path]) -> bool:
+    """Whether at least half the files are named as JSON and most of those (up to :data:`SNIFFED`, spread over
+    the list) begin as a whole tenhou.net/6 game in one JSON object does."""
+    json = [f for f in files if f.name.lower().endswith(JSON_NAMES)]
+    if 2 * len(json) < len(files):
+        return False
+    sample = json[:: max(1, len(json) // SNIFFED)][:SNIFFED]
+    return 2 * sum(starts_as_tenhou6(f) for f in sample) > len(sample)
+
+
 def read_batch_tables(files: list[Path], max_bytes: int, log_format: str) -> tuple[LogTables, list]:
     """The log tables of a batch of files and what became of each (:func:`analyzer.formats.columns_read.
     read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when fewer than half of them are
     named as mjlog files and they are mostly mjai files (:func:`_mostly_mjai`); else by the mjlog columns."""
-    mjai = log_format == "mjai" or (log_format == "auto" and 2 * _named(files, MJLOG_NAMES) < len(files)
-                                    and _mostly_mjai(files))
-    reader = read_mjai_tables if mjai else read_mjlog_tables
-    return reader(files, max_bytes, log_format)
+    not_mjlog = 2 * _named(files, MJLOG_NAMES) < len(files)
+    if log_format == "mjai" or (log_format == "auto" and not_mjlog and _mostly_mjai(files)):
+        return read_mjai_tables(files, max_bytes, log_format)
+    if not_mjlog and _mostly_tenhou6(files):
+        return read_tenhou6_tables(files, max_bytes, log_format)
+    return read_mjlog_tables(files, max_bytes, log_format)
 
 
 def columns_batch(files: list[Path], log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_LOG_BYTES,

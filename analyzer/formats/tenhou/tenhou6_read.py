@@ -73,6 +73,11 @@ _NUKIDORA = {"抜きドラ", "Kita"}  # Mahjong Soul's yaku for the norths set a
 
 
 def parse_json(text: str, file: str) -> Game:
+    return game_of_objects(json_objects(text), file)
+
+
+def json_objects(text: str) -> list[dict]:
+    """The log's JSON objects: one for a whole game, or one per line (some kyoku each)."""
     text = text.lstrip("\ufeff")
     try:
         objs = [json.loads(text)]
@@ -86,6 +91,13 @@ def parse_json(text: str, file: str) -> Game:
                     raise LogError(f"line {n}: not valid JSON ({exc.msg})") from None
     if not objs or not all(isinstance(o, dict) and isinstance(o.get("log"), list) for o in objs):
         raise LogError("not a Tenhou JSON log (expected objects with a 'log' list)")
+    return objs
+
+
+def game_of_objects(objs: list[dict], file: str, play: bool = True) -> Game:
+    """The game of a log's objects (:func:`json_objects`); without ``play`` its hands have no events (their
+    draws, discards and calls are read as columns: :mod:`.tenhou6_columns_read`) and a riichi on a hand's last
+    discard is left for those columns to settle."""
     first = objs[0]
     names = first.get("name") or ["", "", "", ""]
     if not isinstance(names, list):
@@ -127,7 +139,7 @@ def parse_json(text: str, file: str) -> Game:
     for o in objs:
         for n, raw in enumerate(o["log"]):
             try:
-                game.kyokus.append(_kyoku(raw, game.aka, players, double_forms=game.platform == "majsoul"))
+                game.kyokus.append(_kyoku(raw, game.aka, players, double_forms=game.platform == "majsoul", play=play))
             except LogError as exc:
                 raise LogError(f"kyoku {len(game.kyokus) + 1}: {exc}") from None
             except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
@@ -164,7 +176,7 @@ def _players(objs: list[dict]) -> int:
     return 4
 
 
-def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False) -> Kyoku:
+def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False, play: bool = True) -> Kyoku:
     """One kyoku; ``double_forms``: a yakuman the log writes once counts twice when it is a double form (Mahjong
     Soul writes each yakuman ``(役満)`` and pays kokushi 13-wait, suuankou tanki, junsei chuuren, daisuushii twice)."""
     if players == 3 and len(raw) == 14:  # seat 3 left out (tensoul-py)
@@ -191,7 +203,8 @@ def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False) -
     )
     if any(len(h) != 13 for h in k.haipai[:players]):
         raise LogError("a starting hand does not have 13 tiles")
-    k.events = play_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
+    if play:
+        k.events = play_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])
     k.outcomes = _result(raw[16], [json_tile(t) for t in ura], k, double_forms)
     return k
 
