@@ -1,19 +1,21 @@
 """The mjlog (or mjai) import and the exports against the commit an issue was filed at: the shared mjlog files
-replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` those games
-exported to mjai files first (by this checkout, not timed), every step a fresh process of the command line, all
+replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` or ``tenhou6``
+those games exported to mjai or tenhou.net/6 JSON files first (by this checkout, not timed), every step a fresh process of the command line, all
 in one run.
 
-    .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog] [--format mjai]
+    .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog] [--format tenhou6]
                                            [--baseline CHECKOUT] [--repeat 2] [--steps …] [--out benchmarks/results]
 
 Steps (``--steps``, comma-separated; all by default):
 
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
   then ``explode``; mjai: the files' bytes read and their lines counted by numpy, as the columnar reader finds
-  them): what reading the logs costs before any of their meaning is read;
+  them; tenhou.net/6 JSON: the files read and decoded by ``orjson``): what reading the logs costs before any of
+  their meaning is read;
 * ``tables`` (asked for in ``--steps``): the columnar reader alone, the files into the log tables in batches of
   512 on two threads (:func:`analyzer.formats.read_columns.read_batch_tables`), no hand records: the parse pass;
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
+* ``import_1`` (asked for in ``--steps``): the same with ``--workers 1``, all in one process;
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
@@ -60,6 +62,14 @@ lines = sum(int(np.count_nonzero(np.frombuffer(t, np.uint8) == 10)) for t in tex
 print(len(texts), lines)
 """
 
+JSON_FLOOR = """
+import sys
+from pathlib import Path
+import orjson
+games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*.json"))]
+print(len(games), sum(len(g["log"]) for g in games))
+"""
+
 TABLES = """
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -73,19 +83,22 @@ print(len(files), games)
 """
 
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
-BASELINE_STEPS = ("baseline_import", "baseline_export_events", "baseline_export_mjai", "baseline_export_tenhou6")
+BASELINE_STEPS = ("baseline_import", "baseline_import_1", "baseline_export_events", "baseline_export_mjai",
+                  "baseline_export_tenhou6")
 
 
 def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fmt: str = "tenhou") -> list[str]:
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
-        return [sys.executable, "-c", MJAI_FLOOR if fmt == "mjai" else FLOOR, str(logs)]
+        return [sys.executable, "-c", {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR}.get(fmt, FLOOR), str(logs)]
     if kind == "tables":
-        return [sys.executable, "-c", TABLES, str(logs), fmt]
+        return [sys.executable, "-c", TABLES, str(logs), "tenhou" if fmt == "tenhou6" else fmt]
     if kind.startswith("import"):
-        extra = {"import_events": ["--events"], "import_dask": ["--scheduler", str(scheduler)]}.get(kind, [])
-        return [*analyzer, "import", fmt, str(logs), "-o", str(work / step / "hands.parquet"), *extra]
+        extra = {"import_events": ["--events"], "import_dask": ["--scheduler", str(scheduler)],
+                 "import_1": ["--workers", "1"]}.get(kind, [])
+        command = "tenhou" if fmt == "tenhou6" else fmt
+        return [*analyzer, "import", command, str(logs), "-o", str(work / step / "hands.parquet"), *extra]
     target = work / step / ("events.parquet" if kind == "export_events" else "games")
     return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target)]
 
@@ -94,8 +107,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.imports", description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10_000, help="games to reach by replicating the logs")
     ap.add_argument("--logs", type=Path, default=SHARED_LOGS / "mjlog", help="directory of mjlog files")
-    ap.add_argument("--format", choices=("tenhou", "mjai"), default="tenhou",
-                    help="the files' format: mjai exports of the replicated mjlog games")
+    ap.add_argument("--format", choices=("tenhou", "mjai", "tenhou6"), default="tenhou",
+                    help="the files' format: mjai or tenhou.net/6 exports of the replicated mjlog games")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT", help="another commit's checkout")
     ap.add_argument("--repeat", type=int, default=2, help="rounds of all steps; each step's fastest is kept")
     ap.add_argument("--steps", default=",".join(STEPS), help="which steps, comma-separated")
@@ -106,7 +119,7 @@ def main(argv: list[str] | None = None) -> dict:
         steps += [s for s in BASELINE_STEPS if s.removeprefix("baseline_") in steps]
     fig = _run(args, steps, Path(tempfile.mkdtemp(prefix="analyzer-imports-")))
     _print(fig, steps)
-    path = save(fig, args.out, "imports_mjai" if args.format == "mjai" else "imports", f"g{fig['files']}")
+    path = save(fig, args.out, "imports" if args.format == "tenhou" else f"imports_{args.format}", f"g{fig['files']}")
     print(f"figures  {path}")
     return fig
 
@@ -130,8 +143,8 @@ def _run(args, steps: list[str], work: Path) -> dict:
         for f in logs.rglob("*"):  # the floor reads *.mjlog: every replicated file under one name
             if f.is_file() and not f.name.endswith(".mjlog"):
                 f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
-        if args.format == "mjai":
-            logs = _mjai_exports(logs, work / "mjai")
+        if args.format != "tenhou":
+            logs = _exports(logs, work / args.format, args.format)
         runs: dict[str, list[dict]] = {s: [] for s in steps}
         for _ in range(args.repeat):
             for step in steps:
@@ -156,12 +169,13 @@ def _run(args, steps: list[str], work: Path) -> dict:
     return fig
 
 
-def _mjai_exports(logs: Path, target: Path) -> Path:
-    """The games of the mjlog files under ``logs`` as mjai files under ``target`` (this checkout's export)."""
-    done = subprocess.run([sys.executable, "-m", "analyzer.cli", "export", "mjai", str(logs), "-o", str(target)],
+def _exports(logs: Path, target: Path, fmt: str) -> Path:
+    """The games of the mjlog files under ``logs`` as ``fmt`` (mjai, tenhou6) files under ``target`` (this
+    checkout's export)."""
+    done = subprocess.run([sys.executable, "-m", "analyzer.cli", "export", fmt, str(logs), "-o", str(target)],
                           capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"export mjai of the replicated logs failed: {done.stderr[-500:]}")
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"export {fmt} of the replicated logs failed: {done.stderr[-500:]}")
     return target
 
 

@@ -21,8 +21,9 @@ import numpy as np
 import polars as pl
 
 from analyzer.formats.log_tables import SCHEMAS, LogTables
-from analyzer.formats.model import Game
-from analyzer.formats.parse import read_game
+from analyzer.formats.model import Game, LogError
+from analyzer.formats.parse import malformed_reason, read_game
+from analyzer.formats.rows import game_rows
 from analyzer.formats.tables_from_games import tables_of_games
 
 
@@ -110,12 +111,26 @@ def _per_game(files: list[str | Path], max_bytes: int, log_format: str) -> _PerG
             try:
                 tables_of_games([game], [gid])
             except (ValueError, IndexError, KeyError, TypeError) as exc:  # as the events export
-                game, error = None, f"cannot be read into the log tables ({type(exc).__name__}: {str(exc)[:200]})"
+                game, error = None, unreadable_reason(game, exc)
         if game is not None:
             games.append(game)
             ids.append(gid)
         reads.append((gid, digest, error, game))
     return _PerGame(tables_of_games(games, ids) if games else None, reads)
+
+
+def unreadable_reason(game: Game, exc: Exception) -> str:
+    """Why a game the log tables cannot hold (``exc``) is not read: the reason the per-game import gives for
+    its hands, where it gives one (a wall drawn past empty), else that the tables cannot hold it."""
+    try:
+        game_rows(game)
+    except LogError as error:
+        return str(error)
+    except ValueError as error:
+        return malformed_reason(error)
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError) as error:
+        return f"malformed log ({type(error).__name__}: {str(error)[:200]})"
+    return f"cannot be read into the log tables ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 def _merged(parts: list[LogTables]) -> LogTables:

@@ -116,7 +116,8 @@ def read_logs(
     files, problems = expand_paths(paths, FORMATS[log_format])
     if workers is None:
         workers = default_workers(len(files), PARALLEL_FROM_FILES)
-    if reads_as_columns(files, log_format):  # mjlog files: through the columns, batches on threads (Polars)
+    local = workers if scheduler is None and client is None and events is None else 1  # forked processes
+    if reads_as_columns(files, log_format, local):  # through the columns, batches on threads (Polars)
         read = partial(columns_batch, log_format=log_format, max_bytes=max_log_size, events=events is not None)
         batches = map_in_order(read, file_batches(files, COLUMN_BATCH_FILES), workers, scheduler, client, threads=True)
     else:

@@ -1,6 +1,7 @@
-"""The import and the exports of mjlog and mjai files through the columns: each batch of files read into the log
-tables by a columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`,
-:func:`analyzer.formats.mjai.columns.read_mjai_tables`), its hand records
+"""The import and the exports of mjlog, mjai and tenhou.net/6 JSON files through the columns: each batch of files
+read into the log tables by a columnar reader (:func:`analyzer.formats.tenhou.mjlog_columns.read_mjlog_tables`,
+:func:`analyzer.formats.mjai.columns.read_mjai_tables`,
+:func:`analyzer.formats.tenhou.tenhou6_columns_read.read_tenhou6_tables`), its hand records
 derived from them (:func:`analyzer.formats.read_tables.table_records`) and, for an import with events, the events
 table taken from the same tables: one parse of each file, no Python model of its games. The exports take the
 same tables: ``export events`` their events (:func:`events_columns_batch`), ``export mjai`` and ``tenhou6`` the
@@ -11,7 +12,8 @@ on threads of its own process (Polars, numpy and Arrow work outside the GIL), or
 (whose workers are started, not forked). A run takes this path (:func:`reads_as_columns`) when it reads Tenhou
 logs (``tenhou`` or ``auto``) and at least half its files are named as mjlog files, or mjai logs (``mjai``, or
 ``auto`` with at least half its files named as JSON lines, or mostly ``.json`` files that begin as mjai files
-do); a file of a batch that is not of the batch's format, or one the columns do not read exactly as the
+do), or tenhou.net/6 JSON files (:func:`reads_as_columns` says when); a file of a batch that is not of the
+batch's format, or one the columns do not read exactly as the
 per-game reader, is read by that reader within the batch, so every file gives the rows, notes and refusal of
 the per-game path whichever path reads it.
 """
@@ -41,11 +43,14 @@ BATCH_FILES = 512  # a batch's Polars runs cost tens of milliseconds whatever it
 # 12.7 s in batches of 512 or 1,024 (0.7 GB, 1.1 GB), 16.6 s in batches of 256 (benchmarks.imports)
 
 
-def reads_as_columns(files: list[Path], log_format: str) -> bool:
+def reads_as_columns(files: list[Path], log_format: str, processes: int = 1) -> bool:
     """Whether an import of ``files`` as ``log_format`` takes the columns' path: Tenhou logs, at least half of
     them named as mjlog files, or mjai logs (``auto``: at least half of them named as JSON lines, or as JSON
-    and mostly beginning as mjai files). Tenhou's and Mahjong Soul's JSON logs are read by the per-game reader
-    in forked processes."""
+    and mostly beginning as mjai files), or Tenhou logs mostly of tenhou.net/6 JSON files when the run does not
+    have ``processes`` (more than one) of its own for the per-game reader. Mahjong Soul's JSON logs are read by
+    the per-game reader in forked processes, and so are tenhou.net/6 JSON files when there are such processes:
+    the columns' Python part (each file's game without its play) holds the GIL, so their threads take about
+    what one takes, where forked processes share the work out (``docs/performance.md#tenhounet6-json-files``)."""
     if not files:
         return False
     if log_format == "mjai":
@@ -54,7 +59,7 @@ def reads_as_columns(files: list[Path], log_format: str) -> bool:
         return False
     if 2 * _named(files, MJLOG_NAMES) >= len(files):
         return True
-    return (log_format == "auto" and _mostly_mjai(files)) or _mostly_tenhou6(files)
+    return (log_format == "auto" and _mostly_mjai(files)) or (processes <= 1 and _mostly_tenhou6(files))
 
 
 def _named(files: list[Path], suffixes: tuple[str, ...]) -> int:

@@ -91,7 +91,7 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
     ids = game_ids if game_ids is not None else [game_id(g.ref, g.file, g.digest or "") for g in games]
     game_rows: list[dict] = []
     hands: dict[str, list] = {name: [] for name in _ARROW_HANDS.names}
-    outcomes: dict[str, list] = {name: [] for name in _ARROW_OUTCOMES.names}
+    outcomes: dict[str, list] = _outcome_lists()
     events = EventColumns()
     event_games: list[int] = []
     number = -1
@@ -113,26 +113,48 @@ def arrow_tables_of_games(games: list[Game], game_ids: list[str] | None = None,
                                 ("kyotaku", k.kyotaku), ("scores", k.scores), ("players", k.players),
                                 ("haipai", [_tiles(h) for h in k.haipai]), ("dora", _tiles(k.dora))):
                 hands[name].append(value)
-            for i, o in enumerate(k.outcomes):
-                for name in _OUTCOME_FIELDS:
-                    outcomes[name].append(getattr(o, name))
-                for name in ("dora_indicators", "ura_indicators", "hand"):
-                    outcomes[name].append(_tiles(getattr(o, name)))
-                outcomes["game"].append(number)
-                outcomes["log_row"].append(n)
-                outcomes["outcome"].append(i)
-                outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
-                outcomes["melds"].append(None if o.melds is None else
-                                         [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
-                outcomes["tenpai"].append(o.tenpai)
+            _add_outcomes(outcomes, number, n, k)
     played = events.table()
     return {
         "games": pa.Table.from_pylist(game_rows, schema=_ARROW_GAMES),
         "hands": pa.table({name: pa.array(hands[name], _ARROW_HANDS.field(name).type) for name in _ARROW_HANDS.names}),
         "events": played.add_column(0, pa.field("game", pa.int32()), pa.array(event_games, pa.int32())),
-        "outcomes": pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
-                              for name in _ARROW_OUTCOMES.names}),
+        "outcomes": _outcomes_table(outcomes),
     }
+
+
+def _outcome_lists() -> dict[str, list]:
+    return {name: [] for name in _ARROW_OUTCOMES.names}
+
+
+def _add_outcomes(outcomes: dict[str, list], number: int, n: int, k) -> None:
+    """The outcome rows of hand ``n`` (from 1) of game ``number``."""
+    for i, o in enumerate(k.outcomes):
+        for name in _OUTCOME_FIELDS:
+            outcomes[name].append(getattr(o, name))
+        for name in ("dora_indicators", "ura_indicators", "hand"):
+            outcomes[name].append(_tiles(getattr(o, name)))
+        outcomes["game"].append(number)
+        outcomes["log_row"].append(n)
+        outcomes["outcome"].append(i)
+        outcomes["win_tile"].append(None if o.win_tile is None else tile_str(o.win_tile))
+        outcomes["melds"].append(None if o.melds is None else
+                                 [{"kind": mk, "tiles": _tiles(tiles)} for mk, tiles in o.melds])
+        outcomes["tenpai"].append(o.tenpai)
+
+
+def _outcomes_table(outcomes: dict[str, list]) -> pa.Table:
+    return pa.table({name: pa.array(outcomes[name], _ARROW_OUTCOMES.field(name).type)
+                     for name in _ARROW_OUTCOMES.names})
+
+
+def outcomes_of_games(games: list[Game], numbers: list[int]) -> pl.DataFrame:
+    """The outcomes table (:data:`.log_tables.OUTCOMES`) of ``games``, each numbered as ``numbers`` says."""
+    outcomes = _outcome_lists()
+    for number, game in zip(numbers, games):
+        for n, k in enumerate(game.kyokus, start=1):
+            _add_outcomes(outcomes, number, n, k)
+    return pl.from_arrow(_outcomes_table(outcomes)).cast(dict(OUTCOMES))
 
 
 def games_table(rows: list[dict]) -> pl.DataFrame:

@@ -74,6 +74,7 @@ class Items:
     place: np.ndarray
     bad: np.ndarray
     deals: np.ndarray  # hands x 4 x 13: each seat's dealt tiles in the log's order (-1: none)
+    dealt: np.ndarray  # hands x 4: how many tiles each seat is dealt
 
 
 def play_items(buffer: bytes, seats_listed: np.ndarray) -> Items:
@@ -84,26 +85,33 @@ def play_items(buffer: bytes, seats_listed: np.ndarray) -> Items:
     inside = (np.cumsum(b == 34, dtype=np.int64) & 1).astype(bool)  # an opening quote and a string's bytes
     pos = np.flatnonzero(~inside & ((b == 91) | (b == 93) | (b == 44)))
     ch = b[pos]
-    depth = np.cumsum(np.where(ch == 91, 1, np.where(ch == 93, -1, 0)), dtype=np.int64)
-    hand_open = (ch == 91) & (depth == 2)
-    hand_of = np.cumsum(hand_open) - 1
-    element_open = (ch == 91) & (depth == 3)
-    counted = np.cumsum(element_open)
-    element_of = counted - counted[np.flatnonzero(hand_open)][np.maximum(hand_of, 0)] - 1
-    listed = seats_listed[np.clip(hand_of, 0, max(hands - 1, 0))] if hands else np.zeros(len(pos), np.int64)
-    seat = (element_of - 4) // 3
-    which = (element_of - 4) % 3
-    in_play = (depth == 3) & (element_of >= 4) & (seat < listed) & (hand_of >= 0)
+    opens = ch == 91
+    depth = np.cumsum(opens.astype(np.int8) - (ch == 93), dtype=np.int32)
+    hand_open = opens & (depth == 2)
+    hand_of = np.cumsum(hand_open, dtype=np.int32) - 1
+    counted = np.cumsum(opens & (depth == 3), dtype=np.int32)
+    counted_at_hand = counted[np.flatnonzero(hand_open)]
+    listed = seats_listed.astype(np.int32)
     bad = np.zeros(hands, bool)
-    nested = (ch == 91) & (depth == 4)  # a list inside a draw or discard list
-    nested[nested] = in_play[np.flatnonzero(nested) - 1]
-    bad[hand_of[nested]] = True
-    sep = np.flatnonzero(in_play[:-1] & (pos[1:] > pos[:-1] + 1))  # a scalar between two separators
+
+    def place_of(at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The hand, seat and list (0 dealt, 1 drawn, 2 discarded) of separators inside an element, and
+        whether that element is a seat's list."""
+        hand = hand_of[at]
+        element = counted[at] - counted_at_hand[hand] - 1 - 4
+        seat, which = element // 3, element % 3
+        return hand, seat, which, (element >= 0) & (seat < listed[hand])
+
+    nested = np.flatnonzero(opens & (depth == 4))  # a list inside a seat's list
+    hand, _, _, listed_in = place_of(nested)
+    bad[hand[listed_in]] = True
+    inner = np.flatnonzero(depth[:-1] == 3)
+    inner = inner[pos[inner + 1] > pos[inner] + 1]  # a scalar between two separators inside an element
+    hand, seat, which, listed_in = place_of(inner)
+    sep = inner[listed_in]
+    hand, seat, which = hand[listed_in], seat[listed_in], which[listed_in]
     start, end = pos[sep] + 1, pos[sep + 1]
-    hand, seat, which = hand_of[sep], seat[sep], which[sep]
-    slot = (hand * 4 + seat) * 3 + which  # items in order of hand, seat, then dealt, drawn, discarded
-    order = np.argsort(slot, kind="stable")
-    start, end, hand, seat, which, slot = (x[order] for x in (start, end, hand, seat, which, slot))
+    slot = (hand * 4 + seat) * 3 + which  # in the log's order: by hand, seat, then dealt, drawn, discarded
     counts = np.bincount(slot, minlength=hands * 12).reshape(hands, 4, 3)
     value, text, letter, tiles, length, called, place, wrong = _decode(b, start, end)
     bad[hand[wrong]] = True
@@ -125,7 +133,7 @@ def play_items(buffer: bytes, seats_listed: np.ndarray) -> Items:
     at = np.arange(int(dealt.sum())) - np.repeat(_starts(counts[:, :, 0]).reshape(-1), counts[:, :, 0].reshape(-1))
     deals[hand[dealt][full], seat[dealt][full], at[full]] = deal_tile[full]
     return _items(counts[:, :, 1:], take_tile, take_call, kind, tile, call, letter, tiles, length, called, place,
-                  bad, deals)
+                  bad, deals, counts[:, :, 0])
 
 
 def _starts(counts: np.ndarray) -> np.ndarray:
@@ -135,11 +143,11 @@ def _starts(counts: np.ndarray) -> np.ndarray:
 
 
 def _items(counts, take_tile, take_call, kind, tile, call, letter, tiles, length, called, place, bad,
-           deals) -> Items:
+           deals, dealt) -> Items:
     """The flat columns split into draws and discards, with each seat's start in its own column."""
     takes, drops = counts[:, :, 0], counts[:, :, 1]
     return Items(_starts(takes), takes, _starts(drops), drops, take_tile.astype(np.int16), take_call, kind, tile,
-                 call, letter, tiles, length, called, place, bad, deals)
+                 call, letter, tiles, length, called, place, bad, deals, dealt)
 
 
 def _decode(b: np.ndarray, start: np.ndarray, end: np.ndarray):

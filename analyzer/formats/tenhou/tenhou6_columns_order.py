@@ -197,15 +197,17 @@ def checks(play: Play, items: Items) -> tuple[np.ndarray, np.ndarray]:
         composite = pon_key * (n + 1) + pon
         order = np.argsort(composite)
         found = np.searchsorted(composite[order], kakan_key * (n + 1) + kakan) - 1
+        if not len(pon):  # no pon for any kakan to extend
+            pon, order, found, pon_key, pon_tiles = (np.zeros(1, np.int64),) * 3 + (np.full(1, -1),) + (
+                np.zeros((1, 4), np.int16),)
         which = order[np.maximum(found, 0)]
-        ok = (found >= 0) & (pon_key[which] == kakan_key) if len(pon) else np.zeros(len(kakan), bool)
+        ok = (found >= 0) & (pon_key[which] == kakan_key)
         counts = np.zeros((len(kakan), 37), np.int64)
         k_tiles = tiles[call[kakan]]
         rows = np.repeat(np.arange(len(kakan)), 4)
         np.add.at(counts, (rows, np.maximum(k_tiles.reshape(-1), 0)), (k_tiles.reshape(-1) >= 0).astype(np.int64))
-        if len(pon):
-            p_tiles = pon_tiles[which][:, :3]
-            np.add.at(counts, (np.repeat(np.arange(len(kakan)), 3), p_tiles.reshape(-1)), -1)
+        p_tiles = pon_tiles[which][:, :3].astype(np.int64)
+        np.add.at(counts, (np.repeat(np.arange(len(kakan)), 3), np.maximum(p_tiles.reshape(-1), 0)), -1)
         ok &= (counts >= 0).all(axis=1) & (counts.sum(axis=1) == 1)
         added[kakan] = np.argmax(counts, axis=1)
         bad[play.hand[kakan[~ok]]] = True

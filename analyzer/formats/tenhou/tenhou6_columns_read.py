@@ -40,11 +40,13 @@ from analyzer.formats.detect import TENHOU_JSON, detect_format
 from analyzer.formats.events import ROUNDS, TILE_CODES
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
-from analyzer.formats.log_tables import EVENTS, TILE, LogTables
+from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.model import Game, LogError
-from analyzer.formats.tables_from_games import arrow_tables_of_games, log_tables_from_arrow
-from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, arrow_field, enum_array, event_tiles, outcome_deltas
+from analyzer.formats.events import INT16_MAX
+from analyzer.formats.tables_from_games import game_row, games_table, outcomes_of_games
+from analyzer.formats.tenhou.mjlog_columns_codes import (EVENT, arrow_field, enum_array, event_tiles, lists,
+                                                          outcome_deltas, series)
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
 from analyzer.formats.tenhou.tenhou6_columns_items import play_items
@@ -118,6 +120,14 @@ def read_tenhou6_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LO
     return read_with_columns(files, prepared, _Parsed, max_bytes, log_format)
 
 
+def _beyond_the_tables(games: list[Game]) -> set[int]:
+    """The games whose values the tables' types cannot hold (as :func:`analyzer.formats.events.game_events`
+    refuses them), or whose outcomes lack a seat's score change."""
+    return {i for i, g in enumerate(games) if len(g.kyokus) > INT16_MAX or any(
+        not 0 <= k.honba <= INT16_MAX or not 0 <= k.kyotaku <= INT16_MAX or not -INT16_MAX <= k.kyoku <= INT16_MAX
+        or any(len(o.deltas) < k.players for o in k.outcomes) for k in g.kyokus)}
+
+
 class _Parsed:
     """The columns of the prepared files of a batch (numbered 0.. in file order) and the files refused."""
 
@@ -133,10 +143,9 @@ class _Parsed:
                                 np.array([n for p in fast for n in p.seats_listed], np.int64))
         play = play_order(self.items, hand_players, np.array([k.dealer for k in kyokus], np.int64))
         added, unheld = checks(play, self.items)
-        failed = play.failed | unheld
-        refused = set(self.hand_file[failed].tolist())
-        self.model = arrow_tables_of_games(self.games, self.game_ids, refused=(cannot := {}))
-        refused |= set(cannot)
+        seated = np.arange(4)[None, :] < hand_players[:, None]
+        misdealt = (seated & (self.items.dealt != 13)).any(axis=1)
+        refused = set(self.hand_file[play.failed | unheld | misdealt].tolist()) | _beyond_the_tables(self.games)
         rows = self._stream(kyokus, play, added)
         self.play = play_rows(rows, self.players, rows["tag"][self.hand_first])
         refused |= refusals(rows, self.play, self.players)
@@ -145,12 +154,13 @@ class _Parsed:
             "names": [g.names for g in self.games]}))
         self.names, unnamed = event_players(values, self.game_ids)
         self.refused = refused | unnamed
-        self.kept_places = [i for i in range(len(fast)) if i not in cannot]
+        self.kyokus = kyokus
+        self.scores = np.array([k.scores for k in kyokus], np.int64).reshape(-1, 4)
         self.per_hand = {"log_row": np.concatenate([np.arange(1, len(g.kyokus) + 1) for g in self.games] or
                                                    [np.zeros(0, np.int64)]).astype(np.int16),
                          "honba": np.array([k.honba for k in kyokus], np.int64),
                          "kyotaku": np.array([k.kyotaku for k in kyokus], np.int64),
-                         "round": np.array([k.kyoku % 16 for k in kyokus], np.int64)}
+                         "kyoku": np.array([k.kyoku for k in kyokus], np.int64)}
 
     def _stream(self, kyokus: list, play, added: np.ndarray) -> dict[str, np.ndarray]:
         """The rows :func:`play_rows` takes, each hand's in order: its deal rows (seats, then indicators), its
@@ -159,15 +169,16 @@ class _Parsed:
         players = np.array([k.players for k in kyokus], np.int64)
         seats = np.arange(4)
         deal_h, deal_s = np.nonzero(seats[None, :] < players[:, None])
-        dora = [_ENUM[t] for k in kyokus for t in k.dora]
-        dora_h = np.repeat(np.arange(hands), [len(k.dora) for k in kyokus])
+        dora = np.array([_ENUM[t] for k in kyokus for t in k.dora], np.int64)
+        dora_h = np.repeat(np.arange(hands), [len(k.dora) for k in kyokus]).astype(np.int64)
+        self.dora, self.dora_hand = dora, dora_h
         outcomes = [(h, o) for h, k in enumerate(kyokus) for o in k.outcomes]
         out_h = np.array([h for h, _ in outcomes], np.int64)
         out_ev = np.array([_OUTCOME_EVENT[o.result] for _, o in outcomes], np.int64)
         seated = np.isin(out_ev, (EVENT["ron"], EVENT["tsumo"]))
         out_seat = np.where(seated, [o.winner if o.winner is not None else -1 for _, o in outcomes], -1)
         out_frm = np.where(out_ev == EVENT["ron"], [o.loser if o.loser is not None else -1 for _, o in outcomes], -1)
-        self.recorded = np.array([o.deltas for _, o in outcomes], np.int64).reshape(-1, 4)
+        self.recorded = np.array([(list(o.deltas) + [0] * 4)[:4] for _, o in outcomes], np.int64).reshape(-1, 4)
         first = [k.outcomes[0] if k.outcomes else None for k in kyokus]
         ronned = np.array([o is not None and o.result == "ron" for o in first], bool)
         loser = np.array([o.loser if o is not None and o.loser is not None else -1 for o in first], np.int64)
@@ -176,7 +187,7 @@ class _Parsed:
         tile = np.where(play.ev == EVENT["kakan"], added, play.tile)
         parts = [  # hand, group, ev, seat, tile, frm, giri, call, outcome
             (deal_h, 0, np.full(len(deal_h), HAIPAI), deal_s, -1, -1, False, -1, -1),
-            (dora_h, 1, np.full(len(dora_h), DORA), -1, np.array(dora, np.int64), -1, False, -1, -1),
+            (dora_h, 1, np.full(len(dora_h), DORA), -1, dora, -1, False, -1, -1),
             (play.hand, 2, play.ev, play.seat, tile, play.frm, play.giri, play.call, -1),
             (settled, 3, np.full(len(settled), ACCEPTED), last[settled], -1, -1, False, -1, -1),
             (out_h, 4, out_ev, out_seat, -1, out_frm, False, -1, np.arange(len(out_h))),
@@ -195,14 +206,33 @@ class _Parsed:
 
     def tables(self, numbers: np.ndarray) -> LogTables:
         """The tables of the files kept (``numbers``: each prepared file's game number, -1 for one refused)."""
-        model = log_tables_from_arrow({name: table for name, table in self.model.items() if name != "events"}
-                                      | {"events": self.model["events"].slice(0, 0)})
-        renumber = pl.col("game").replace_strict(list(range(len(self.kept_places))),
-                                                 [int(numbers[i]) for i in self.kept_places], return_dtype=pl.Int32)
-        kept = {name: getattr(model, name).with_columns(renumber).filter(pl.col("game") >= 0)
-                for name in ("games", "hands", "outcomes")}
-        return LogTables(games=kept["games"], hands=kept["hands"], events=self._events(numbers),
-                         outcomes=kept["outcomes"])
+        kept = [i for i in range(len(self.fast)) if numbers[i] >= 0]
+        games = games_table([game_row(int(numbers[i]), self.games[i], self.game_ids[i]) for i in kept])
+        outcomes = outcomes_of_games([self.games[i] for i in kept], [int(numbers[i]) for i in kept])
+        return LogTables(games=games, hands=self._hands(numbers), events=self._events(numbers), outcomes=outcomes)
+
+    def _hands(self, numbers: np.ndarray) -> pl.DataFrame:
+        """The hands table of the files kept: the counters and scores of the games without play, the deals and
+        indicators from the columns."""
+        keep = numbers[self.hand_file] >= 0 if len(self.hand_file) else np.zeros(0, bool)
+        players = np.array([k.players for k in self.kyokus], np.int64)
+        seated = np.arange(4)[None, :] < players[:, None]
+        deals = self.items.deals[keep]
+        inner = np.where(seated[keep], 13, 0).reshape(-1)
+        flat = deals.reshape(-1, 13)[inner > 0].reshape(-1)
+        haipai = lists(lists(enum_array(flat.astype(np.uint8), TILE), inner, pl.List(TILE)),
+                       np.full(int(keep.sum()), 4), HANDS["haipai"])
+        dora = lists(enum_array(self.dora[keep[self.dora_hand]].astype(np.uint8), TILE),
+                     np.bincount(self.dora_hand, minlength=len(keep))[keep], HANDS["dora"])
+        per_hand = {name: values[keep] for name, values in self.per_hand.items()}
+        frame = pl.DataFrame({
+            "game": numbers[self.hand_file[keep]].astype(np.int32), "log_row": per_hand["log_row"],
+            "kyoku": per_hand["kyoku"].astype(np.int16), "honba": per_hand["honba"], "kyotaku": per_hand["kyotaku"],
+            "scores": series(lists(pa.array(self.scores[keep].reshape(-1)), np.full(int(keep.sum()), 4),
+                                   HANDS["scores"]), HANDS["scores"], "scores"),
+            "players": players[keep].astype(np.int8)})
+        return frame.with_columns(haipai=series(haipai, HANDS["haipai"], "haipai"),
+                                  dora=series(dora, HANDS["dora"], "dora")).select(list(HANDS))
 
     def _events(self, numbers: np.ndarray) -> pl.DataFrame:
         """The events table of the files kept, from the play rows' arrays."""
@@ -214,7 +244,7 @@ class _Parsed:
         arrays = {
             "game": pa.array(numbers[file]),
             **{name: pa.array(values[hand]) for name, values in per_hand.items()},
-            "round": enum_array(self.per_hand["round"].astype(np.uint8)[hand], ROUND),
+            "round": enum_array((self.per_hand["kyoku"] % 16).astype(np.uint8)[hand], ROUND),
             "seq": pa.array(rows["seq"]),
             "turn": pa.array(rows["turn"], mask=rows["turn"] < 0),
             "seat": pa.array(seat, mask=seat < 0),

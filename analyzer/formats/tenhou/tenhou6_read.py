@@ -95,9 +95,9 @@ def json_objects(text: str) -> list[dict]:
 
 
 def game_of_objects(objs: list[dict], file: str, play: bool = True) -> Game:
-    """The game of a log's objects (:func:`json_objects`); without ``play`` its hands have no events (their
-    draws, discards and calls are read as columns: :mod:`.tenhou6_columns_read`) and a riichi on a hand's last
-    discard is left for those columns to settle."""
+    """The game of a log's objects (:func:`json_objects`); without ``play`` its hands have no events and no
+    deals (their tiles are read as columns: :mod:`.tenhou6_columns_read`, which also checks them) and a riichi on
+    a hand's last discard is left for those columns to settle."""
     first = objs[0]
     names = first.get("name") or ["", "", "", ""]
     if not isinstance(names, list):
@@ -197,11 +197,11 @@ def _kyoku(raw: list, aka: bool, players: int = 4, double_forms: bool = False, p
         honba=int(honba),
         kyotaku=int(sticks),
         scores=[int(x) for x in scores],
-        haipai=[[json_tile(t) for t in raw[4 + 3 * s]] for s in range(4)],
+        haipai=[[json_tile(t) for t in raw[4 + 3 * s]] for s in range(4)] if play else [[], [], [], []],
         dora=[json_tile(t) for t in dora],
         players=players,
     )
-    if any(len(h) != 13 for h in k.haipai[:players]):
+    if play and any(len(h) != 13 for h in k.haipai[:players]):
         raise LogError("a starting hand does not have 13 tiles")
     if play:
         k.events = play_order(k, [raw[5 + 3 * s] for s in range(4)], [raw[6 + 3 * s] for s in range(4)])

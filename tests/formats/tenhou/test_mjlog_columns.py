@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+from analyzer.formats.columns_read import unreadable_reason
 from analyzer.formats.files import expand_paths
 from analyzer.formats.parse import read_game
 from analyzer.formats.tables_from_games import tables_of_games
@@ -37,7 +38,7 @@ def oracle(files: list[Path]):
             try:
                 tables_of_games([game], [gid])
             except (ValueError, IndexError, KeyError, TypeError) as exc:  # as the events export
-                game, error = None, f"cannot be read into the log tables ({type(exc).__name__}: {str(exc)[:200]})"
+                game, error = None, unreadable_reason(game, exc)
         reads.append((len(games) if game is not None else None, gid, digest, error))
         if game is not None:
             games.append(game)
