@@ -91,7 +91,9 @@ def _mostly_tenhou6(files: list[Path]) -> bool:
 def read_batch_tables(files: list[Path], max_bytes: int, log_format: str) -> tuple[LogTables, list]:
     """The log tables of a batch of files and what became of each (:func:`analyzer.formats.columns_read.
     read_with_columns`): read by the mjai columns for ``mjai``, and for ``auto`` when fewer than half of them are
-    named as mjlog files and they are mostly mjai files (:func:`_mostly_mjai`); else by the mjlog columns."""
+    named as mjlog files and they are mostly mjai files (:func:`_mostly_mjai`); by the tenhou.net/6 columns when
+    fewer than half are named as mjlog files and they are mostly such JSON files (:func:`_mostly_tenhou6`); else
+    by the mjlog columns."""
     not_mjlog = 2 * _named(files, MJLOG_NAMES) < len(files)
     if log_format == "mjai" or (log_format == "auto" and not_mjlog and _mostly_mjai(files)):
         return read_mjai_tables(files, max_bytes, log_format)
