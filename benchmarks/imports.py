@@ -1,7 +1,7 @@
-"""The mjlog (or mjai) import and the exports against the commit an issue was filed at: the shared mjlog files
-replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` or ``tenhou6``
-those games exported to mjai or tenhou.net/6 JSON files first (by this checkout, not timed), every step a fresh process of the command line, all
-in one run.
+"""The mjlog (mjai, tenhou.net/6 JSON) import and the exports against the commit an issue was filed at: the shared
+mjlog files replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` or
+``tenhou6`` those games exported to mjai or tenhou.net/6 JSON files first (by this checkout, not timed), every
+step a fresh process of the command line, all in one run.
 
     .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog] [--format tenhou6]
                                            [--baseline CHECKOUT] [--repeat 2] [--steps …] [--out benchmarks/results]

@@ -227,7 +227,8 @@ def _not_held(play: Play, items: Items, added: np.ndarray) -> np.ndarray:
     parts.append((h, s, haipai[h, s, t].astype(np.int64), np.full(len(h), -1), np.zeros(len(h)), np.ones(len(h))))
     for kinds, change in (((DRAW,), 1), ((DISCARD, KITA), -1)):
         rows = np.flatnonzero(np.isin(ev, kinds))
-        parts.append((play.hand[rows], seat[rows], tile[rows], place[rows], np.ones(len(rows)), np.full(len(rows), change)))
+        parts.append((play.hand[rows], seat[rows], tile[rows], place[rows], np.ones(len(rows)),
+                      np.full(len(rows), change)))
     rows = np.flatnonzero(ev == KAKAN)
     parts.append((play.hand[rows], seat[rows], added[rows], place[rows], np.ones(len(rows)), -np.ones(len(rows))))
     rows = np.flatnonzero(np.isin(ev, (CHI, PON, MINKAN, ANKAN)))
