@@ -111,14 +111,15 @@ class InterruptibleGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted(ctx)
-        except Exception as exc:  # after friendly_errors' block (printing the standings): the same as there
-            if not isinstance(exc, click.ClickException) and (ctrl_c_seen() or raised_by_ctrl_c(exc)):
-                interrupted(ctx)
-            raise
         except _HELP_AS_ERROR:  # `analyzer rules` alone: its help
             raise
         except click.UsageError as exc:
             raise usage_failure(exc, ctx) from exc
+        except Exception as exc:  # after friendly_errors' block (printing the standings): the same as there
+            if not isinstance(exc, (click.ClickException, click.exceptions.Exit)) and (
+                    ctrl_c_seen() or raised_by_ctrl_c(exc)):
+                interrupted(ctx)
+            raise
 
 
 def interrupted(ctx: click.Context) -> None:

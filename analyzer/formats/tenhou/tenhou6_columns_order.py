@@ -70,109 +70,134 @@ class _Out:
 def play_order(items: Items, players: np.ndarray, dealer: np.ndarray) -> Play:
     """Every hand's play in order (see the module docstring); ``players`` and ``dealer`` per hand."""
     hands = len(players)
-    ti, di = np.zeros((hands, 4), np.int64), np.zeros((hands, 4), np.int64)
-    drawn = np.full((hands, 4), -1, np.int64)
+    # per hand and seat, flat (hand * 4 + seat): the draws and discards taken so far, the tile just drawn
+    ti, di = np.zeros(hands * 4, np.int64), np.zeros(hands * 4, np.int64)
+    drawn = np.full(hands * 4, -1, np.int64)
+    takes, take_start = items.takes.reshape(-1), items.take_start.reshape(-1)
+    drops, drop_start = items.drops.reshape(-1), items.drop_start.reshape(-1)
+    take_call = np.append(items.take_call, -1)  # a last entry for the hands that take nothing this step
+    take_tile = np.append(items.take_tile, -1)
+    drop_kind = np.append(items.drop_kind, -1)
+    drop_tile = np.append(items.drop_tile, -1)
+    drop_call = np.append(items.drop_call, -1)
+    none_taken, none_dropped = len(items.take_call), len(items.drop_kind)
     turn, need = dealer.astype(np.int64).copy(), np.ones(hands, bool)
     alive, failed = ~items.bad.copy(), items.bad.copy()
     last_riichi = np.full(hands, -1, np.int64)
     out = _Out()
-    letter, called, place = items.letter, items.called, items.place
+    letter, called = np.append(items.letter, -9), np.append(items.called, -1)
+    flat = _Flat(ti, takes, take_start, take_call, none_taken)
     for step in range(MAX_STEPS):
         a = np.flatnonzero(alive)
         if not len(a):
             break
         at = step * SLOTS
         s, n = turn[a], players[a].astype(np.int64)
-        drawing = need[a] & (ti[a, s] < items.takes[a, s])
+        f = a * 4 + s
+        drawing = need[a] & (ti[f] < takes[f])
         ended = need[a] & ~drawing
-        tix = np.where(drawing, items.take_start[a, s] + ti[a, s], 0)
-        bad = drawing & (items.take_call[tix] >= 0) if len(items.take_call) else drawing & False
+        tix = np.where(drawing, take_start[f] + ti[f], none_taken)
+        bad = drawing & (take_call[tix] >= 0)
         draws = drawing & ~bad
-        tile = items.take_tile[tix] if len(items.take_tile) else np.zeros(len(a), np.int64)
+        tile = take_tile[tix]
         out.add(a[draws], at, DRAW, s[draws], tile[draws])
-        ti[a[draws], s[draws]] += 1
-        drawn[a[draws], s[draws]] = tile[draws]
+        ti[f[draws]] += 1
+        drawn[f[draws]] = tile[draws]
         go = ~ended & ~bad
-        acting = go & (di[a, s] < items.drops[a, s])
+        acting = go & (di[f] < drops[f])
         ended |= go & ~acting
-        dix = np.where(acting, items.drop_start[a, s] + di[a, s], 0)
-        di[a[acting], s[acting]] += 1
-        kind = np.where(acting, items.drop_kind[dix], -1) if len(items.drop_kind) else np.full(len(a), -1)
+        dix = np.where(acting, drop_start[f] + di[f], none_dropped)
+        di[f[acting]] += 1
+        kind = drop_kind[dix]
         north = kind == NORTH_OUT
         bad |= north & (n != 3)
         out.add(a[north], at + 2, KITA, s[north], np.full(int(north.sum()), NORTH_TILE))
         for kan_kind, letter_of in ((CLOSED_KAN, 3), (ADDED_KAN, 4)):
             kan = kind == kan_kind
-            ix = items.drop_call[dix[kan]]
+            ix = drop_call[dix[kan]]
             out.add(a[kan], at + 2, CALL_EVENT[letter_of], s[kan], called[ix], call=ix)
         need[a[north | (kind == CLOSED_KAN) | (kind == ADDED_KAN)]] = True
         bad |= acting & ((kind == GAP) | (kind < 0))
         discard = acting & (kind >= 0) & (kind <= RIICHI_GIRI) & (kind != GAP)
         giri = discard & ((kind == GIRI) | (kind == RIICHI_GIRI))
         riichi = discard & ((kind == RIICHI) | (kind == RIICHI_GIRI))
-        held = drawn[a, s]
+        held = drawn[f]
         bad |= giri & (held < 0)
         discard &= ~bad
-        dtile = np.where(giri, held, items.drop_tile[dix] if len(items.drop_tile) else -1)
-        drawn[a[discard], s[discard]] = -1
-        out.add(a[riichi & discard], at + 1, DECLARED, s[riichi & discard], np.full(int((riichi & discard).sum()), -1))
+        dtile = np.where(giri, held, drop_tile[dix])
+        drawn[f[discard]] = -1
+        declared = riichi & discard
+        out.add(a[declared], at + 1, DECLARED, s[declared], np.full(int(declared.sum()), -1))
         out.add(a[discard], at + 2, DISCARD, s[discard], dtile[discard], giri=giri[discard])
-        caller, call = _caller(items, a, s, n, ti, dtile, discard, letter, called, place)
+        caller, call = _caller(flat, a, s, n, dtile, discard, letter, called, items.place)
         following = (s + 1) % n
-        more = ti[a, following] < items.takes[a, following]
-        accepted = riichi & discard & ((caller >= 0) | more)
+        more = ti[a * 4 + following] < takes[a * 4 + following]
+        accepted = declared & ((caller >= 0) | more)
         out.add(a[accepted], at + 3, ACCEPTED, s[accepted], np.full(int(accepted.sum()), -1))
-        last = riichi & discard & ~accepted
+        last = declared & ~accepted
         last_riichi[a[last]] = s[last]
         passed = discard & (caller < 0)
         turn[a[passed]], need[a[passed]] = following[passed], True
         took = discard & (caller >= 0)
         o, ix = caller[took], call[took]
-        ti[a[took], o] += 1
+        taker = a[took] * 4 + o
+        ti[taker] += 1
         kinds = letter[ix]
         out.add(a[took], at + 4, CALL_EVENT[kinds], o, dtile[took], s[took], ix)
         turn[a[took]] = o
         open_kan = kinds == MINKAN_L
         need[a[took]] = open_kan
-        h, o_kan = a[took][open_kan], o[open_kan]
-        gap = di[h, o_kan] < items.drops[h, o_kan]
-        gap_ix = np.where(gap, items.drop_start[h, o_kan] + di[h, o_kan], 0)
-        gap &= items.drop_kind[gap_ix] == GAP if len(items.drop_kind) else gap
-        di[h[gap], o_kan[gap]] += 1
+        kan_f = taker[open_kan]
+        gap = di[kan_f] < drops[kan_f]
+        gap &= drop_kind[np.where(gap, drop_start[kan_f] + di[kan_f], none_dropped)] == GAP
+        di[kan_f[gap]] += 1
         failed[a[bad]] = True
         alive[a[bad | ended]] = False
     failed |= alive  # not ended within the steps
-    left = (ti != items.takes) | (di != items.drops)
-    failed |= left.any(axis=1)
+    left = (ti != takes) | (di != drops)
+    failed |= left.reshape(hands, 4).any(axis=1)
     hand, order, ev, seat, tile, frm, call, giri = out.columns()
     sort = np.lexsort((order, hand))
     return Play(hand[sort], ev[sort].astype(np.int8), seat[sort].astype(np.int8), tile[sort].astype(np.int16),
                 frm[sort].astype(np.int8), call[sort], giri[sort], last_riichi, failed)
 
 
-def _caller(items: Items, a, s, n, ti, dtile, discard, letter, called, place):
+@dataclass
+class _Flat:
+    """The draws taken so far and the draw lists, flat by hand and seat (see :func:`play_order`)."""
+
+    ti: np.ndarray
+    takes: np.ndarray
+    take_start: np.ndarray
+    take_call: np.ndarray
+    none_taken: int
+
+
+def _caller(flat: _Flat, a, s, n, dtile, discard, letter, called, place):
     """The seat that calls each discard (-1: none) and its call: a pon or open kan naming the discarder, by the
     seats after it in turn; else a chi by the next seat."""
     caller = np.full(len(a), -1, np.int64)
     call = np.full(len(a), -1, np.int64)
-    if not len(items.take_call) or not len(letter):
+    if not flat.none_taken:
         return caller, call
+    place = np.append(place, 0)
+    ti, takes, take_start, take_call = flat.ti, flat.takes, flat.take_start, flat.take_call
     for k in (1, 2, 3):
         o = (s + k) % 4
-        has = discard & (caller < 0) & (ti[a, o] < items.takes[a, o])
-        ix = items.take_call[np.where(has, items.take_start[a, o] + ti[a, o], 0)]
-        ok = has & (ix >= 0)
-        ixc = np.maximum(ix, 0)
-        kind = letter[ixc]
+        f = a * 4 + o
+        has = discard & (caller < 0) & (ti[f] < takes[f])
+        ix = take_call[np.where(has, take_start[f] + ti[f], flat.none_taken)]
         # the called tile's place among the string's tiles says the seat called from (.tenhou6_play._from_seat)
-        frm = (o + np.where(place[ixc] == 0, 3, np.where(place[ixc] == 2, 2, 1))) % 4
-        match = ok & ((kind == PON_L) | (kind == MINKAN_L)) & (frm == s) & (called[ixc] == dtile)
+        p = place[ix]
+        frm = (o + np.where(p == 0, 3, np.where(p == 2, 2, 1))) % 4
+        kind = letter[ix]
+        match = has & ((kind == PON_L) | (kind == MINKAN_L)) & (frm == s) & (called[ix] == dtile)
         caller[match], call[match] = o[match], ix[match]
     o = (s + 1) % n
-    has = discard & (caller < 0) & (ti[a, o] < items.takes[a, o])
-    ix = items.take_call[np.where(has, items.take_start[a, o] + ti[a, o], 0)]
-    ixc = np.maximum(ix, 0)
-    match = has & (ix >= 0) & (letter[ixc] == CHI_L) & (called[ixc] == dtile)
+    f = a * 4 + o
+    has = discard & (caller < 0) & (ti[f] < takes[f])
+    ix = take_call[np.where(has, take_start[f] + ti[f], flat.none_taken)]
+    match = has & (letter[ix] == CHI_L) & (called[ix] == dtile)
     caller[match], call[match] = o[match], ix[match]
     return caller, call
 
