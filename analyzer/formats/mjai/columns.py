@@ -46,7 +46,7 @@ from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
 from analyzer.formats.mjai.read import read_start_game
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.tables_from_games import game_row, games_table
-from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, arrow_field, enum_array, event_tiles, outcome_deltas
+from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, enum_array, event_tiles, events_frame, outcome_deltas
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
 
@@ -301,16 +301,7 @@ class _Parsed:
             "wall_left": pa.array(rows["wall_left"]),
             **self._deltas(rows, n),
         }
-        fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENTS.items() if name in arrays]
-        frame = pl.from_arrow(pa.Table.from_arrays([arrays[x.name] for x in fields], schema=pa.schema(fields)))
-        at_file = pl.Series(file)
-        unseated = seat < 0
-        player = self.names.gather(pl.Series(file.astype(np.int64) * 4 + np.where(unseated, 0, seat)))
-        return frame.with_columns(
-            game_id=pl.Series(self.game_ids, dtype=pl.String).gather(at_file),
-            log_file=pl.Series([str(p.path) for p in self.fast], dtype=pl.String).gather(at_file),
-            player=player.set(pl.Series(unseated), None) if unseated.any() else player,
-        ).select(list(EVENTS))
+        return events_frame(arrays, file, seat, self.names, self.game_ids, [str(p.path) for p in self.fast])
 
     def _deltas(self, rows: dict, n: int) -> dict:
         """The outcome rows' deltas (:func:`analyzer.formats.tenhou.mjlog_columns_codes.outcome_deltas`)."""

@@ -50,7 +50,7 @@ from analyzer.formats.model import LogError
 from analyzer.formats.tenhou.mjlog import split_prolog
 from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
 from analyzer.formats.tenhou.mjlog_columns_codes import (
-    ANKAN, CHI, EVENT, TILE_TABLE, arrow_field, enum_array, event_tiles, outcome_deltas,
+    ANKAN, CHI, EVENT, TILE_TABLE, enum_array, event_tiles, events_frame, outcome_deltas,
 )
 from analyzer.formats.tenhou.mjlog_columns_deals import deals, placed
 from analyzer.formats.tenhou.mjlog_columns_games import game_values, players
@@ -213,18 +213,7 @@ class _Parsed:
             "wall_left": pa.array(e["wall_left"]),
             **self._deltas(e, n),
         }
-        fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENTS.items() if name in arrays]
-        frame = pl.from_arrow(pa.Table.from_arrays([arrays[f.name] for f in fields], schema=pa.schema(fields)))
-        # the texts by game and seat: gathered as Polars strings (views of the few texts, not copies)
-        at_file = pl.Series(file)
-        unseated = seat < 0
-        player = self.players.gather(pl.Series(file * 4 + np.where(unseated, 0, seat)))
-        paths = [str(p.path) for p in self.fast]
-        return frame.with_columns(
-            game_id=pl.Series(self.game_ids, dtype=pl.String).gather(at_file),
-            log_file=pl.Series(paths, dtype=pl.String).gather(at_file),
-            player=player.set(pl.Series(unseated), None) if unseated.any() else player,
-        ).select(list(EVENTS))
+        return events_frame(arrays, file, seat, self.players, self.game_ids, [str(p.path) for p in self.fast])
 
     def _deltas(self, e: dict[str, np.ndarray], n: int) -> dict[str, pa.Array]:
         """The outcome rows' deltas (:func:`.mjlog_columns_codes.outcome_deltas`)."""

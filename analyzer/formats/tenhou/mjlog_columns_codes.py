@@ -18,6 +18,7 @@ import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.events import EVENTS, TILES
+from analyzer.formats.log_tables import EVENTS as EVENT_SCHEMA
 from analyzer.formats.log_tables import TILE
 
 TILE_VALUES = pl.Series("tile", TILES, dtype=TILE)
@@ -140,6 +141,24 @@ def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
     valid = np.zeros(n, bool)
     valid[rows] = True
     return pa.py_buffer(np.packbits(valid, bitorder="little"))
+
+
+def events_frame(arrays: dict[str, pa.Array], file: np.ndarray, seat: np.ndarray, names: pl.Series,
+                 game_ids: list[str], log_files: list[str]) -> pl.DataFrame:
+    """The events table (:data:`analyzer.formats.log_tables.EVENTS`) of its columns as Arrow arrays, with each
+    row's game id and log file by its file's number (``file``) and its player by file and seat (``names``
+    indexed ``file * 4 + seat``; none where ``seat`` is -1). The texts are gathered as Polars strings: views of
+    the few texts, not copies."""
+    fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENT_SCHEMA.items() if name in arrays]
+    frame = pl.from_arrow(pa.Table.from_arrays([arrays[f.name] for f in fields], schema=pa.schema(fields)))
+    at_file = pl.Series(file)
+    unseated = seat < 0
+    player = names.gather(pl.Series(file.astype(np.int64) * 4 + np.where(unseated, 0, seat)))
+    return frame.with_columns(
+        game_id=pl.Series(game_ids, dtype=pl.String).gather(at_file),
+        log_file=pl.Series(log_files, dtype=pl.String).gather(at_file),
+        player=player.set(pl.Series(unseated), None) if unseated.any() else player,
+    ).select(list(EVENT_SCHEMA))
 
 
 def outcome_deltas(n: int, e: dict[str, np.ndarray], recorded: list[np.ndarray], four: np.ndarray

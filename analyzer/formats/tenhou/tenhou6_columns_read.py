@@ -45,7 +45,7 @@ from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.events import INT16_MAX
 from analyzer.formats.tables_from_games import game_row, games_table, outcomes_of_games
-from analyzer.formats.tenhou.mjlog_columns_codes import (EVENT, arrow_field, enum_array, event_tiles, lists,
+from analyzer.formats.tenhou.mjlog_columns_codes import (EVENT, enum_array, event_tiles, events_frame, lists,
                                                           outcome_deltas, series)
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
@@ -257,16 +257,7 @@ class _Parsed:
             **outcome_deltas(n, rows, [self.recorded[self.outcome[line[rows["out"]]], s] for s in range(4)],
                              self.players[file[rows["out"]]] == 4),
         }
-        fields = [arrow_field(dtype).with_name(name) for name, dtype in EVENTS.items() if name in arrays]
-        frame = pl.from_arrow(pa.Table.from_arrays([arrays[x.name] for x in fields], schema=pa.schema(fields)))
-        at_file = pl.Series(file)
-        unseated = seat < 0
-        player = self.names.gather(pl.Series(file.astype(np.int64) * 4 + np.where(unseated, 0, seat)))
-        return frame.with_columns(
-            game_id=pl.Series(self.game_ids, dtype=pl.String).gather(at_file),
-            log_file=pl.Series([str(p.path) for p in self.fast], dtype=pl.String).gather(at_file),
-            player=player.set(pl.Series(unseated), None) if unseated.any() else player,
-        ).select(list(EVENTS))
+        return events_frame(arrays, file, seat, self.names, self.game_ids, [str(p.path) for p in self.fast])
 
     def _event_tiles(self, rows: dict, n: int) -> pa.Array:
         """The ``tiles`` column: each deal row's thirteen tiles, each call's three or four, sorted."""
