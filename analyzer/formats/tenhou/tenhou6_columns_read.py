@@ -13,8 +13,9 @@ the numbers) — a few values a hand. Then for the whole batch:
 2. :mod:`.tenhou6_columns_order`: the play in order, all hands in lock-step, and its checks;
 3. the events table's rows with their running values (turns, wall left, the outcomes' tiles, riichi sticks) by
    the play arithmetic of the mjlog columns (:func:`analyzer.formats.tenhou.mjlog_columns_play.play_rows`),
-   ``tsumogiri`` as the log says it; the games, hands and outcomes tables from the games without play
-   (:func:`analyzer.formats.tables_from_games.arrow_tables_of_games`).
+   ``tsumogiri`` as the log says it; the hands table from the deals' columns and each hand's counters, the
+   games and outcomes tables from the games without play (as :mod:`analyzer.formats.tables_from_games` makes
+   them for the per-game reader).
 
 **The per-game reader (:func:`.tenhou6_read.parse_json`) is the oracle**: a file that is not one JSON object of a
 whole game, is not for this reader's format, has an item in its play lists these columns do not read, a play they
