@@ -35,10 +35,9 @@ import polars as pl
 import pyarrow as pa
 
 from analyzer.formats.columns_read import FileRead, read_with_columns
-from analyzer.formats.events import ROUNDS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
-from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
+from analyzer.formats.log_tables import HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.mjai.columns_lines import (CALLS, NORTH_INDEX, RED_INDICES, T, TILE_LISTS, read_lines,
                                                  refused_lines, result_keys, tile_enum)
@@ -46,14 +45,14 @@ from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
 from analyzer.formats.mjai.read import read_start_game
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.tables_from_games import game_row, games_table
-from analyzer.formats.tenhou.mjlog_columns_codes import EVENT, enum_array, event_tiles, events_frame, outcome_deltas
+from analyzer.formats.tenhou.mjlog_columns_codes import (EVENT, enum_array, event_tiles, events_frame, outcome_deltas,
+                                                          play_arrays)
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
 
 _START = b'{"type":"start_game"'
 _BLANK = re.compile(rb"\n[ \t]*\n")
 _BOM = b"\xef\xbb\xbf"
-ROUND = pl.Enum(ROUNDS)
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 # the events table's event of each line type (-1: no row); a start_kyoku's rows are set apart
 _EVENT_OF = np.full(len(T) + 1, -1, np.int8)  # (the last entry: an unknown type, -1)
@@ -279,7 +278,7 @@ class _Parsed:
         """The events table of the files kept, from the play rows' arrays."""
         rows = kept_rows(self.play, numbers)
         n = len(rows["ev"])
-        file, hand, seat, tid, ev, line = (rows[k] for k in ("file", "hand", "seat", "tid", "ev", "r"))
+        file, seat, tid, ev, line = (rows[k] for k in ("file", "seat", "tid", "ev", "r"))
         giri = self.lines.tsumogiri == 1
         discard = ev == EVENT["discard"]
         tsumogiri = rows["tsumogiri"].copy()
@@ -287,18 +286,9 @@ class _Parsed:
         per_hand = {name: hands[name].fill_null(0).to_numpy().astype(np.int16)
                     for name in ("log_row", "honba", "kyotaku")}
         arrays = {
-            "game": pa.array(numbers[file]),
-            **{name: pa.array(values[hand]) for name, values in per_hand.items()},
-            "round": enum_array((hands["kyoku"].fill_null(0).to_numpy() % 16).astype(np.uint8)[hand], ROUND),
-            "seq": pa.array(rows["seq"]),
-            "turn": pa.array(rows["turn"], mask=rows["turn"] < 0),
-            "seat": pa.array(seat, mask=seat < 0),
-            "event": enum_array(ev, EVENTS["event"]),
+            **play_arrays(rows, numbers, per_hand, hands["kyoku"].fill_null(0).to_numpy(), tsumogiri),
             "tile": enum_array(np.maximum(tid, 0), TILE, tid >= 0),
             "tiles": self._event_tiles(rows, n),
-            "from_seat": pa.array(rows["frm"], mask=rows["frm"] < 0),
-            "tsumogiri": pa.array(tsumogiri == 1, mask=tsumogiri < 0),
-            "wall_left": pa.array(rows["wall_left"]),
             **self._deltas(rows, n),
         }
         return events_frame(arrays, file, seat, self.names, self.game_ids, [str(p.path) for p in self.fast])

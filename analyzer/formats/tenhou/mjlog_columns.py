@@ -44,13 +44,13 @@ from analyzer.formats.events import ROUNDS
 from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id, is_tenhou_log_id
-from analyzer.formats.log_tables import EVENTS, GAMES, SCHEMAS, TILE, LogTables
+from analyzer.formats.log_tables import GAMES, SCHEMAS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.model import LogError
 from analyzer.formats.tenhou.mjlog import split_prolog
 from analyzer.formats.tenhou.mjlog_columns_calls import calls, doras, reaches
 from analyzer.formats.tenhou.mjlog_columns_codes import (
-    ANKAN, CHI, EVENT, TILE_TABLE, enum_array, event_tiles, events_frame, outcome_deltas,
+    ANKAN, CHI, EVENT, TILE_TABLE, enum_array, event_tiles, events_frame, play_arrays, outcome_deltas,
 )
 from analyzer.formats.tenhou.mjlog_columns_deals import deals, placed
 from analyzer.formats.tenhou.mjlog_columns_games import game_values, players
@@ -192,25 +192,16 @@ class _Parsed:
         """The events table of the files kept, from the play rows' arrays (Arrow arrays built from them)."""
         e = kept_rows(self.play, numbers)
         n = len(e["ev"])
-        file, hand, seat, tid = e["file"], e["hand"], e["seat"], e["tid"]
+        file, seat, tid = e["file"], e["seat"], e["tid"]
         hands = self.deals.frame
         per_hand = {name: hands[name].to_numpy().astype(np.int16) for name in ("log_row", "honba", "kyotaku")}
         # a tile id (-1: none) by the file's red fives: one look-up in a table of none, with, none, without them
         table = np.concatenate([[255], TILE_TABLE[:136], [255], TILE_TABLE[136:]]).astype(np.uint8)
         tile = table[tid + np.where(self.values.aka, 1, 138).astype(np.int16)[file]]
         arrays = {
-            "game": pa.array(numbers[file]),
-            **{name: pa.array(values[hand]) for name, values in per_hand.items()},
-            "round": enum_array((hands["kyoku"].to_numpy() % 16).astype(np.uint8)[hand], ROUND),
-            "seq": pa.array(e["seq"]),
-            "turn": pa.array(e["turn"], mask=e["turn"] < 0),
-            "seat": pa.array(seat, mask=seat < 0),
-            "event": enum_array(e["ev"], EVENTS["event"]),
+            **play_arrays(e, numbers, per_hand, hands["kyoku"].to_numpy(), e["tsumogiri"]),
             "tile": enum_array(tile, TILE, tile != 255),
             "tiles": self._event_tiles(e, n),
-            "from_seat": pa.array(e["frm"], mask=e["frm"] < 0),
-            "tsumogiri": pa.array(e["tsumogiri"] == 1, mask=e["tsumogiri"] < 0),
-            "wall_left": pa.array(e["wall_left"]),
             **self._deltas(e, n),
         }
         return events_frame(arrays, file, seat, self.players, self.game_ids, [str(p.path) for p in self.fast])

@@ -143,6 +143,27 @@ def _bitmap(n: int, rows: np.ndarray) -> pa.Buffer:
     return pa.py_buffer(np.packbits(valid, bitorder="little"))
 
 
+def play_arrays(rows: dict[str, np.ndarray], numbers: np.ndarray, per_hand: dict[str, np.ndarray],
+                kyoku: np.ndarray, tsumogiri: np.ndarray) -> dict[str, pa.Array]:
+    """The events table's columns read off the play rows kept (:func:`.mjlog_columns_play.kept_rows`): ``game``
+    (``numbers``: each file's game number), the hand's ``log_row``, ``honba`` and ``kyotaku`` (``per_hand``,
+    Int16 by hand) and ``round`` (``kyoku`` by hand), ``seq``, ``turn``, ``seat``, ``event``, ``from_seat``,
+    ``wall_left`` and ``tsumogiri`` (-1 none, 0, 1 by row); a reader adds ``tile``, ``tiles`` and the deltas."""
+    hand, seat = rows["hand"], rows["seat"]
+    return {
+        "game": pa.array(numbers[rows["file"]]),
+        **{name: pa.array(values[hand]) for name, values in per_hand.items()},
+        "round": enum_array((kyoku % 16).astype(np.uint8)[hand], EVENT_SCHEMA["round"]),
+        "seq": pa.array(rows["seq"]),
+        "turn": pa.array(rows["turn"], mask=rows["turn"] < 0),
+        "seat": pa.array(seat, mask=seat < 0),
+        "event": enum_array(rows["ev"], EVENT_SCHEMA["event"]),
+        "from_seat": pa.array(rows["frm"], mask=rows["frm"] < 0),
+        "tsumogiri": pa.array(tsumogiri == 1, mask=tsumogiri < 0),
+        "wall_left": pa.array(rows["wall_left"]),
+    }
+
+
 def events_frame(arrays: dict[str, pa.Array], file: np.ndarray, seat: np.ndarray, names: pl.Series,
                  game_ids: list[str], log_files: list[str]) -> pl.DataFrame:
     """The events table (:data:`analyzer.formats.log_tables.EVENTS`) of its columns as Arrow arrays, with each

@@ -38,23 +38,22 @@ import pyarrow as pa
 
 from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.detect import TENHOU_JSON, detect_format
-from analyzer.formats.events import ROUNDS, TILE_CODES
+from analyzer.formats.events import TILE_CODES
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
-from analyzer.formats.log_tables import EVENTS, HANDS, TILE, LogTables
+from analyzer.formats.log_tables import HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.model import Game, LogError
 from analyzer.formats.events import INT16_MAX
 from analyzer.formats.tables_from_games import game_row, games_table, outcomes_of_games
 from analyzer.formats.tenhou.mjlog_columns_codes import (EVENT, enum_array, event_tiles, events_frame, lists,
-                                                          outcome_deltas, series)
+                                                          outcome_deltas, play_arrays, series)
 from analyzer.formats.tenhou.mjlog_columns_games import players as event_players
 from analyzer.formats.tenhou.mjlog_columns_play import kept_rows, play_rows, refusals
 from analyzer.formats.tenhou.tenhou6_columns_items import play_items
 from analyzer.formats.tenhou.tenhou6_columns_order import ACCEPTED, CALL_EVENT, DISCARD, checks, play_order
 from analyzer.formats.tenhou.tenhou6_read import game_of_objects
 
-ROUND = pl.Enum(ROUNDS)
 _ENUM = {t: i for i, t in enumerate(TILE_CODES)}
 _OUTCOME_EVENT = {"ron": EVENT["ron"], "tsumo": EVENT["tsumo"], "draw": EVENT["exhaustive_draw"],
                   "nagashi": EVENT["exhaustive_draw"], "abort": EVENT["abort"]}
@@ -239,22 +238,13 @@ class _Parsed:
         """The events table of the files kept, from the play rows' arrays."""
         rows = kept_rows(self.play, numbers)
         n = len(rows["ev"])
-        file, hand, seat, tid, ev, line = (rows[k] for k in ("file", "hand", "seat", "tid", "ev", "r"))
+        file, seat, tid, ev, line = (rows[k] for k in ("file", "seat", "tid", "ev", "r"))
         tsumogiri = np.where(ev == DISCARD, self.giri[line], -1).astype(np.int8)
         per_hand = {name: self.per_hand[name].astype(np.int16) for name in ("log_row", "honba", "kyotaku")}
         arrays = {
-            "game": pa.array(numbers[file]),
-            **{name: pa.array(values[hand]) for name, values in per_hand.items()},
-            "round": enum_array((self.per_hand["kyoku"] % 16).astype(np.uint8)[hand], ROUND),
-            "seq": pa.array(rows["seq"]),
-            "turn": pa.array(rows["turn"], mask=rows["turn"] < 0),
-            "seat": pa.array(seat, mask=seat < 0),
-            "event": enum_array(ev, EVENTS["event"]),
+            **play_arrays(rows, numbers, per_hand, self.per_hand["kyoku"], tsumogiri),
             "tile": enum_array(np.maximum(tid, 0), TILE, tid >= 0),
             "tiles": self._event_tiles(rows, n),
-            "from_seat": pa.array(rows["frm"], mask=rows["frm"] < 0),
-            "tsumogiri": pa.array(tsumogiri == 1, mask=tsumogiri < 0),
-            "wall_left": pa.array(rows["wall_left"]),
             **outcome_deltas(n, rows, [self.recorded[self.outcome[line[rows["out"]]], s] for s in range(4)],
                              self.players[file[rows["out"]]] == 4),
         }
