@@ -1,7 +1,8 @@
-"""The mjlog (mjai, tenhou.net/6 JSON) import and the exports against the commit an issue was filed at: the shared
-mjlog files replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with ``--format mjai`` or
-``tenhou6`` those games exported to mjai or tenhou.net/6 JSON files first (by this checkout, not timed), every
-step a fresh process of the command line, all in one run.
+"""The mjlog (mjai, tenhou.net/6 JSON, Mahjong Soul raw) import and the exports against the commit an issue was
+filed at: the shared mjlog files replicated to N distinct games (as :mod:`benchmarks.tenhou` replicates them), with
+``--format mjai`` or ``tenhou6`` those games exported to mjai or tenhou.net/6 JSON files first (by this checkout,
+not timed); with ``--format majsoul`` the raw test records replicated instead (as :mod:`benchmarks.majsoul`
+does); every step a fresh process of the command line, all in one run.
 
     .venv/bin/python -m benchmarks.imports [--games 10000] [--logs ../shared/data/logs/mjlog] [--format tenhou6]
                                            [--baseline CHECKOUT] [--repeat 2] [--steps …] [--out benchmarks/results]
@@ -11,7 +12,7 @@ Steps (``--steps``, comma-separated; all by default):
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
   then ``explode``; mjai: the files' bytes read and their lines counted by numpy, as the columnar reader finds
   them; tenhou.net/6 JSON: the files read and decoded by ``orjson``): what reading the logs costs before any of
-  their meaning is read;
+  their meaning is read; Mahjong Soul raw records: read and decoded by ``orjson``, as their reader decodes them);
 * ``tables`` (asked for in ``--steps``): the columnar reader alone, the files into the log tables in batches of
   512 on two threads (:func:`analyzer.formats.read_columns.read_batch_tables`), no hand records: the parse pass;
 * ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
@@ -41,6 +42,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.figures import RESULTS, run_info, save
+from benchmarks.majsoul import replicate as replicate_raw
 from benchmarks.scale import timed
 from benchmarks.tenhou import SHARED_LOGS, replicate
 
@@ -70,6 +72,14 @@ games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*
 print(len(games), sum(len(g["log"]) for g in games))
 """
 
+RAW_FLOOR = """
+import sys
+from pathlib import Path
+import orjson
+games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*.json"))]
+print(len(games), sum(len(str(g["head"])) for g in games))
+"""
+
 TABLES = """
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -91,7 +101,7 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
-        return [sys.executable, "-c", {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR}.get(fmt, FLOOR), str(logs)]
+        return [sys.executable, "-c", {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": RAW_FLOOR}.get(fmt, FLOOR), str(logs)]
     if kind == "tables":
         return [sys.executable, "-c", TABLES, str(logs), "tenhou" if fmt == "tenhou6" else fmt]
     if kind.startswith("import"):
@@ -107,8 +117,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.imports", description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10_000, help="games to reach by replicating the logs")
     ap.add_argument("--logs", type=Path, default=SHARED_LOGS / "mjlog", help="directory of mjlog files")
-    ap.add_argument("--format", choices=("tenhou", "mjai", "tenhou6"), default="tenhou",
-                    help="the files' format: mjai or tenhou.net/6 exports of the replicated mjlog games")
+    ap.add_argument("--format", choices=("tenhou", "mjai", "tenhou6", "majsoul"), default="tenhou",
+                    help="the files' format: mjai or tenhou.net/6 exports of the replicated mjlog games, or "
+                         "Mahjong Soul raw records (the test records replicated)")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT", help="another commit's checkout")
     ap.add_argument("--repeat", type=int, default=2, help="rounds of all steps; each step's fastest is kept")
     ap.add_argument("--steps", default=",".join(STEPS), help="which steps, comma-separated")
@@ -139,11 +150,15 @@ def _cluster(step: str):
 def _run(args, steps: list[str], work: Path) -> dict:
     try:
         logs = work / "logs"
-        files, copies = replicate(args.logs, args.games, logs)
-        for f in logs.rglob("*"):  # the floor reads *.mjlog: every replicated file under one name
+        if args.format == "majsoul":
+            copies = replicate_raw(args.games, work)
+            logs, files = work / "raw", sum(1 for f in (work / "raw").rglob("*.json"))
+        else:
+            files, copies = replicate(args.logs, args.games, logs)
+        for f in logs.rglob("*") if args.format != "majsoul" else ():  # the floor reads *.mjlog: every replicated file under one name
             if f.is_file() and not f.name.endswith(".mjlog"):
                 f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
-        if args.format != "tenhou":
+        if args.format in ("mjai", "tenhou6"):
             logs = _exports(logs, work / args.format, args.format)
         runs: dict[str, list[dict]] = {s: [] for s in steps}
         for _ in range(args.repeat):
@@ -155,7 +170,7 @@ def _run(args, steps: list[str], work: Path) -> dict:
                     command = _command(step, logs.resolve(), work.resolve(), scheduler, args.format)
                     runs[step].append(timed(command, cwd=cwd))
         fig = {"benchmark": "imports", **run_info(), "format": args.format, "files": files, "copies": copies,
-               "logs": str(args.logs),
+               "logs": "tests/data/majsoul_raw" if args.format == "majsoul" else str(args.logs),
                "baseline_checkout": str(args.baseline) if args.baseline else None}
         for step, results in runs.items():
             best = min(results, key=lambda r: r["seconds"])

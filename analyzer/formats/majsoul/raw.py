@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+from analyzer.formats.files import decode_json
 from analyzer.formats.majsoul.tensoul import length_from_play, read_north_bisection
 from analyzer.formats.majsoul.raw_play import action_name, read_rounds
 from analyzer.formats.majsoul.rooms import Room, apply_room_rules, level_name, room_from_mode_id
@@ -62,7 +63,7 @@ def parse_majsoul(text: str, file: str) -> Game:
     """A Mahjong Soul game, raw or converted by tensoul, into the game model (raises ``LogError``)."""
     text = text.lstrip("\ufeff")
     try:
-        obj = json.loads(text)
+        obj = decode_json(text)
     except json.JSONDecodeError as exc:
         if text[:1] in "{[":
             raise LogError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None

@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import re
 
+from analyzer.formats.files import decode_json
 from analyzer.formats.majsoul.tensoul import (
     DOUBLE_YAKUMAN, apply_tensoul_room, is_majsoul, length_from_play, read_majsoul_fields, read_north_bisection,
 )
@@ -80,7 +81,7 @@ def json_objects(text: str) -> list[dict]:
     """The log's JSON objects: one for a whole game, or one per line (some kyoku each)."""
     text = text.lstrip("\ufeff")
     try:
-        objs = [json.loads(text)]
+        objs = [decode_json(text)]
     except json.JSONDecodeError:
         objs = []
         for n, line in enumerate(text.splitlines(), 1):

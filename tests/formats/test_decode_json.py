@@ -1,0 +1,87 @@
+"""A log's JSON decoded by ``orjson`` where it can reads exactly as ``json`` reads it, errors included, and
+reading a game leaves the cycle collector as it found it."""
+
+import gc
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.formats.files import decode_json
+from analyzer.formats.parse import read_game
+
+RAW = Path(__file__).resolve().parent.parent / "data" / "majsoul_raw" / "ranked_east.json"
+
+ODD = [
+    '{"a": NaN, "b": Infinity, "c": -Infinity}',  # json's extensions, which orjson refuses
+    '{"n": 123456789012345678901234567890}',  # past 64 bits
+    '[-9223372036854775809, 18446744073709551616]',  # just past 64 bits, which orjson reads as floats
+    '["\\ud800"]',  # a lone surrogate
+    '{"k": 1, "k": 2}',  # a key given twice: the last value
+    '  [1.5e300, -0.0, 1e-320, 0]\n',
+    '"\\u00e9\\n\\t"',
+]
+
+
+@pytest.mark.parametrize("text", ODD)
+def test_what_json_reads_reads_the_same(text):
+    got, want = decode_json(text), json.loads(text)
+    assert json.dumps(got) == json.dumps(want)
+    assert [type(v) for v in (got if isinstance(got, list) else [got])] == \
+        [type(v) for v in (want if isinstance(want, list) else [want])]
+
+
+@pytest.mark.parametrize("text", ['{"log": [1, 2]}\n{"log": [3]}', '{"a": ', "[1, 2,]", "", "nul"])
+def test_what_json_refuses_is_refused_with_its_message(text):
+    with pytest.raises(json.JSONDecodeError) as raised:
+        json.loads(text)
+    with pytest.raises(json.JSONDecodeError) as decoded:
+        decode_json(text)
+    assert (decoded.value.msg, decoded.value.lineno) == (raised.value.msg, raised.value.lineno)
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**80), 2**80) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES)
+def test_any_json_value_reads_as_json_reads_it(value):
+    text = json.dumps(value)
+    got, want = decode_json(text), json.loads(text)
+    assert json.dumps(got) == json.dumps(want)
+    assert _same(got, want)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_a_game_leaves_the_collector_as_it_was(enabled, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"head": {}, "data": [', encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        game, _, _, error = read_game(RAW, "majsoul")
+        assert game is not None and error is None
+        assert gc.isenabled() is enabled
+        game, _, _, error = read_game(broken, "majsoul")
+        assert game is None and error
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
