@@ -11,11 +11,12 @@ Steps (``--steps``, comma-separated; all by default):
 
 * ``floor``: the files read and split into their tags by one Polars regular-expression pass (``str.extract_all``,
   then ``explode``; mjai: the files' bytes read and their lines counted by numpy, as the columnar reader finds
-  them; tenhou.net/6 JSON: the files read and decoded by ``orjson``): what reading the logs costs before any of
-  their meaning is read; Mahjong Soul raw records: read and decoded by ``orjson``, as their reader decodes them);
+  them; tenhou.net/6 JSON and Mahjong Soul raw records: the files read and decoded by ``orjson``): what reading
+  the logs costs before any of their meaning is read;
 * ``tables`` (asked for in ``--steps``): the columnar reader alone, the files into the log tables in batches of
   512 on two threads (:func:`analyzer.formats.read_columns.read_batch_tables`), no hand records: the parse pass;
-* ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``; defaults: one worker per core);
+* ``import``: ``analyzer import tenhou DIR -o hands.parquet`` (``import mjai``, ``import majsoul``; defaults: one
+  worker per core);
 * ``import_1`` (asked for in ``--steps``): the same with ``--workers 1``, all in one process;
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
@@ -101,7 +102,8 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
-        return [sys.executable, "-c", {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": RAW_FLOOR}.get(fmt, FLOOR), str(logs)]
+        floor = {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": RAW_FLOOR}.get(fmt, FLOOR)
+        return [sys.executable, "-c", floor, str(logs)]
     if kind == "tables":
         return [sys.executable, "-c", TABLES, str(logs), "tenhou" if fmt == "tenhou6" else fmt]
     if kind.startswith("import"):
@@ -155,7 +157,8 @@ def _run(args, steps: list[str], work: Path) -> dict:
             logs, files = work / "raw", sum(1 for f in (work / "raw").rglob("*.json"))
         else:
             files, copies = replicate(args.logs, args.games, logs)
-        for f in logs.rglob("*") if args.format != "majsoul" else ():  # the floor reads *.mjlog: every replicated file under one name
+        # the floor reads *.mjlog: every replicated file under one name
+        for f in logs.rglob("*") if args.format != "majsoul" else ():
             if f.is_file() and not f.name.endswith(".mjlog"):
                 f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
         if args.format in ("mjai", "tenhou6"):

@@ -38,6 +38,16 @@ def test_the_imports_benchmark_runs_its_steps(tmp_path):
     assert fig["import"]["ratio_to_floor"] > 0 and (tmp_path / "imports-latest.json").is_file()
 
 
+def test_the_imports_benchmark_reads_the_mahjong_soul_raw_records(tmp_path):
+    from benchmarks.imports import main
+
+    fig = main(["--games", "8", "--repeat", "1", "--format", "majsoul", "--steps", "floor,import,import_1",
+                "--out", str(tmp_path)])
+    assert fig["format"] == "majsoul" and fig["files"] == 8 and fig["logs"] == "tests/data/majsoul_raw"
+    assert all(fig[s]["exit"] == 0 for s in ("floor", "import", "import_1"))
+    assert fig["import_1"]["ratio_to_import"] > 0
+
+
 def test_the_imports_benchmark_reads_mjai_exports_of_the_games(tmp_path):
     import pytest
 

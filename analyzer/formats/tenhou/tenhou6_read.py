@@ -31,10 +31,10 @@ drawn") and its Python port ssttkkl/tensoul-py (``parser.py``, ``model.py``, ``d
 
 What the JSON does not carry and the mjlog does: the fu of a limit hand (the value string says ``満貫``), and the
 number of norths the winner set aside as recorded with the win (the ``kita`` column comes from the replay).
-A file written by ``analyzer export tenhou6`` (:mod:`analyzer.formats.tenhou.tenhou6_write`) keeps what Tenhou's keys have
-no place for in an ``analyzer`` object (the game's id, rules spec, a special lobby's type, ranks, the fu of limit
-hands: :mod:`.mjai_extension`), read back here; each result's text is kept (``Outcome.recorded_text``) so that an
-export writes it back as it was.
+A file written by ``analyzer export tenhou6`` (:mod:`analyzer.formats.tenhou.tenhou6_write`) keeps what Tenhou's
+keys have no place for in an ``analyzer`` object (the game's id, rules spec, a special lobby's type, ranks, the fu
+of limit hands: :mod:`.mjai_extension`), read back here; each result's text is kept (``Outcome.recorded_text``) so
+that an export writes it back as it was.
 """
 
 from __future__ import annotations
