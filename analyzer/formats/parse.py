@@ -107,8 +107,8 @@ def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_
     not: the reasons ``import`` and ``export`` give.
 
     The cycle collector waits while the game is read: a log is read into tens of thousands of small objects
-    (its JSON, its events), none of them in a cycle, and each collection while a batch's games are held scans
-    them all again (10-15% of a Mahjong Soul or tenhou.net/6 import); it runs as it would once the game is read."""
+    (its JSON, its events) that are not cycles, and each collection while a batch's games are held scanned them
+    all again (a tenth of a Mahjong Soul import's time); it runs as before once the game is read."""
     collecting = gc.isenabled()
     gc.disable()
     try:

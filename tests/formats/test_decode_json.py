@@ -20,6 +20,7 @@ ODD = [
     '{"n": 123456789012345678901234567890}',  # past 64 bits
     '[-9223372036854775809, 18446744073709551616]',  # just past 64 bits, which orjson reads as floats
     '["\\ud800"]',  # a lone surrogate
+    '[1e400, -1e400, 1e-400]',  # past a double: json's infinities, which orjson refuses
     '{"k": 1, "k": 2}',  # a key given twice: the last value
     '  [1.5e300, -0.0, 1e-320, 0]\n',
     '"\\u00e9\\n\\t"',
