@@ -70,15 +70,7 @@ import sys
 from pathlib import Path
 import orjson
 games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*.json"))]
-print(len(games), sum(len(g["log"]) for g in games))
-"""
-
-RAW_FLOOR = """
-import sys
-from pathlib import Path
-import orjson
-games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*.json"))]
-print(len(games), sum(len(str(g["head"])) for g in games))
+print(len(games))
 """
 
 TABLES = """
@@ -102,7 +94,7 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     analyzer = [sys.executable, "-m", "analyzer.cli"]
     kind = step.removeprefix("baseline_")
     if kind == "floor":
-        floor = {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": RAW_FLOOR}.get(fmt, FLOOR)
+        floor = {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": JSON_FLOOR}.get(fmt, FLOOR)
         return [sys.executable, "-c", floor, str(logs)]
     if kind == "tables":
         return [sys.executable, "-c", TABLES, str(logs), "tenhou" if fmt == "tenhou6" else fmt]
@@ -157,10 +149,9 @@ def _run(args, steps: list[str], work: Path) -> dict:
             logs, files = work / "raw", sum(1 for f in (work / "raw").rglob("*.json"))
         else:
             files, copies = replicate(args.logs, args.games, logs)
-        # the floor reads *.mjlog: every replicated file under one name
-        for f in logs.rglob("*") if args.format != "majsoul" else ():
-            if f.is_file() and not f.name.endswith(".mjlog"):
-                f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
+            for f in logs.rglob("*"):  # the floor reads *.mjlog: every replicated file under one name
+                if f.is_file() and not f.name.endswith(".mjlog"):
+                    f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
         if args.format in ("mjai", "tenhou6"):
             logs = _exports(logs, work / args.format, args.format)
         runs: dict[str, list[dict]] = {s: [] for s in steps}
