@@ -17,6 +17,8 @@ it and reads the others), and none costs more than ``max_bytes`` of memory or bl
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import glob
 import json
 import math
@@ -219,6 +221,21 @@ def expand_paths(
             seen.add(key)
             unique.append(f)
     return unique, problems
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cycle collector paused for the block, and enabled again after it (errors included) only if it
+    was enabled before: reading logs makes tens of thousands of small objects a file (JSON values, tags, events)
+    that are not cycles, and each collection while a batch is read scanned all those held so far again (a
+    tenth to a fifth of a per-file reading's time)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def decode_json(text: str | bytes):

@@ -3,11 +3,10 @@ and Tenhou JSON told apart by content, mjai when asked for, or every format told
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, RIICHI_CITY, TENHOU_JSON, detect_format
-from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, read_log_bytes
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, collector_paused, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.majsoul.protobuf import protobuf_record, record_from_protobuf
 from analyzer.formats.majsoul.raw import REFUSED_BINARY, looks_like_majsoul_raw, parse_majsoul, read_majsoul_record
@@ -106,13 +105,11 @@ def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_
     """(game, game id, content digest, None) for a file that reads, (None, "", "", reason) for one that does
     not: the reasons ``import`` and ``export`` give.
 
-    The cycle collector waits while the game is read: a log is read into tens of thousands of small objects
-    (its JSON, its events) that are not cycles, and each collection while a batch's games are held scanned them
-    all again (a tenth of a Mahjong Soul import's time); it runs as before once the game is read."""
-    collecting = gc.isenabled()
-    gc.disable()
+    The cycle collector waits while the game is read (:func:`~analyzer.formats.files.collector_paused`: a tenth
+    of a Mahjong Soul import's time) and runs as before once it is read."""
     try:
-        game = parse_file(f, log_format, max_bytes)
+        with collector_paused():
+            game = parse_file(f, log_format, max_bytes)
         return game, game_id(game.ref, f, game.digest), game.digest, None
     except LogError as exc:
         return None, "", "", str(exc)
@@ -120,9 +117,6 @@ def read_game(f: Path, log_format: str = "tenhou", max_bytes: int = DEFAULT_MAX_
         return None, "", "", malformed_reason(exc)
     except (KeyError, IndexError, TypeError, AttributeError, RecursionError, OverflowError, MemoryError) as exc:
         return None, "", "", f"malformed log ({type(exc).__name__}: {str(exc)[:200]})"
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def malformed_reason(exc: ValueError) -> str:

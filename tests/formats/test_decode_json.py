@@ -1,5 +1,5 @@
 """A log's JSON decoded by ``orjson`` where it can reads exactly as ``json`` reads it, errors included, and
-reading a game leaves the cycle collector as it found it."""
+reading a game or a batch of logs leaves the cycle collector as it found it."""
 
 import gc
 import json
@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.formats.files import decode_json
+from analyzer.formats.files import collector_paused, decode_json
 from analyzer.formats.parse import read_game
+from analyzer.formats.tenhou.tenhou6_columns_read import read_tenhou6_tables
 
-RAW = Path(__file__).resolve().parent.parent / "data" / "majsoul_raw" / "ranked_east.json"
+DATA = Path(__file__).resolve().parent.parent / "data"
+RAW = DATA / "majsoul_raw" / "ranked_east.json"
 
 ODD = [
     '{"a": NaN, "b": Infinity, "c": -Infinity}',  # json's extensions, which orjson refuses
@@ -83,5 +85,31 @@ def test_reading_a_game_leaves_the_collector_as_it_was(enabled, tmp_path):
         game, _, _, error = read_game(broken, "majsoul")
         assert game is None and error
         assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_in_the_block_and_restored_after_an_error(enabled):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        with pytest.raises(ZeroDivisionError):
+            with collector_paused():
+                assert not gc.isenabled()
+                1 / 0
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_reading_tenhou6_json_as_columns_leaves_the_collector_on(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"title": ["", ""], "log": [[[0, 0, 0], ', encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        _, reads = read_tenhou6_tables([broken])
+        assert reads[0].error and gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()

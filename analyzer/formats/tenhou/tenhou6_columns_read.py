@@ -39,7 +39,7 @@ import pyarrow as pa
 from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.detect import TENHOU_JSON, detect_format
 from analyzer.formats.events import TILE_CODES
-from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
+from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, collector_paused, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import HANDS, TILE, LogTables
 from analyzer.formats.majsoul.protobuf import protobuf_record
@@ -116,7 +116,8 @@ def read_tenhou6_tables(files: list[str | Path], max_bytes: int = DEFAULT_MAX_LO
     """The log tables of the tenhou.net/6 JSON ``files`` (games numbered in file order, the files that do not
     read left out) and what became of each file; a file the columns do not read is read by the per-game reader
     as ``log_format`` (``tenhou``, or ``auto``: any format told by its content)."""
-    prepared = [_prepare(Path(f), max_bytes, log_format) for f in files]
+    with collector_paused():
+        prepared = [_prepare(Path(f), max_bytes, log_format) for f in files]
     return read_with_columns(files, prepared, _Parsed, max_bytes, log_format)
 
 
