@@ -10,7 +10,6 @@ from typing import Callable
 
 from analyzer.formats.events import SCHEMA, EventsOutput, events_batch
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
-from analyzer.formats.game_files_columns import tables_batch, text_batches
 from analyzer.formats.export_run import ExportSummary, Progress, export_logs
 from analyzer.formats.outputs import DirectoryOutput
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
@@ -50,12 +49,16 @@ def export_games(paths: list[str | Path], outdir: str | Path, to_text: Callable,
 def export_from_tables(paths: list[str | Path], outdir: str | Path, fmt: str, workers: int | None = None,
                        scheduler: str | None = None, client=None, progress: Progress | None = None,
                        max_log_size: int = DEFAULT_MAX_LOG_BYTES) -> ExportSummary:
-    """One file per game in format ``fmt`` (``mjai``, ``tenhou6``) written from the games' log tables
-    (:mod:`.game_files_columns`: the workers read the files into tables, this process makes every game's text
-    from the columns); otherwise as :func:`export_events`. The files are those :func:`export_games` writes with
-    ``TEXTS[fmt]``, byte for byte."""
-    return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES[fmt]), workers, scheduler, client,
-                       progress, max_log_size, convert=partial(text_batches, fmt=fmt),
+    """One file per game in format ``fmt`` (``mjai``, ``tenhou6``); otherwise as :func:`export_events`. Files
+    the import reads as columns (:func:`.read_columns.reads_as_columns`: mjlog, mjai, tenhou.net/6 JSON without
+    worker processes) are written from their log tables (:mod:`.game_files_columns`); files read a game at a
+    time (Mahjong Soul and Riichi City records, tenhou.net/6 JSON in worker processes) are written by the
+    model's writers in the workers (:mod:`.game_files`), as the games are read: their tables would be made
+    from the same model, one Python step per event, and cost 1.4-1.6x the export's time
+    (``docs/performance.md#export``). The bytes and refusals are the same either way
+    (``tests/formats/test_exports_from_tables.py``)."""
+    return export_logs(paths, partial(games_batch, to_text=TEXTS[fmt]), DirectoryOutput(outdir, SUFFIXES[fmt]),
+                       workers, scheduler, client, progress, max_log_size,
                        columns=partial(games_columns_batch, fmt=fmt))
 
 

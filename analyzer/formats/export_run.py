@@ -11,8 +11,9 @@ earlier game (the same content or the same log id) is exported once. Two kinds o
   renamed into place together when the run ends.
 
 Either way a fault or Ctrl-C leaves nothing behind (:class:`~analyzer.formats.outputs.Staged`); an OS error
-names the output (:class:`~analyzer.io.faults.OutputError`). A run of mjlog files reads them as columns, on
-threads of this process (:mod:`.read_columns`).
+names the output (:class:`~analyzer.io.faults.OutputError`). A run of files the import reads as columns (mjlog,
+mjai, tenhou.net/6 JSON without worker processes) reads them so here too, on threads of this process
+(:mod:`.read_columns`).
 """
 
 from __future__ import annotations
@@ -76,21 +77,19 @@ def _recorded_otherwise(earlier: Path, later: Path, max_bytes: int) -> tuple[str
 
 def export_logs(paths: list[str | Path], batch: Callable, output, workers: int | None = None,
                 scheduler: str | None = None, client=None, progress: Progress | None = None,
-                max_log_size: int = DEFAULT_MAX_LOG_BYTES, convert: Callable | None = None,
-                columns: Callable | None = None) -> ExportSummary:
+                max_log_size: int = DEFAULT_MAX_LOG_BYTES, columns: Callable | None = None) -> ExportSummary:
     """Run ``batch(files, max_bytes)`` (per file its outcome, and the batch's rows or texts) over the files of
     ``paths`` and write its results to ``output`` (a :class:`TableOutput` or a :class:`DirectoryOutput`).
-    ``convert``: a stream over the batches' results run in this process (the per-game texts made from the
-    batches' log tables by Polars, which does not run in forked workers), yielding results of the same form.
-    ``columns``: the batch of a run of mjlog files (:func:`.read_columns.reads_as_columns`), read as columns on
-    threads of this process (Polars) instead, in batches of :data:`.read_columns.BATCH_FILES`, giving the
-    results in their final form (``convert`` is not run on them)."""
+    ``columns``: the batch of a run of files the import reads as columns (:func:`.read_columns.reads_as_columns`,
+    told for the processes this run would have), read as columns on threads of this process (Polars) instead, in
+    batches of :data:`.read_columns.BATCH_FILES`, giving results of the same form."""
     check_where(workers, scheduler, client)
     files, problems = expand_paths(paths, FORMATS["auto"])
     summary = ExportSummary(str(getattr(output, "path", "")), unit=output.unit, problems=problems)
     if workers is None:
         workers = default_workers(len(files), PARALLEL_FROM_FILES)
-    by_columns = columns is not None and reads_as_columns(files, "auto")
+    processes = workers if scheduler is None and client is None else 1  # forked, as the import counts them
+    by_columns = columns is not None and reads_as_columns(files, "auto", processes)
     batches = file_batches(files, COLUMN_BATCH_FILES if by_columns else BATCH_FILES)
     first_file: dict[tuple[str, str], Path] = {}
     done = 0
@@ -98,7 +97,7 @@ def export_logs(paths: list[str | Path], batch: Callable, output, workers: int |
         output.open()
         results = map_in_order(partial(columns if by_columns else batch, max_bytes=max_log_size), batches, workers,
                                scheduler, client, threads=by_columns)
-        for outcomes, payload in (results if convert is None or by_columns else convert(results)):
+        for outcomes, payload in results:
             keep: list[bool] = []
             for i, (gid, digest, n_rows, notes, error) in enumerate(outcomes):
                 f = files[done]

@@ -2,25 +2,12 @@
 :mod:`.game_files`, byte for byte, made by :func:`.mjai.write_columns.mjai_texts` and
 :func:`.tenhou.tenhou6_columns.tenhou6_texts` from a batch's columns instead of one game model at a time.
 
-The Polars work runs in the parent, never in a forked worker (Polars' threads do not survive a fork): a worker
-reads its files into the log tables as Arrow (:func:`tables_batch`, as :func:`.read_tables.log_tables_batch`
-does for the import), the parent turns batches of them into texts (:func:`text_batches`, several worker batches
-at a time: a Polars run costs some tens of milliseconds whatever its size) and the export runner writes them,
-one file per game, as it writes :mod:`.game_files`' texts. A reader that gives the log tables itself (the
-columnar mjlog reader) reads in the parent: :func:`texts_of_tables`.
-
-Switching :func:`.export.export_games` to it is a stream in :func:`.export_run.export_logs` (its results
-turned into texts in the parent before its loop)::
-
-    results = map_in_order(partial(batch, max_bytes=max_log_size), batches, workers, scheduler, client)
-    if convert is not None:
-        results = convert(results)
-    for outcomes, payload in results:
-
-and in :func:`.export.export_mjai` (``tenhou6`` alike)::
-
-    return export_logs(paths, tables_batch, DirectoryOutput(outdir, SUFFIXES["mjai"]), workers, scheduler,
-                       client, progress, max_log_size, convert=partial(text_batches, fmt="mjai"))
+The Polars work runs in the parent, never in a forked worker (Polars' threads do not survive a fork). The
+export runs it on the tables of the columnar readers (:func:`.read_columns.games_columns_batch`, through
+:func:`text_batches`); files read a game at a time are exported by :mod:`.game_files`' writers in the workers,
+which is cheaper than making their tables first (:func:`.export.export_from_tables`). :func:`tables_batch` and
+:func:`texts_batch` make the same files through the tables from a batch of any files (the tests' check that the
+two writers agree byte for byte, and a reading for a caller that wants the tables of per-game logs).
 """
 
 from __future__ import annotations

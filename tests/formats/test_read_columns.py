@@ -91,11 +91,23 @@ def test_which_runs_read_as_columns(names, fmt, columns):
 
 
 def _export(fn, paths, target: Path, columns: bool, monkeypatch):
-    monkeypatch.setattr(export_run, "reads_as_columns", lambda files, log_format: columns)
+    monkeypatch.setattr(export_run, "reads_as_columns", lambda files, log_format, processes=1: columns)
     try:
         return fn(paths, target, workers=2)
     finally:
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("workers, scheduler, processes", [(2, None, 2), (1, None, 1), (None, "tcp://x:1", 1)])
+def test_an_export_takes_the_columns_as_the_import_would(workers, scheduler, processes, tmp_path, monkeypatch):
+    """The processes an export would fork decide its path as they decide the import's (tenhou.net/6 JSON is read
+    a game at a time where there are such processes)."""
+    asked = []
+    monkeypatch.setattr(export_run, "reads_as_columns", lambda files, log_format, n=1: asked.append(n))
+    monkeypatch.setattr(export_run, "check_where", lambda *args: None)
+    monkeypatch.setattr(export_run, "map_in_order", lambda *args, **kwargs: iter(()))
+    export_tenhou6([DATA], tmp_path / "games", workers=workers, scheduler=scheduler)
+    assert asked == [processes]
 
 
 @pytest.mark.parametrize("kind", ["events", "mjai", "tenhou6"])
