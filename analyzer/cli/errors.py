@@ -43,7 +43,7 @@ def friendly_errors(debug: bool):
     except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt):
         raise
     except Exception as exc:
-        if ctrl_c_seen() or raised_by_ctrl_c(exc):
+        if caused_by_ctrl_c(exc):
             # a Ctrl-C that an extension turned into an error of its own is still a Ctrl-C (exit 130)
             raise KeyboardInterrupt from exc
         if debug:
@@ -51,8 +51,11 @@ def friendly_errors(debug: bool):
         raise Failure(one_line(exc)) from exc
 
 
-def raised_by_ctrl_c(exc: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is among the exceptions ``exc`` was raised from or while handling."""
+def caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether a Ctrl-C was seen while the command ran, or a KeyboardInterrupt is among the exceptions ``exc``
+    was raised from or while handling."""
+    if ctrl_c_seen():
+        return True
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
@@ -116,8 +119,7 @@ class InterruptibleGroup(click.Group):
         except click.UsageError as exc:
             raise usage_failure(exc, ctx) from exc
         except Exception as exc:  # after friendly_errors' block (printing the standings): the same as there
-            if not isinstance(exc, (click.ClickException, click.exceptions.Exit)) and (
-                    ctrl_c_seen() or raised_by_ctrl_c(exc)):
+            if not isinstance(exc, (click.ClickException, click.exceptions.Exit)) and caused_by_ctrl_c(exc):
                 interrupted(ctx)
             raise
 

@@ -38,7 +38,6 @@ from analyzer.formats.columns_read import FileRead, read_with_columns
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, log_head, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.log_tables import HANDS, TILE, LogTables
-from analyzer.formats.majsoul.protobuf import protobuf_record
 from analyzer.formats.mjai.columns_lines import (CALLS, NORTH_INDEX, RED_INDICES, T, TILE_LISTS, read_lines,
                                                  refused_lines, result_keys, tile_enum)
 from analyzer.formats.mjai.columns_results import outcomes_columns, with_schema
