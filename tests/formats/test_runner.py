@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.formats.export import export_events, export_games
+from analyzer.formats.export import export_events, export_games, export_mjai, export_tenhou6
 from analyzer.formats.model import Game
 from analyzer.formats.read import read_logs
 from conftest import SHARED_LOGS
@@ -103,6 +103,27 @@ def test_a_dask_cluster_writes_the_same_files_as_a_local_run(tmp_path: Path) -> 
     assert pl.read_parquet(tmp_path / "local.parquet").equals(pl.read_parquet(tmp_path / "dask.parquet"))
     assert _files(tmp_path / "local") == _files(tmp_path / "dask")
     assert local_hands.equals(dask_hands)
+
+
+@pytest.mark.parametrize("export", [export_mjai, export_tenhou6])
+def test_games_read_one_at_a_time_are_written_the_same_anywhere(export, tmp_path: Path) -> None:
+    """Records read a game at a time (Mahjong Soul raw and tensoul's, Riichi City), written in this process,
+    in two worker processes and on a Dask cluster: the same files, the same problems."""
+    distributed = pytest.importorskip("distributed")
+    logs = tmp_path / "logs"
+    for folder in ("majsoul_raw", "majsoul", "riichicity"):
+        shutil.copytree(DATA / folder, logs / folder, ignore=shutil.ignore_patterns("*.py"))
+    (logs / "broken.json").write_text('{"head": {}, "data": [', encoding="utf-8")
+    one = export([logs], tmp_path / "one", workers=1)
+    two = export([logs], tmp_path / "two", workers=2)
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        dask = export([logs], tmp_path / "dask", client=client)
+    assert one.games == two.games == dask.games >= 8
+    assert [(p.file, p.reason) for p in one.problems] == [(p.file, p.reason) for p in two.problems] \
+        == [(p.file, p.reason) for p in dask.problems]
+    assert any(p.file.endswith("broken.json") for p in one.problems)
+    assert _files(tmp_path / "one") == _files(tmp_path / "two") == _files(tmp_path / "dask")
 
 
 def test_cli_export_events_names_bad_files_and_exits_1(tmp_path: Path) -> None:
