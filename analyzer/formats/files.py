@@ -238,13 +238,19 @@ def collector_paused():
             gc.enable()
 
 
-def decode_json(text: str | bytes):
+def long_numbers(text: str | bytes) -> bool:
+    """Whether ``text`` holds a run of 19 digits or more: an integer ``orjson`` may read as a float, where
+    ``json`` reads the integer."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return _LONG_RUN in data.translate(_DIGITS_ONLY)  # a byte table: about 50 times re's search for [0-9]{19}
+
+
+def decode_json(text: str | bytes, long: bool | None = None):
     """The JSON of ``text`` as ``json.loads`` reads it, by ``orjson`` where it can (a log is thousands of small
     objects: about half the time), and by ``json`` where ``orjson`` refuses (``NaN``, lone surrogates, a text of
-    JSON lines) or would read otherwise (an integer of 19 digits or more, which it may make a float), so that
-    what is read and every error are ``json``'s."""
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if _LONG_RUN in data.translate(_DIGITS_ONLY):  # a byte table: about 50 times re's search for [0-9]{19}
+    JSON lines) or would read otherwise (:func:`long_numbers`; ``long``: what it says of ``text``, when the
+    caller has asked), so that what is read and every error are ``json``'s."""
+    if long_numbers(text) if long is None else long:
         return json.loads(text)
     try:
         return orjson.loads(text)

@@ -15,7 +15,7 @@ every field's type, ``EMjGameEndType``, ``EMjActionType``, ``EMjReplayEventType`
   ``benChangNum`` (honba), ``players`` (``userId``, ``nickname``, ``points``, ``position``: the seat, seat 0 the
   first hand's dealer), ``handCardEncode`` (the wall as tile text, ``0`` a red five) and ``handCardsSHA256`` (its
   SHA-256: a wall that does not match it is said in a note), ``handEventRecord`` (``eventType``, ``userId``,
-  ``startTime``, ``data``: a JSON string; the events read are decoded in one ``orjson.loads`` a hand).
+  ``startTime``, ``data``: a JSON string; the events read are decoded in one JSON text a hand).
 
 Events: 1 a deal (one per player: ``hand_cards``, the dealer's 14 tiles, its last its first draw; ``dealer_pos``,
 ``bao_pai_card`` the dora indicator, ``ben_chang_num``, ``li_zhi_bang_num`` the sticks on the table,
@@ -41,11 +41,14 @@ here (a note when they are not the play's).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import datetime, timezone
+from typing import Callable
 
 import orjson
 
+from analyzer.formats.files import decode_json, long_numbers
 from analyzer.formats.model import Game, Kyoku, LogError, Note
 from analyzer.formats.riichicity.rooms import (
     apply_record_rules, final_chips, kan_pay_note, open_riichi_note, yakitori_note,
@@ -85,15 +88,16 @@ def looks_like_riichicity(text_or_obj) -> bool:
 
 def parse_riichicity(text: str, file: str) -> Game:
     """A Riichi City record into the game model (raises ``LogError``)."""
+    long = long_numbers(text)  # then also in the events' data, JSON texts inside this one
     try:
-        obj = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        obj = decode_json(text, long)
+    except json.JSONDecodeError as exc:
         raise LogError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
     top = _game_object(obj)
     if top is None:
         raise LogError(NOT_A_RECORD)
     try:
-        return _read_game(top, file)
+        return _read_game(top, file, json.loads if long else orjson.loads)
     except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
         raise LogError(f"malformed record ({type(exc).__name__}: {str(exc)[:200]})") from None
 
@@ -102,16 +106,18 @@ def _whole(value) -> int | None:
     return value if value.__class__ is int else None
 
 
-def _events(raw: list) -> tuple[list[dict], list[dict]]:
-    """The events read (:data:`READ`) and their data, decoded at once: one ``orjson.loads`` of their texts joined.
-    A data that is not an object fails where it is read (a malformed hand)."""
+def _events(raw: list, loads: Callable) -> tuple[list[dict], list[dict]]:
+    """The events read (:data:`READ`) and their data, decoded at once: their texts joined into one JSON list
+    read by ``loads`` (``orjson``'s, or ``json``'s where the record holds
+    :func:`~analyzer.formats.files.long_numbers`). A data that is not an object fails where it is read (a
+    malformed hand)."""
     wanted = [e for e in raw if e["eventType"] in READ]
     texts = [e["data"] for e in wanted]
     try:
-        datas = orjson.loads("[" + ",".join(texts) + "]")
+        datas = loads("[" + ",".join(texts) + "]")
     except TypeError:  # data written as objects (a tool that decoded them): each as it is
-        datas = [orjson.loads(d) if isinstance(d, str) else d for d in texts]
-    except orjson.JSONDecodeError:
+        datas = [loads(d) if isinstance(d, str) else d for d in texts]
+    except json.JSONDecodeError:
         bad = next((i for i, d in enumerate(texts) if not _is_json(d)), None)
         where = f"event {wanted[bad].get('eventPos', bad)}" if bad is not None else "an event"
         raise LogError(f"{where}: its data is not JSON") from None
@@ -122,13 +128,13 @@ def _events(raw: list) -> tuple[list[dict], list[dict]]:
 
 def _is_json(text: str) -> bool:
     try:
-        orjson.loads(text)
+        decode_json(text)
     except (ValueError, TypeError):
         return False
     return True
 
 
-def _read_game(top: dict, file: str) -> Game:
+def _read_game(top: dict, file: str, loads: Callable) -> Game:
     hands = top["handRecord"]
     n = top.get("playerCount")
     if n not in (3, 4):
@@ -138,13 +144,15 @@ def _read_game(top: dict, file: str) -> Game:
     decoded = []
     for number, h in enumerate(hands, 1):
         try:
-            decoded.append(_events(h["handEventRecord"]))
+            decoded.append(_events(h["handEventRecord"], loads))
         except LogError as exc:
             raise LogError(f"hand {number}: {exc}") from None
     first_deal = decoded[0][1][0] if decoded[0][1] else {}
     rotate = _whole(first_deal.get("dealer_pos"))
     if rotate is None:
         raise LogError("the first hand starts with no deal (eventType 1 with dealer_pos)")
+    if not 0 <= rotate < n:
+        raise LogError(f"the first deal's dealer_pos {rotate} is no position of the {n} players")
     names, seat_of = [""] * 4, {}
     for p in hands[0]["players"]:
         position = whole_number(p, "position")

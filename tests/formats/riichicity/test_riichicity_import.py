@@ -187,10 +187,19 @@ def _set(hand, event_type, key, value, action=None):
     (lambda rec: events(rec, 1).pop(-1), "hand 1: the hand has no end (eventType 5)"),
     (lambda rec: rec["data"]["handRecord"][0]["handEventRecord"][5].update(data="{not json"),
      "hand 1: event 5: its data is not JSON"),
-], ids=["players", "no hand", "tile", "end type", "action", "no end", "data"])
+    (_set(1, 1, "dealer_pos", 7), "the first deal's dealer_pos 7 is no position of the 4 players"),
+    (_set(1, 1, "dealer_pos", 10**20),
+     "the first deal's dealer_pos 100000000000000000000 is no position of the 4 players"),
+], ids=["players", "no hand", "tile", "end type", "action", "no end", "data", "dealer", "dealer past 64 bits"])
 def test_a_broken_record_is_one_problem_for_its_file(tmp_path, edit, reason):
     hands, problems = _changed(tmp_path, edit)
     assert hands.height == 0 and [p.reason for p in problems] == [reason]
+
+
+def test_a_number_past_64_bits_is_read_as_the_number_it_is(tmp_path):
+    """Not a float (orjson's reading of it), which the reader would take for a missing value: said in a note."""
+    _, problems = _changed(tmp_path, lambda rec: rec["data"].update(initPoints=25 * 10**21))
+    assert [p.reason.split(", but")[0] for p in problems] == ["initPoints is 25000000000000000000000"]
 
 
 def test_not_a_record(tmp_path):
