@@ -5,26 +5,22 @@
 The Polars work runs in the parent, never in a forked worker (Polars' threads do not survive a fork). The
 export runs it on the tables of the columnar readers (:func:`.read_columns.games_columns_batch`, through
 :func:`text_batches`); files read a game at a time are exported by :mod:`.game_files`' writers in the workers,
-which is cheaper than making their tables first (:func:`.export.export_from_tables`). :func:`tables_batch` and
-:func:`texts_batch` make the same files through the tables from a batch of any files (the tests' check that the
-two writers agree byte for byte, and a reading for a caller that wants the tables of per-game logs).
+which is cheaper than making their tables first (:func:`.export.export_from_tables`); the tests make the files
+of every log both ways and compare them byte for byte.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 import polars as pl
 import pyarrow as pa
 
-from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.game_texts import GameTexts
 from analyzer.formats.log_tables import LogTables, concat_tables
 from analyzer.formats.mjai.write_columns import mjai_texts
 from analyzer.formats.model import Game
-from analyzer.formats.read_tables import games_into_tables
 from analyzer.formats.tables_from_games import log_tables_from_arrow
 from analyzer.formats.tenhou.tenhou6_columns import tenhou6_texts
 
@@ -49,23 +45,13 @@ def recorded_numbers(games: list[Game]) -> pa.Table:
 
 @dataclass
 class TablesBatch:
-    """A batch's files read (:func:`tables_batch`): per file (game id, digest, notes, reason it is not
-    exported or None), and the log tables of the games read (Arrow, numbered in file order) with their
-    :func:`recorded_numbers`."""
+    """A batch's files read (:func:`.read_columns.columns_tables_batch`): per file (game id, digest, notes,
+    reason it is not exported or None), and the log tables of the games read (Arrow, numbered in file order)
+    with their :func:`recorded_numbers`."""
 
     read: list[tuple[str, str, list[tuple], str | None]]
     tables: dict[str, pa.Table]
     numbers: pa.Table
-
-
-def tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
-    """The files of a batch read as the export reads them (each file's format told from its content) into the
-    log tables, in a worker: Arrow only."""
-    read, tables = games_into_tables(files, "auto", max_bytes)
-    kept = [game for game, *_ in read if game is not None]
-    outcomes = [(gid, digest, [] if game is None else [tuple(note) for note in game.notes], error)
-                for game, gid, digest, error in read]
-    return TablesBatch(outcomes, tables, recorded_numbers(kept))
 
 
 def texts_of_tables(tables: LogTables, fmt: str, numbers: pl.DataFrame | None = None) -> GameTexts:
@@ -90,7 +76,7 @@ def _outcomes(batch: TablesBatch, texts: GameTexts, first: int) -> tuple[list[tu
 
 def text_batches(batches: Iterable[TablesBatch], fmt: str, games_per_run: int = GAMES_PER_RUN
                  ) -> Iterator[tuple[list[tuple], list[str | None]]]:
-    """Each :func:`tables_batch` as the export runner takes a batch of :mod:`.game_files` (per file game id,
+    """Each :class:`TablesBatch` as the export runner takes a batch of :mod:`.game_files` (per file game id,
     digest, files, notes, error; the texts), in order: the parent's work, a few batches at a time."""
     waiting: list[TablesBatch] = []
     games = 0
@@ -116,10 +102,3 @@ def _converted(batches: list[TablesBatch], fmt: str) -> Iterator[tuple[list[tupl
     texts = texts_of_tables(tables, fmt, pl.concat(numbers))
     for batch, first in zip(batches, offsets):
         yield _outcomes(batch, texts, first)
-
-
-def texts_batch(files: list[Path], fmt: str, max_bytes: int = DEFAULT_MAX_LOG_BYTES
-                ) -> tuple[list[tuple], list[str | None]]:
-    """One batch read and written in this process (a Dask task, or a run without workers): what
-    :func:`.game_files.games_batch` gives for it."""
-    return next(text_batches([tables_batch(files, max_bytes)], fmt))

@@ -136,7 +136,7 @@ def games_columns_batch(files: list[Path], fmt: str, max_bytes: int = DEFAULT_MA
 
 
 def columns_tables_batch(files: list[Path], max_bytes: int = DEFAULT_MAX_LOG_BYTES) -> TablesBatch:
-    """A batch of files as :func:`analyzer.formats.game_files_columns.tables_batch` gives it, through the
+    """A batch of files as a :class:`analyzer.formats.game_files_columns.TablesBatch`, read through the
     columns: the per-seat values of an mjlog are text (its ``UN`` attributes), a game read into a model (by the
     per-game reader, or an mjai ``start_game``) says itself which were numbers."""
     tables, reads = read_batch_tables(files, max_bytes, "auto")

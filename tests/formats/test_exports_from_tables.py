@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from analyzer.formats.outputs import DirectoryOutput
 from analyzer.formats.game_files import SUFFIXES, TEXTS, games_batch
-from analyzer.formats.game_files_columns import (recorded_numbers, tables_batch, text_batches, texts_batch,
-                                                 texts_of_tables)
+from analyzer.formats.game_files_columns import TablesBatch, recorded_numbers, text_batches, texts_of_tables
 from analyzer.formats.identity import game_id
 from analyzer.formats.model import LogError
 from analyzer.formats.parse import read_game
+from analyzer.formats.read_tables import games_into_tables
 from analyzer.formats.tables_from_games import tables_of_games
 
 from conftest import SHARED, SHARED_HINT
@@ -38,6 +38,21 @@ def corpus() -> list[Path]:
 
 
 FILES = corpus()
+
+
+def tables_batch(files: list[Path]) -> TablesBatch:
+    """The files read as the export reads them (each file's format told from its content), their games into the
+    log tables through the model (:func:`analyzer.formats.read_tables.games_into_tables`)."""
+    read, tables = games_into_tables(files, "auto", 1 << 26)
+    kept = [game for game, *_ in read if game is not None]
+    outcomes = [(gid, digest, [] if game is None else [tuple(note) for note in game.notes], error)
+                for game, gid, digest, error in read]
+    return TablesBatch(outcomes, tables, recorded_numbers(kept))
+
+
+def texts_batch(files: list[Path], fmt: str) -> tuple[list[tuple], list[str | None]]:
+    """The files' texts in ``fmt`` made from their tables, in the form :func:`games_batch` gives."""
+    return next(text_batches([tables_batch(files)], fmt))
 
 
 @pytest.fixture(scope="module", params=FORMATS)
