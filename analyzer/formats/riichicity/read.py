@@ -118,7 +118,7 @@ def _events(raw: list, loads: Callable) -> tuple[list[dict], list[dict]]:
     except TypeError:  # data written as objects (a tool that decoded them): each as it is
         datas = [loads(d) if isinstance(d, str) else d for d in texts]
     except json.JSONDecodeError:
-        bad = next((i for i, d in enumerate(texts) if not _is_json(d)), None)
+        bad = next((i for i, d in enumerate(texts) if not _is_json(d, loads)), None)
         where = f"event {wanted[bad].get('eventPos', bad)}" if bad is not None else "an event"
         raise LogError(f"{where}: its data is not JSON") from None
     if len(datas) != len(wanted):
@@ -126,9 +126,9 @@ def _events(raw: list, loads: Callable) -> tuple[list[dict], list[dict]]:
     return wanted, datas
 
 
-def _is_json(text: str) -> bool:
+def _is_json(text: str, loads: Callable) -> bool:
     try:
-        decode_json(text)
+        loads(text)
     except (ValueError, TypeError):
         return False
     return True
