@@ -20,6 +20,10 @@ Steps (``--steps``, comma-separated; all by default):
 * ``import_1`` (asked for in ``--steps``): the same with ``--workers 1``, all in one process;
 * ``import_events``: the same with ``--events`` (the events and their ``hand_seats`` beside);
 * ``export_events``, ``export_mjai``, ``export_tenhou6``: ``analyzer export …`` of the same files;
+* ``write_mjai``, ``write_tenhou6`` (asked for in ``--steps``): the files that export writes (made by this
+  checkout before the rounds, not timed) read into memory and written again as new files, staged in a folder and
+  renamed into place as the export does: what writing one file per game costs alone, the floor of the exports
+  of files;
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
   started by this benchmark for the step alone (``--scheduler``; the workers' CPU is not in the step's CPU
   seconds);
@@ -73,6 +77,20 @@ games = [orjson.loads(f.read_bytes()) for f in sorted(Path(sys.argv[1]).rglob("*
 print(len(games))
 """
 
+WRITE = """
+import os, sys, tempfile
+from pathlib import Path
+source, target = Path(sys.argv[1]), Path(sys.argv[2])
+texts = [(f.name, f.read_bytes()) for f in sorted(source.rglob("*")) if f.is_file()]
+staging = Path(tempfile.mkdtemp(prefix=".staged-", dir=target))
+for name, text in texts:
+    (staging / name).write_bytes(text)
+for name, _ in texts:
+    os.replace(staging / name, target / name)
+staging.rmdir()
+print(len(texts))
+"""
+
 TABLES = """
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -96,6 +114,8 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     if kind == "floor":
         floor = {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": JSON_FLOOR}.get(fmt, FLOOR)
         return [sys.executable, "-c", floor, str(logs)]
+    if kind.startswith("write_"):
+        return [sys.executable, "-c", WRITE, str(work / "written" / kind.removeprefix("write_")), str(work / step)]
     if kind == "tables":
         return [sys.executable, "-c", TABLES, str(logs), "tenhou" if fmt == "tenhou6" else fmt]
     if kind.startswith("import"):
@@ -154,6 +174,8 @@ def _run(args, steps: list[str], work: Path) -> dict:
                     f.rename(f.with_name(f.name.rsplit(".", 1)[0] + ".mjlog"))
         if args.format in ("mjai", "tenhou6"):
             logs = _exports(logs, work / args.format, args.format)
+        for fmt in (s.removeprefix("write_") for s in steps if s.startswith("write_")):
+            _exports(logs, work / "written" / fmt, fmt)
         runs: dict[str, list[dict]] = {s: [] for s in steps}
         for _ in range(args.repeat):
             for step in steps:
@@ -207,6 +229,11 @@ def _print(fig: dict, steps: list[str]) -> None:
     for step in steps:
         if f"baseline_{step}" in fig:
             print(f"{step}: {fig[f'baseline_{step}']['seconds'] / fig[step]['seconds']:.2f}x the baseline's speed")
+    for step in steps:
+        if step.startswith("write_") and f"export_{step[6:]}" in fig and "import" in fig:
+            rest = fig[f"export_{step[6:]}"]["seconds"] - fig[step]["seconds"]
+            print(f"export_{step[6:]} less the write: {rest:.2f} s, {rest / fig['import']['seconds']:.2f}x the "
+                  "import's time")
     if {"import_events", "baseline_import", "baseline_export_events"} <= set(fig):
         both = fig["baseline_import"]["seconds"] + fig["baseline_export_events"]["seconds"]
         print(f"import --events: {fig['import_events']['seconds']:.2f} s against {both:.2f} s for the baseline's "

@@ -7,7 +7,8 @@
 * Riichi City records (the API's JSON of a game): the text names ``handRecord`` and ``handEventRecord``
   (:func:`analyzer.formats.riichicity.read.looks_like_riichicity`, a scan of the text);
 * Mahjong Soul raw game records: a text none of the above is, told by
-  :func:`analyzer.formats.majsoul.raw.looks_like_majsoul_raw` (which may parse the whole text);
+  :func:`analyzer.formats.majsoul.raw.raw_record` (which parses the whole text, kept for its reader:
+  :func:`detected`);
 * Mahjong Soul's protobuf record (the ``fetchGameRecord`` response as the game sends it): told from the bytes
   before any text (:func:`detect_bytes`): a frame header or an ``.lq.Wrapper``, or hex or base64 text of them
   (:func:`analyzer.formats.majsoul.protobuf.protobuf_record`).
@@ -21,7 +22,7 @@ from __future__ import annotations
 import json
 
 from analyzer.formats.majsoul.protobuf import protobuf_record
-from analyzer.formats.majsoul.raw import looks_like_majsoul_raw
+from analyzer.formats.majsoul.raw import RawRecord, raw_record
 from analyzer.formats.riichicity.read import looks_like_riichicity
 
 MJLOG, TENHOU_JSON, MJAI, MAJSOUL_RAW = "mjlog", "tenhou_json", "mjai", "majsoul_raw"
@@ -33,12 +34,21 @@ SNIFF_CHARS = 4096
 def detect_format(text: str) -> str | None:
     """The format of a log's text (``mjlog``, ``tenhou_json``, ``mjai``, ``riichicity`` or ``majsoul_raw``), None
     when it is none of them."""
+    return detected(text)[0]
+
+
+def detected(text: str) -> tuple[str | None, RawRecord | None]:
+    """:func:`detect_format`, and for a Mahjong Soul raw record what telling it read (its JSON and round
+    actions, :func:`~analyzer.formats.majsoul.raw.raw_record`), which its reader takes instead of reading the
+    text again."""
     found = _built_in(text)
     if found in (None, TENHOU_JSON) and looks_like_riichicity(text):  # its hands' keys, scanned: no parse
-        return RIICHI_CITY
-    if found is None and looks_like_majsoul_raw(text):  # asked last: it may parse the whole text to tell
-        return MAJSOUL_RAW
-    return found
+        return RIICHI_CITY, None
+    if found is None:  # asked last: it parses the whole text to tell
+        record = raw_record(text)
+        if record is not None:
+            return MAJSOUL_RAW, record
+    return found, None
 
 
 def detect_bytes(data: bytes) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, RIICHI_CITY, TENHOU_JSON, detect_format
+from analyzer.formats.detect import MAJSOUL_RAW, MJAI, MJLOG, RIICHI_CITY, TENHOU_JSON, detected
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES, check_magnitudes, collector_paused, read_log_bytes
 from analyzer.formats.identity import content_digest, game_id
 from analyzer.formats.majsoul.protobuf import protobuf_record, record_from_protobuf
@@ -86,7 +86,7 @@ def _looks_like_mjai(text: str) -> bool:
 
 
 def _parse_detected(text: str, path: str) -> Game:
-    found = detect_format(text)
+    found, record = detected(text)
     if found == MJLOG:
         return parse_mjlog(text, path)
     if found == TENHOU_JSON:
@@ -94,7 +94,7 @@ def _parse_detected(text: str, path: str) -> Game:
     if found == MJAI:
         return parse_mjai(text, path)
     if found == MAJSOUL_RAW:
-        return parse_majsoul(text, path)
+        return parse_majsoul(text, path, record)
     if found == RIICHI_CITY:
         return parse_riichicity(text, path)
     raise LogError("not a log of a known format (mjlog XML, tenhou.net/6 JSON, mjai JSON lines or Mahjong Soul raw "

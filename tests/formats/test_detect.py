@@ -84,12 +84,28 @@ def test_the_raw_record_reader_is_asked_only_about_texts_of_no_other_format(monk
 
     asked: list[str] = []
 
-    def looks_like(text: str) -> bool:
+    def raw_record(text: str):
         asked.append(text)
-        return text.startswith("[")
+        return detect.RawRecord(None, None, [("NewRound", {})]) if text.startswith("[") else None
 
-    monkeypatch.setattr(detect, "looks_like_majsoul_raw", looks_like)
+    monkeypatch.setattr(detect, "raw_record", raw_record)
     assert detect_format('[{"name": ".lq.RecordNewRound"}]') == detect.MAJSOUL_RAW
     assert detect_format('{"head": {}, "data": []}') is None
     assert detect_format("<mjloggm>") == MJLOG and detect_format(json.dumps(TENHOU_GAME)) == TENHOU_JSON
     assert len(asked) == 2
+
+
+def test_a_raw_record_told_by_its_content_is_read_once_and_as_its_format_reads_it(monkeypatch) -> None:
+    from analyzer.formats.game_files import TEXTS
+    from analyzer.formats.majsoul import raw
+    from analyzer.formats.parse import read_game
+
+    path = sorted((DATA / "majsoul_raw").glob("*.json"))[0]
+    named = read_game(path, "majsoul")
+    read: list[object] = []
+    actions = raw._actions
+    monkeypatch.setattr(raw, "_actions", lambda obj: read.append(obj) or actions(obj))
+    game, gid, digest, error = read_game(path, "auto")
+    assert error is None and len(read) == 1  # telling it read the record's actions: its reader did not again
+    assert (gid, digest) == named[1:3] and game.notes == named[0].notes
+    assert all(TEXTS[fmt](game) == TEXTS[fmt](named[0]) for fmt in ("mjai", "tenhou6"))

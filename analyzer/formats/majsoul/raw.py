@@ -28,6 +28,7 @@ rank points the game gave). A seat without an account is the game's bot, named `
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from analyzer.formats.files import decode_json
@@ -44,36 +45,59 @@ REFUSED_BINARY = ("a binary (protobuf) Mahjong Soul record: not read here: not t
                   "write it) or tensoul's tenhou.net/6 JSON")
 
 
-def looks_like_majsoul_raw(text_or_obj) -> bool:
-    """Whether a log (its text, or its JSON already parsed) is a Mahjong Soul raw record in a shape
-    :func:`parse_majsoul` reads (not tensoul's JSON, which the Tenhou reader reads)."""
+@dataclass(frozen=True)
+class RawRecord:
+    """A Mahjong Soul raw record as :func:`raw_record` read it: its JSON, head (None without one) and round actions
+    (``(name, data)`` each, the first a ``NewRound``)."""
+
+    obj: object
+    head: dict | None
+    actions: list[tuple[str, dict]]
+
+
+def raw_record(text_or_obj) -> RawRecord | None:
+    """A log (its text, or its JSON already parsed) as a Mahjong Soul raw record in a shape :func:`parse_majsoul`
+    reads (not tensoul's JSON, which the Tenhou reader reads), None when it is none: what telling the format
+    reads, kept for :func:`parse_majsoul` (which would read it again)."""
     obj = text_or_obj
     if isinstance(obj, (str, bytes)):
         try:
-            obj = json.loads(obj)
+            obj = decode_json(obj)
         except ValueError:
-            return False
+            return None
     try:
-        return bool(_actions(obj)[1])
+        head, actions = _actions(obj)
     except LogError:
-        return False
+        return None
+    return RawRecord(obj, head, actions) if actions else None
 
 
-def parse_majsoul(text: str, file: str) -> Game:
-    """A Mahjong Soul game, raw or converted by tensoul, into the game model (raises ``LogError``)."""
+def looks_like_majsoul_raw(text_or_obj) -> bool:
+    """Whether a log (its text, or its JSON already parsed) is a Mahjong Soul raw record (:func:`raw_record`)."""
+    return raw_record(text_or_obj) is not None
+
+
+def parse_majsoul(text: str, file: str, record: RawRecord | None = None) -> Game:
+    """A Mahjong Soul game, raw or converted by tensoul, into the game model (raises ``LogError``); ``record``:
+    what :func:`raw_record` read of ``text``, not read again."""
     text = text.lstrip("\ufeff")
-    try:
-        obj = decode_json(text)
-    except json.JSONDecodeError as exc:
-        if text[:1] in "{[":
-            raise LogError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
-        raise LogError(REFUSED_BINARY) from None
+    if record is not None:
+        obj = record.obj
+    else:
+        try:
+            obj = decode_json(text)
+        except json.JSONDecodeError as exc:
+            if text[:1] in "{[":
+                raise LogError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
+            raise LogError(REFUSED_BINARY) from None
     if isinstance(obj, dict) and isinstance(obj.get("log"), list):
         game = parse_json(text, file)  # tensoul's tenhou.net/6 JSON
         if game.platform != "majsoul":
             raise LogError("a Tenhou log, not a Mahjong Soul game (no record id, no Mahjong Soul room): import it "
                            "with `analyzer import tenhou`")
         return game
+    if record is not None:
+        return _game_of(record.head, record.actions, file)
     return read_majsoul_record(obj, file)
 
 
@@ -84,6 +108,10 @@ def read_majsoul_record(obj, file: str) -> Game:
     if not actions:
         raise LogError("not a Mahjong Soul record (expected {\"head\", \"data\"}, a list of round actions or "
                        "tensoul's JSON)")
+    return _game_of(head, actions, file)
+
+
+def _game_of(head: dict | None, actions: list[tuple[str, dict]], file: str) -> Game:
     try:
         kyokus = read_rounds(actions)
     except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
