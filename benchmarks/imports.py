@@ -23,7 +23,8 @@ Steps (``--steps``, comma-separated; all by default):
 * ``write_mjai``, ``write_tenhou6`` (asked for in ``--steps``): the files that export writes (made by this
   checkout before the rounds, not timed) read into memory and written again as new files, staged in a folder and
   renamed into place as the export does: what writing one file per game costs alone, the floor of the exports
-  of files;
+  of files; ``write_events``: the events file that ``export events`` writes, read into memory and written again
+  as it writes it (zstd, the same statistics, 2^18 rows at a time);
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
   started by this benchmark for the step alone (``--scheduler``; the workers' CPU is not in the step's CPU
   seconds);
@@ -46,6 +47,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from analyzer.formats.outputs import STATISTICS
 from benchmarks.figures import RESULTS, run_info, save
 from benchmarks.majsoul import replicate as replicate_raw
 from benchmarks.scale import timed
@@ -91,6 +93,18 @@ staging.rmdir()
 print(len(texts))
 """
 
+WRITE_EVENTS = """
+import sys
+import pyarrow as pa
+import pyarrow.parquet as pq
+table = pq.read_table(sys.argv[1])
+writer = pq.ParquetWriter(sys.argv[2], table.schema, compression="zstd", write_statistics=sys.argv[3].split(","))
+for batch in table.to_batches(1 << 18):
+    writer.write_table(pa.Table.from_batches([batch]))
+writer.close()
+print(table.num_rows)
+"""
+
 TABLES = """
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -114,6 +128,9 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
     if kind == "floor":
         floor = {"mjai": MJAI_FLOOR, "tenhou6": JSON_FLOOR, "majsoul": JSON_FLOOR}.get(fmt, FLOOR)
         return [sys.executable, "-c", floor, str(logs)]
+    if kind == "write_events":
+        return [sys.executable, "-c", WRITE_EVENTS, str(work / "written" / "events.parquet"),
+                str(work / step / "events.parquet"), ",".join(STATISTICS)]  # as the export writes it
     if kind.startswith("write_"):
         return [sys.executable, "-c", WRITE, str(work / "written" / kind.removeprefix("write_")), str(work / step)]
     if kind == "tables":
@@ -175,7 +192,7 @@ def _run(args, steps: list[str], work: Path) -> dict:
         if args.format in ("mjai", "tenhou6"):
             logs = _exports(logs, work / args.format, args.format)
         for fmt in (s.removeprefix("write_") for s in steps if s.startswith("write_")):
-            _exports(logs, work / "written" / fmt, fmt)
+            _exports(logs, work / "written" / ("events.parquet" if fmt == "events" else fmt), fmt)
         runs: dict[str, list[dict]] = {s: [] for s in steps}
         for _ in range(args.repeat):
             for step in steps:
@@ -201,8 +218,8 @@ def _run(args, steps: list[str], work: Path) -> dict:
 
 
 def _exports(logs: Path, target: Path, fmt: str) -> Path:
-    """The games of the mjlog files under ``logs`` as ``fmt`` (mjai, tenhou6) files under ``target`` (this
-    checkout's export)."""
+    """The games of the log files under ``logs`` exported as ``fmt`` (mjai, tenhou6: files under ``target``;
+    events: the Parquet file ``target``) by this checkout."""
     done = subprocess.run([sys.executable, "-m", "analyzer.cli", "export", fmt, str(logs), "-o", str(target)],
                           capture_output=True, text=True)
     if done.returncode not in (0, 1):

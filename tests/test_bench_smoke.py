@@ -48,6 +48,16 @@ def test_the_imports_benchmark_reads_the_mahjong_soul_raw_records(tmp_path):
     assert fig["import_1"]["ratio_to_import"] > 0
 
 
+def test_the_imports_benchmark_writes_the_exports_files_alone(tmp_path):
+    from benchmarks.imports import main
+
+    steps = "import,export_events,export_mjai,write_events,write_mjai,write_tenhou6"
+    fig = main(["--games", "8", "--repeat", "1", "--format", "majsoul", "--steps", steps, "--out", str(tmp_path)])
+    assert all(fig[s]["exit"] == 0 for s in steps.split(","))
+    assert all(fig[f"write_{s}"]["ratio_to_import"] > 0 for s in ("events", "mjai", "tenhou6"))
+    assert [fig[f"write_{s}"]["stdout_tail"].split() for s in ("mjai", "tenhou6")] == [["8"], ["8"]]  # files
+    assert int(fig["write_events"]["stdout_tail"]) > 8 * 100  # the events' rows
+
 def test_the_imports_benchmark_reads_mjai_exports_of_the_games(tmp_path):
     import pytest
 
