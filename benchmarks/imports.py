@@ -27,7 +27,9 @@ Steps (``--steps``, comma-separated; all by default):
   as it writes it (zstd, the same statistics, 2^18 rows at a time);
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
   started by this benchmark for the step alone (``--scheduler``; the workers' CPU is not in the step's CPU
-  seconds);
+  seconds); ``export_events_dask``, ``export_mjai_dask``, ``export_tenhou6_dask`` likewise for the exports, whose
+  files are compared with the local export's where that step ran too (``same_as_local``: ``bytes``, ``rows``
+  for an events file whose bytes differ, or ``different``);
 * with ``--baseline CHECKOUT``: ``baseline_import`` and ``baseline_export_…``, the same commands run in that
   checkout (``-m`` puts it first on the path: its analyzer is the one run); a commit without ``import --events``
   makes the same two files with ``import`` and ``export events``.
@@ -46,6 +48,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import polars as pl
 
 from analyzer.formats.outputs import STATISTICS
 from benchmarks.figures import RESULTS, run_info, save
@@ -140,8 +144,23 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
                  "import_1": ["--workers", "1"]}.get(kind, [])
         command = "tenhou" if fmt == "tenhou6" else fmt
         return [*analyzer, "import", command, str(logs), "-o", str(work / step / "hands.parquet"), *extra]
+    on_cluster = ["--scheduler", str(scheduler)] if kind.endswith("_dask") else []
+    kind = kind.removesuffix("_dask")
     target = work / step / ("events.parquet" if kind == "export_events" else "games")
-    return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target)]
+    return [*analyzer, "export", kind.removeprefix("export_"), str(logs), "-o", str(target), *on_cluster]
+
+
+def same_output(ours: Path, local: Path) -> str:
+    """Whether an export on the cluster wrote what the local export did: ``bytes`` (every file), ``rows`` (an
+    events file of the same rows, other bytes) or ``different``."""
+    if ours.is_file():
+        if ours.read_bytes() == local.read_bytes():
+            return "bytes"
+        return "rows" if pl.read_parquet(ours).equals(pl.read_parquet(local)) else "different"
+    names = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
+    same = names == sorted(p.relative_to(local) for p in local.rglob("*") if p.is_file()) and all(
+        (ours / n).read_bytes() == (local / n).read_bytes() for n in names)
+    return "bytes" if same and names else "different"
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -168,8 +187,8 @@ def main(argv: list[str] | None = None) -> dict:
 
 @contextlib.contextmanager
 def _cluster(step: str):
-    """The address of a local Dask cluster of 2 worker processes for the ``import_dask`` step, else None."""
-    if step != "import_dask":
+    """The address of a local Dask cluster of 2 worker processes for a ``…_dask`` step, else None."""
+    if not step.endswith("_dask"):
         yield None
         return
     from distributed import LocalCluster
@@ -212,6 +231,11 @@ def _run(args, steps: list[str], work: Path) -> dict:
             best["games_per_s"] = round(files / best["seconds"])
             fig[step] = best
         _ratios(fig, steps)
+        for step in steps:
+            local = step.removesuffix("_dask")
+            if step.startswith("export_") and step != local and local in steps:
+                name = "events.parquet" if local == "export_events" else "games"
+                fig[step]["same_as_local"] = same_output(work / step / name, work / local / name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return fig
@@ -246,6 +270,10 @@ def _print(fig: dict, steps: list[str]) -> None:
     for step in steps:
         if f"baseline_{step}" in fig:
             print(f"{step}: {fig[f'baseline_{step}']['seconds'] / fig[step]['seconds']:.2f}x the baseline's speed")
+    for step in steps:
+        if "same_as_local" in fig[step]:
+            print(f"{step}: {fig[step]['same_as_local']} as {step.removesuffix('_dask')} wrote, "
+                  f"{fig[step]['seconds'] / fig[step.removesuffix('_dask')]['seconds']:.2f}x its time")
     for step in steps:
         if step.startswith("write_") and f"export_{step[6:]}" in fig and "import" in fig:
             rest = fig[f"export_{step[6:]}"]["seconds"] - fig[step]["seconds"]

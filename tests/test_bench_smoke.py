@@ -58,6 +58,33 @@ def test_the_imports_benchmark_writes_the_exports_files_alone(tmp_path):
     assert [fig[f"write_{s}"]["stdout_tail"].split() for s in ("mjai", "tenhou6")] == [["8"], ["8"]]  # files
     assert int(fig["write_events"]["stdout_tail"]) > 8 * 100  # the events' rows
 
+
+def test_the_imports_benchmark_exports_on_a_local_cluster_and_compares_the_files(tmp_path):
+    import pytest
+
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    from benchmarks.imports import main
+
+    steps = "export_tenhou6,export_tenhou6_dask,export_events,export_events_dask"
+    fig = main(["--games", "8", "--repeat", "1", "--format", "majsoul", "--steps", steps, "--out", str(tmp_path)])
+    assert all(fig[s]["exit"] == 0 for s in steps.split(","))
+    assert fig["export_tenhou6_dask"]["same_as_local"] == fig["export_events_dask"]["same_as_local"] == "bytes"
+
+
+def test_the_imports_benchmark_tells_files_that_differ(tmp_path):
+    from benchmarks.imports import same_output
+
+    for side in ("local", "ours"):
+        (tmp_path / side / "a").mkdir(parents=True)
+        (tmp_path / side / "a" / "g.json").write_text("[1]")
+    assert same_output(tmp_path / "ours", tmp_path / "local") == "bytes"
+    (tmp_path / "ours" / "a" / "g.json").write_text("[2]")
+    assert same_output(tmp_path / "ours", tmp_path / "local") == "different"
+    (tmp_path / "ours" / "a" / "g.json").write_text("[1]")
+    (tmp_path / "ours" / "h.json").write_text("[1]")
+    assert same_output(tmp_path / "ours", tmp_path / "local") == "different"
+
+
 def test_the_imports_benchmark_reads_mjai_exports_of_the_games(tmp_path):
     import pytest
 
