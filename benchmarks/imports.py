@@ -153,7 +153,9 @@ def _command(step: str, logs: Path, work: Path, scheduler: str | None = None, fm
 def same_output(ours: Path, local: Path) -> str:
     """Whether an export on the cluster wrote what the local export did: ``bytes`` (every file), ``rows`` (an
     events file of the same rows, other bytes) or ``different``."""
-    if ours.is_file():
+    if ours.is_file() or local.is_file():
+        if not (ours.is_file() and local.is_file()):
+            return "different"
         if ours.read_bytes() == local.read_bytes():
             return "bytes"
         return "rows" if pl.read_parquet(ours).equals(pl.read_parquet(local)) else "different"

@@ -83,6 +83,8 @@ def test_the_imports_benchmark_tells_files_that_differ(tmp_path):
     (tmp_path / "ours" / "a" / "g.json").write_text("[1]")
     (tmp_path / "ours" / "h.json").write_text("[1]")
     assert same_output(tmp_path / "ours", tmp_path / "local") == "different"
+    (tmp_path / "events.parquet").write_bytes(b"PAR1")
+    assert same_output(tmp_path / "none.parquet", tmp_path / "events.parquet") == "different"  # the export failed
 
 
 def test_the_imports_benchmark_reads_mjai_exports_of_the_games(tmp_path):
