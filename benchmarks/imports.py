@@ -23,8 +23,8 @@ Steps (``--steps``, comma-separated; all by default):
 * ``write_mjai``, ``write_tenhou6`` (asked for in ``--steps``): the files that export writes (made by this
   checkout before the rounds, not timed) read into memory and written again as new files, staged in a folder and
   renamed into place as the export does: what writing one file per game costs alone, the floor of the exports
-  of files; ``write_events``: the events file that ``export events`` writes, read into memory and written again
-  as it writes it (zstd, the same statistics, 2^18 rows at a time);
+  of files; ``write_events``: the events file that ``export events`` writes, read back a row group at a time and
+  written again as it writes it (zstd, the same statistics, 2^18 rows at a time);
 * ``import_dask`` (asked for in ``--steps``): the import as tasks on a local Dask cluster of 2 worker processes
   started by this benchmark for the step alone (``--scheduler``; the workers' CPU is not in the step's CPU
   seconds); ``export_events_dask``, ``export_mjai_dask``, ``export_tenhou6_dask`` likewise for the exports, whose
@@ -101,12 +101,16 @@ WRITE_EVENTS = """
 import sys
 import pyarrow as pa
 import pyarrow.parquet as pq
-table = pq.read_table(sys.argv[1])
-writer = pq.ParquetWriter(sys.argv[2], table.schema, compression="zstd", write_statistics=sys.argv[3].split(","))
-for batch in table.to_batches(1 << 18):
-    writer.write_table(pa.Table.from_batches([batch]))
+source = pq.ParquetFile(sys.argv[1])  # read a batch at a time, as the export has a few batches in memory
+writer = pq.ParquetWriter(sys.argv[2], source.schema_arrow, compression="zstd",
+                          write_statistics=sys.argv[3].split(","))
+rows = 0
+for group in range(source.num_row_groups):  # (iter_batches does not read nested columns in chunks)
+    for batch in source.read_row_group(group).to_batches(1 << 18):
+        writer.write_table(pa.Table.from_batches([batch]))
+        rows += batch.num_rows
 writer.close()
-print(table.num_rows)
+print(rows)
 """
 
 TABLES = """
@@ -121,6 +125,7 @@ with ThreadPoolExecutor(2) as pool:
 print(len(files), games)
 """
 
+SCRIPT_STEPS = ("floor", "write_", "tables")  # steps that run a script of this file, not analyzer
 STEPS = ("floor", "import", "import_events", "export_events", "export_mjai", "export_tenhou6")
 BASELINE_STEPS = ("baseline_import", "baseline_import_1", "baseline_export_events", "baseline_export_mjai",
                   "baseline_export_tenhou6")
@@ -227,8 +232,10 @@ def _run(args, steps: list[str], work: Path) -> dict:
                "logs": "tests/data/majsoul_raw" if args.format == "majsoul" else str(args.logs),
                "baseline_checkout": str(args.baseline) if args.baseline else None}
         for step, results in runs.items():
-            best = min(results, key=lambda r: r["seconds"])
-            if best["exit"] not in (0, 1):
+            # analyzer exits 1 when some files are not read; a script of our own (the floors) only 0
+            fine = (0,) if step.removeprefix("baseline_").startswith(SCRIPT_STEPS) else (0, 1)
+            best = min(results, key=lambda r: (r["exit"] not in fine, r["seconds"]))  # a failed run is no best
+            if best["exit"] not in fine:
                 print(f"{step} failed: {best['stderr_tail']}", file=sys.stderr)
             best["games_per_s"] = round(files / best["seconds"])
             fig[step] = best
