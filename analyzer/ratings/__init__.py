@@ -30,7 +30,7 @@ __all__ = ["RatingOptions", "Ratings", "SYSTEMS", "compute_ratings", "game_times
 
 SYSTEMS = ("tenhou", "openskill", "none")
 PLAYER_COUNTS = (4, 3)
-ROWS_SCHEMA = {"game_id": pl.String, "player": pl.Categorical, "seat": pl.Int8, "place": pl.Int8,
+ROWS_SCHEMA = {"game_id": pl.Categorical, "player": pl.Categorical, "seat": pl.Int8, "place": pl.Int8,
                "players": pl.Int8, PLAYED_AT: PLAYED_AT_TYPE, SESSION: pl.Categorical, SOURCE_FILE: pl.Categorical,
                SOURCE_ROW: pl.Int64}
 RATINGS_COLUMNS = {"player": pl.String, "players": pl.Int8, "game_id": pl.String, PLAYED_AT: PLAYED_AT_TYPE,
@@ -85,7 +85,9 @@ class Ratings:
 def rating_rows(games: pl.DataFrame, times: pl.DataFrame) -> pl.DataFrame:
     """A partition's rows for the ratings (:data:`ROWS_SCHEMA`): its games table (one row per player per game,
     a game's rows together) with each game's player count and its keys of the order of games (``times``,
-    :func:`analyzer.ratings.order.game_times`). Compact: the player, the session and the file as categoricals."""
+    :func:`analyzer.ratings.order.game_times`). Compact: the game id, the player, the session and the file as
+    categoricals (a run keeps these rows of every game until its end; a game id as text took three quarters of
+    them)."""
     if games.height == 0:
         return pl.DataFrame(schema=ROWS_SCHEMA)
     return (
@@ -149,7 +151,7 @@ def _in_order(rows: pl.DataFrame) -> pl.DataFrame:
     starts = np.flatnonzero(new_game.to_numpy())
     lengths = np.diff(np.append(starts, rows.height))
     games = rows[starts].select(PLAYED_AT, SESSION, SOURCE_FILE, SOURCE_ROW, "game_id").with_columns(
-        pl.col(SESSION, SOURCE_FILE).cast(pl.String), pl.Series("_g", np.arange(len(starts))))
+        pl.col(SESSION, SOURCE_FILE, "game_id").cast(pl.String), pl.Series("_g", np.arange(len(starts))))
     order = sort_games(games)["_g"].to_numpy()
     if (np.diff(order) > 0).all():  # the games came in their order (the usual case): no gather of the rows
         return rows
@@ -174,7 +176,9 @@ def compute_ratings(rows: pl.DataFrame | list[pl.DataFrame], options: RatingOpti
     if isinstance(rows, list):
         parts, rows = rows, stacked(rows)
         parts.clear()
-    rated = _in_order(rows.filter(pl.col("players").is_in(PLAYER_COUNTS)))
+    unrated = ~pl.col("players").is_in(PLAYER_COUNTS)
+    # filtered only when some game is unrated: a filter copies every row, which would hold them twice
+    rated = _in_order(rows.filter(~unrated) if rows.select(unrated.any()).item() else rows)
     del rows  # gathered into order: not held twice
     previous = options.previous if options.previous is not None else pl.DataFrame(schema=STATE_SCHEMA)
     key, keys, carried_at = _keys(rated, previous)

@@ -85,6 +85,14 @@ def test_four_and_three_player_ratings_are_kept_apart():
     assert final["players"].to_list() == [3, 4] and final["games"].to_list() == [1, 1]
 
 
+def test_a_game_of_two_players_is_not_rated_and_moves_no_one():
+    two = ("h1", [("A", 1), ("B", 2)])
+    with_two = compute_ratings(rows_of([FOUR[0], two, FOUR[1]]), RatingOptions())
+    without = compute_ratings(rows_of(FOUR), RatingOptions())
+    assert with_two.table.equals(without.table) and with_two.final.equals(without.final)
+    assert "h1" not in with_two.table["game_id"].to_list()
+
+
 def test_the_400th_game_and_after_move_by_a_fifth():
     # P has 398 games: game 399 has adj 0.202, games 400 and 401 the floor 0.2. Each game's opponents are
     # experienced players at 1800.
