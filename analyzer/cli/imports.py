@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
-import polars as pl
-import polars.selectors as cs
 
-from analyzer.formats.read import read_logs
-from analyzer.io.write import write_table
+from analyzer.formats.import_file import import_logs
 
 from analyzer.cli.display import cell, console, print_line, progress_bar
 from analyzer.cli.import_events import EventsBeside, events_flag
@@ -127,32 +123,33 @@ def _import_logs(
     scheduler: str | None = None, with_events: bool = False,
 ) -> None:
     events = EventsBeside(output, with_events)  # --events: written beside, put in place with the hand records
+    written = None
     try:
         with friendly_errors(debug):
             with progress_bar("Importing", unit="files", counted="games", rate_unit="games") as progress:
-                hands, problems = read_logs(list(paths), workers, log_format, progress=progress,
-                                            max_log_size=max_log_size, scheduler=scheduler, events=events.reader())
-            if hands.height == 0 and not problems:
+                written = import_logs(list(paths), output, log_format, workers, progress=progress,
+                                      max_log_size=max_log_size, scheduler=scheduler, events=events.reader())
+            problems = written.problems
+            if written.rows == 0 and not problems:
                 raise Failure(f"no {label} logs found in " + ", ".join(paths))
         failed = [p for p in problems if not p.imported]
         for problem in problems:
             colour = "yellow" if problem.imported else "red"
             console.print(f"[{colour}]{cell(problem.where)}[/]: {cell(problem.reason)}", highlight=False)
-        if hands.height == 0:  # nothing to write: an existing output stays as it was
+        if written.rows == 0:  # nothing to write: an existing output stays as it was
             raise Failure(f"no game imported; {output} not written")
-        if Path(output).suffix.lower() == ".csv":
-            # the text `score` reads from a Parquet import, so a CSV and a Parquet import of a game are exact copies
-            hands = hands.with_columns(cs.datetime().cast(pl.String))
         with friendly_errors(debug):
             events.stage()
-            write_table(hands, output)
-            written = events.commit()
+            written.commit()
+            written_events = events.commit()
     finally:
+        if written is not None:
+            written.abort()  # what is left staged: nothing after the commit
         events.drop()
     copies = sum(1 for p in problems if p.same_as is not None and p.imported)
     print_line(
-        f"imported {hands['game_id'].n_unique()} game(s), {hands.height} row(s) into {output};"
+        f"imported {written.games} game(s), {written.rows} row(s) into {output};"
         f" {len(failed)} file(s) not imported" + (f"; {copies} file(s) skipped as the same game as another" if copies else "")
-        + written
+        + written_events
     )
     sys.exit(EXIT_REJECTS if failed else EXIT_CLEAN)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import polars as pl
 import pyarrow as pa
@@ -110,6 +110,15 @@ def read_logs(
     ``events``: where the games' events go as the same reading of each file gives them
     (:class:`analyzer.formats.events_import.ImportEvents`: its ``batch`` reads a batch into rows and events, its
     ``take`` is handed each batch's events and which of its files were imported)."""
+    files, problems, batches = log_batches(paths, workers, log_format, max_log_size, scheduler, client, events)
+    return _assemble(files, batches, problems, progress, events)
+
+
+def log_batches(paths: list[str | Path], workers: int | None, log_format: str, max_log_size: int,
+                scheduler: str | None = None, client=None, events=None,
+                ) -> tuple[list[Path], list[ImportProblem], Iterator]:
+    """The files found, the problems of the paths, and the batches of files as they are read (in file order):
+    each ``(outcomes, table, *events)`` as :func:`_read_batch` (or ``events.batch``) gives it."""
     if log_format not in FORMATS:
         raise ValueError(f"unknown log format {log_format!r} (known: {', '.join(FORMATS)})")
     check_where(workers, scheduler, client)
@@ -123,7 +132,7 @@ def read_logs(
     else:
         read = partial(_read_batch if events is None else events.batch, log_format=log_format, max_bytes=max_log_size)
         batches = map_in_order(read, file_batches(files), workers, scheduler, client)
-    return _assemble(files, batches, problems, progress, events)
+    return files, problems, batches
 
 
 def file_batches(files: list[Path], size: int | None = None) -> list[list[Path]]:
@@ -171,91 +180,116 @@ _ARROW_TYPES = {name: pl.Series(dtype=COLUMNS[name]).to_arrow().type for name in
 
 def _assemble(files: list[Path], batches, problems: list[ImportProblem], progress, events=None
               ) -> tuple[pl.DataFrame, list[ImportProblem]]:
-    """Game ids and start times per game, a game met again (the same content or Tenhou log id as an earlier
-    file) kept once, from the earlier file, anonymous players named after their game; each batch's events
-    handed to ``events`` with the files whose rows are kept (those of a game met before are not: a copy, or
-    another version of it, whose rows go)."""
-    first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
-    ids: list[str] = []
-    times: list = []
-    sources: list[int] = []  # per row kept: the number of its file
-    pending: dict[int, int] = {}  # a file of a game met before with other content -> its problem's index
-    frames: list[pl.DataFrame] = []
-    done = games = 0
-    for outcomes, table, *batch_events in batches:
-        keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
-        kept_files: list[bool] = []  # per file of the batch: its rows are kept
-        for gid, digest, n_rows, notes, error, started in outcomes:
-            f = files[done]
-            done += 1
-            if error is not None:
-                problems.append(ImportProblem(str(f), error))
-                kept_files.append(False)
+    """The hand records of every batch in one frame (:class:`Assembly`) and the problems."""
+    assembly = Assembly(files, problems)
+    frames = list(assembly.frames(batches, progress, events))
+    rows = pl.concat(frames) if frames else pl.DataFrame(schema={**COLUMNS, SOURCE: pl.Int64})
+    hands = assembly.without_later(rows.lazy()).collect() if assembly.pending else rows
+    return hands.select(list(COLUMNS)), problems
+
+
+class Assembly:
+    """The games of the batches put together, batch by batch: game ids and start times per game, a game met
+    again (the same content or Tenhou log id as an earlier file) kept once, from the earlier file, anonymous
+    players named after their game; each batch's events handed to ``events`` with the files whose rows are kept
+    (those of a game met before are not: a copy, or another version of it, whose rows go). What the batches
+    hold besides their rows goes into ``problems``."""
+
+    def __init__(self, files: list[Path], problems: list[ImportProblem]) -> None:
+        self.files, self.problems = files, problems
+        self.first_file: dict[tuple[str, str], Path] = {}  # ("id", game id) and ("content", digest) -> first file
+        self.pending: dict[int, int] = {}  # a file of a game met before with other content -> its problem's index
+        self.games = 0
+
+    def frames(self, batches, progress=None, events=None) -> Iterator[pl.DataFrame]:
+        """Per batch its rows (:data:`.columns.COLUMNS` and :data:`SOURCE`, the number of each row's file), the
+        rows of the files in :attr:`pending` among them, to be compared with the earlier file's
+        (:meth:`without_later`)."""
+        files, problems, first_file = self.files, self.problems, self.first_file
+        done = 0
+        for outcomes, table, *batch_events in batches:
+            keep: list[bool] = []  # per row of the batch: not a copy of an earlier game
+            kept_files: list[bool] = []  # per file of the batch: its rows are kept
+            ids: list[str] = []
+            times: list = []
+            sources: list[int] = []  # per row kept: the number of its file
+            for gid, digest, n_rows, notes, error, started in outcomes:
+                f = files[done]
+                done += 1
+                if error is not None:
+                    problems.append(ImportProblem(str(f), error))
+                    kept_files.append(False)
+                    continue
+                copy = copy_of(gid, digest, first_file)
+                kept_files.append(copy is None and n_rows > 0)
+                same_content = copy is not None and copy[2]
+                keep.extend([not same_content] * n_rows)
+                if copy is not None:
+                    earlier, reason, _ = copy
+                    problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content,
+                                                  same_as=str(earlier)))
+                if same_content:
+                    continue
+                ids.extend([gid] * n_rows)
+                times.extend([started or played_at(gid)] * n_rows)
+                sources.extend([done - 1] * n_rows)
+                if copy is not None:  # the same id, other content: its rows are compared with the earlier file's
+                    self.pending[done - 1] = len(problems) - 1
+                    continue
+                first_file[("id", gid)] = first_file[("content", digest)] = f
+                self.games += 1
+                problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
+                                for note in notes)
+            frame = pl.from_arrow(table)
+            frame = frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean))
+            if events is not None:
+                events.take(batch_events[0], kept_files, files[done - len(outcomes):done])
+            yield _with_ids(frame, ids, times, sources)
+            if progress is not None:
+                progress(done, len(files), self.games)
+
+    def without_later(self, hands: pl.LazyFrame) -> pl.LazyFrame:
+        """``hands`` without the rows of the files in :attr:`pending` (:meth:`later_rows`)."""
+        return hands.filter(~self.later_rows(hands))
+
+    def later_rows(self, hands: pl.LazyFrame) -> pl.Expr:
+        """Which rows of ``hands`` are those of the files in :attr:`pending`, once compared with the earlier
+        file's (:func:`analyzer.core.records.compare_sources`): the same game recorded otherwise (a Mahjong Soul
+        raw record and its tensoul copy) is skipped as a copy, imported once; another version stays refused.
+        Either way only the earlier file's rows are kept."""
+        pending, problems = self.pending, self.problems
+        later = pl.col(SOURCE).is_in(list(pending))
+        games = hands.filter(later).select(pl.col("game_id").unique()).collect()["game_id"].implode()
+        for number, kind in compare_sources(hands.filter(pl.col("game_id").is_in(games)).collect(), "game_id",
+                                            SOURCE, SOURCE).select(SOURCE, "kind").iter_rows():
+            if kind == OTHER or number not in pending:
                 continue
-            copy = copy_of(gid, digest, first_file)
-            kept_files.append(copy is None and n_rows > 0)
-            same_content = copy is not None and copy[2]
-            keep.extend([not same_content] * n_rows)
-            if copy is not None:
-                earlier, reason, _ = copy
-                problems.append(ImportProblem(str(f), reason, game_id=gid, imported=same_content, same_as=str(earlier)))
-            if same_content:
-                continue
-            ids.extend([gid] * n_rows)
-            times.extend([started or played_at(gid)] * n_rows)
-            sources.extend([done - 1] * n_rows)
-            if copy is not None:  # the same id, other content: its rows are compared with the earlier file's below
-                pending[done - 1] = len(problems) - 1
-                continue
-            first_file[("id", gid)] = first_file[("content", digest)] = f
-            games += 1
-            problems.extend(ImportProblem(str(f), note.text, game_id=gid, imported=True, hand=note.hand)
-                            for note in notes)
-        frame = pl.from_arrow(table)
-        frames.append(frame if all(keep) else frame.filter(pl.Series(keep, dtype=pl.Boolean)))
-        if events is not None:
-            events.take(batch_events[0], kept_files, files[done - len(outcomes):done])
-        if progress is not None:
-            progress(done, len(files), games)
-    rows = pl.concat(frames) if frames else pl.DataFrame(schema={name: COLUMNS[name] for name in ROW_COLUMNS})
+            index = pending[number]
+            problem = problems[index]
+            written = "rows" if kind == COPY else "plays, recorded otherwise"
+            problems[index] = replace(problem, imported=True, reason=(
+                f"the same game as {problem.same_as} (the same {id_kind(problem.game_id)} and {written}), "
+                "skipped: imported once"))
+        return later
+
+
+def _with_ids(frame: pl.DataFrame, ids: list[str], times: list, sources: list[int]) -> pl.DataFrame:
+    """A batch's rows with their game ids, start times and file numbers; players without a name are different
+    people in every game."""
     game_id = pl.col("game_id")
-    hands = rows.with_columns(
+    return frame.with_columns(
         pl.Series("game_id", ids, pl.String), pl.Series("played_at", times, COLUMNS["played_at"]),
         pl.Series(SOURCE, sources, pl.Int64),
     ).with_columns(
-        # players without a name are different people in every game
         pl.when(pl.col(f"player_{s}").str.starts_with(ANONYMOUS))
         .then(pl.lit(f"{ANONYMOUS}@") + game_id + pl.lit(f"#{s}"))
         .otherwise(pl.col(f"player_{s}"))
         .alias(f"player_{s}")
         for s in range(4)
-    )
-    if pending:
-        hands = _written_twice(hands, pending, problems)
-    return hands.select(list(COLUMNS)), problems
+    ).select(*COLUMNS, SOURCE)
 
 
 SOURCE = "_source"  # the number of a row's file while the games are put together
-
-
-def _written_twice(hands: pl.DataFrame, pending: dict[int, int], problems: list[ImportProblem]) -> pl.DataFrame:
-    """The rows of the files whose game was met before with other content (``pending``: file number -> its
-    problem) compared with the earlier file's (:func:`analyzer.core.records.compare_sources`): the same game
-    recorded otherwise (a Mahjong Soul raw record and its tensoul copy) is skipped as a copy, imported once;
-    another version stays refused. Either way only the earlier file's rows are kept."""
-    later = pl.col(SOURCE).is_in(list(pending))
-    games = hands.filter(later)["game_id"].unique().implode()
-    for number, kind in compare_sources(hands.filter(pl.col("game_id").is_in(games)), "game_id", SOURCE, SOURCE
-                                        ).select(SOURCE, "kind").iter_rows():
-        if kind == OTHER or number not in pending:
-            continue
-        index = pending[number]
-        problem = problems[index]
-        written = "rows" if kind == COPY else "plays, recorded otherwise"
-        problems[index] = replace(problem, imported=True, reason=(
-            f"the same game as {problem.same_as} (the same {id_kind(problem.game_id)} and {written}), "
-            "skipped: imported once"))
-    return hands.filter(~later)
 
 
 def copy_of(gid: str, digest: str, first_file: dict[tuple[str, str], Path],

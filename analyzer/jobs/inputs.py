@@ -34,7 +34,7 @@ from analyzer.formats.events import EventsOutput, seats_beside
 from analyzer.formats.events_import import ImportEvents
 from analyzer.formats.files import AUTO_SUFFIXES, DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import ImportProblem, copies_skipped, files_failed
-from analyzer.formats.read import read_logs
+from analyzer.formats.import_file import import_logs
 from analyzer.io.errors import InputError
 from analyzer.io.faults import writing
 from analyzer.io.files import expand_inputs, format_of
@@ -242,19 +242,21 @@ class ScoreInputs:
             events_path = events_beside(folder / LOGS_TABLE)
             with writing(folder, SCRATCH_ADVICE):
                 events = sink = ImportEvents(EventsOutput(events_path, seats=seats_beside(events_path)))
+        written = None
         try:
-            hands, problems = read_logs(self.logs, workers, "auto", progress=progress, max_log_size=max_log_size,
-                                        events=events)
-            read = self.logs_read = LogsRead(len(self.logs), hands["game_id"].n_unique() if hands.height else 0,
-                                             hands.height, problems=problems)
-            if hands.height == 0:
+            written = import_logs(self.logs, folder / LOGS_TABLE, "auto", workers, progress=progress,  # as read
+                                  max_log_size=max_log_size, events=events, advice=SCRATCH_ADVICE)
+            read = self.logs_read = LogsRead(len(self.logs), written.games, written.rows, problems=written.problems)
+            if written.rows == 0:
                 return read
             with writing(folder, SCRATCH_ADVICE):
                 if events is not None:
                     events.commit()
                     events = None
-                hands.write_parquet(folder / LOGS_TABLE)
+                written.commit()
         finally:
+            if written is not None:
+                written.abort()  # what is left staged: nothing after the commit
             if events is not None:  # not put in place: the reading stopped, or no game imported
                 events.abort()
         if sink is None:
