@@ -2,12 +2,13 @@
 memory bounded by the batches in flight whatever the number of games, where :func:`.read.read_logs` returns
 every game's rows in one frame.
 
-Each batch's rows (:class:`.read.Assembly`, the same games, ids and problems as ``read_logs``) are appended to
-part files in a staging folder beside the output, :data:`PART_ROWS` rows at a time; when the last batch is in,
-the parts are written as the output one after the other (rows in file order; a later version of a game met
-before left out, as ``read_logs`` leaves it out), and :meth:`WrittenImport.commit` renames it into
-place. What the run holds meanwhile per game is its id and digest (a game met twice is told from them), and
-its problems.
+Each batch's rows (:class:`.read.Assembly`: the same games, ids and problems as ``read_logs``) are appended to
+the output in a staging folder beside it, :data:`GROUP_ROWS` rows at a time (a CSV output is written from such
+a Parquet file once the last batch is in), and :meth:`WrittenImport.commit` renames it into place. The rows of
+a later version of a game met before (the same id, other content) are never written, as ``read_logs`` leaves
+them out; they are held until the end and compared with the earlier file's rows, read back from the file,
+which says whether the later file is a copy written otherwise. What the run holds meanwhile per game is its id
+and digest (a game met twice is told from them), and its problems.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import polars as pl
 import polars.selectors as cs
 import pyarrow.parquet as pq
 
-from analyzer.formats.columns import COLUMNS
 from analyzer.formats.files import DEFAULT_MAX_LOG_BYTES
 from analyzer.formats.model import ImportProblem
 from analyzer.formats.outputs import Staged
@@ -30,9 +30,9 @@ from analyzer.io.formats import flatten_for_csv
 from analyzer.io.load import InputError
 from analyzer.io.write import SUFFIX_FORMATS
 
-__all__ = ["PART_ROWS", "WrittenImport", "import_logs"]
+__all__ = ["GROUP_ROWS", "WrittenImport", "import_logs"]
 
-PART_ROWS = 100_000  # rows a part file holds: about 60 MB in memory before it is written
+GROUP_ROWS = 100_000  # rows of a row group: about 60 MB in memory before they are written
 
 
 @dataclass
@@ -78,61 +78,68 @@ def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "
     files, problems, batches = log_batches(paths, workers, log_format, max_log_size, scheduler, client, events)
     staged = Staged(path, path.parent)
     staged.open()
+    table = staged.staging / (path.name if fmt == "parquet" else ".rows.parquet")
     try:
         assembly = Assembly(files, problems)
-        parts = _parts(assembly.frames(batches, progress, events), staged.staging, path, advice)
-        left_out = assembly.later_rows(pl.scan_parquet(parts)) if parts and assembly.pending else pl.lit(False)
         with writing(path, advice):
-            rows, games = _written(parts, left_out, staged.staging / path.name, fmt)
-        for part in parts:
-            part.unlink()
+            rows, games, later = _appended(assembly.frames(batches, progress, events), table, assembly.pending)
+        if later:  # compared with the earlier files' rows, read back
+            ids = pl.concat([frame.select("game_id") for frame in later])["game_id"].unique().implode()
+            earlier = pl.scan_parquet(table).filter(pl.col("game_id").is_in(ids)).with_columns(
+                pl.lit(-1, pl.Int64).alias(SOURCE))
+            assembly.settle_later(pl.concat([earlier, *(frame.lazy() for frame in later)]))
+        if rows and fmt == "csv":
+            with writing(path, advice):
+                _as_csv(table, staged.staging / path.name)
+            table.unlink()
     except BaseException:
         staged.remove()
         raise
-    return WrittenImport(path, games if rows else 0, rows, problems, staged)
+    return WrittenImport(path, games, rows, problems, staged)
 
 
-def _parts(frames, folder: Path, output: Path, advice: str | None) -> list[Path]:
-    """The frames appended to part files in ``folder``, :data:`PART_ROWS` rows or more each, in order."""
-    parts: list[Path] = []
+def _appended(frames, table: Path, pending: dict[int, int]) -> tuple[int, int, list[pl.DataFrame]]:
+    """The frames' rows appended to the Parquet file ``table``, :data:`GROUP_ROWS` at a time, but those of the
+    files in ``pending`` (the later versions of a game met before, filled in as the frames come), which are
+    returned; the rows and games written."""
+    rows = games = 0
     waiting: list[pl.DataFrame] = []
+    later: list[pl.DataFrame] = []
+    writer: pq.ParquetWriter | None = None
 
     def flush() -> None:
+        nonlocal writer
         if waiting:
-            part = folder / f".part-{len(parts):06d}.parquet"
-            with writing(output, advice):
-                pl.concat(waiting).write_parquet(part, compression="lz4")
-            parts.append(part)
+            arrow = pl.concat(waiting).to_arrow()
             waiting.clear()
+            writer = writer or pq.ParquetWriter(table, arrow.schema, compression="zstd")
+            writer.write_table(arrow.cast(writer.schema))
 
-    for frame in frames:
-        if frame.height:
-            waiting.append(frame)
-        if sum(f.height for f in waiting) >= PART_ROWS:
-            flush()
-    flush()
-    return parts
-
-
-def _written(parts: list[Path], left_out: pl.Expr, target: Path, fmt: str) -> tuple[int, int]:
-    """The parts' rows but those ``left_out`` written to ``target`` one part at a time (Parquet: the parts'
-    Arrow tables appended; CSV: lists as text, times as the text a Parquet import's give, so that a CSV and a
-    Parquet import are exact copies); the rows and games written."""
-    rows = games = 0
-    with open(target, "wb") as handle:
-        writer = None
-        for part in parts:
-            frame = pl.read_parquet(part).filter(~left_out).select(list(COLUMNS))
-            if frame.height == 0:
-                continue
-            if fmt == "csv":
-                flatten_for_csv(frame.with_columns(cs.datetime().cast(pl.String))).write_csv(
-                    handle, include_header=rows == 0)
-            else:
-                table = frame.to_arrow()
-                writer = writer or pq.ParquetWriter(handle, table.schema, compression="zstd")
-                writer.write_table(table.cast(writer.schema))
-            rows, games = rows + frame.height, games + frame["game_id"].n_unique()  # a game is in one part
+    try:
+        for frame in frames:
+            if pending:
+                is_later = pl.col(SOURCE).is_in(list(pending))
+                later.append(frame.filter(is_later))
+                frame = frame.filter(~is_later)
+            frame = frame.drop(SOURCE)
+            if frame.height:
+                rows, games = rows + frame.height, games + frame["game_id"].n_unique()  # a game is in one batch
+                waiting.append(frame)
+            if sum(f.height for f in waiting) >= GROUP_ROWS:
+                flush()
+        flush()
+    finally:
         if writer is not None:
             writer.close()
-    return rows, games
+    return rows, games, [frame for frame in later if frame.height]
+
+
+def _as_csv(table: Path, target: Path) -> None:
+    """The Parquet file ``table`` as CSV, a row group at a time: lists as text, times as the text a Parquet
+    import's give, so that a CSV and a Parquet import are exact copies."""
+    source = pq.ParquetFile(table)
+    with open(target, "wb") as handle:
+        for group in range(source.num_row_groups):
+            frame = pl.from_arrow(source.read_row_group(group))
+            flatten_for_csv(frame.with_columns(cs.datetime().cast(pl.String))).write_csv(
+                handle, include_header=group == 0)

@@ -204,7 +204,7 @@ class Assembly:
     def frames(self, batches, progress=None, events=None) -> Iterator[pl.DataFrame]:
         """Per batch its rows (:data:`.columns.COLUMNS` and :data:`SOURCE`, the number of each row's file), the
         rows of the files in :attr:`pending` among them, to be compared with the earlier file's
-        (:meth:`without_later`)."""
+        (:meth:`settle_later`)."""
         files, problems, first_file = self.files, self.problems, self.first_file
         done = 0
         for outcomes, table, *batch_events in batches:
@@ -249,14 +249,16 @@ class Assembly:
                 progress(done, len(files), self.games)
 
     def without_later(self, hands: pl.LazyFrame) -> pl.LazyFrame:
-        """``hands`` without the rows of the files in :attr:`pending` (:meth:`later_rows`)."""
-        return hands.filter(~self.later_rows(hands))
+        """``hands`` without the rows of the files in :attr:`pending`, once :meth:`settle_later` has said what
+        they are."""
+        self.settle_later(hands)
+        return hands.filter(~pl.col(SOURCE).is_in(list(self.pending)))
 
-    def later_rows(self, hands: pl.LazyFrame) -> pl.Expr:
-        """Which rows of ``hands`` are those of the files in :attr:`pending`, once compared with the earlier
-        file's (:func:`analyzer.core.records.compare_sources`): the same game recorded otherwise (a Mahjong Soul
-        raw record and its tensoul copy) is skipped as a copy, imported once; another version stays refused.
-        Either way only the earlier file's rows are kept."""
+    def settle_later(self, hands: pl.LazyFrame) -> None:
+        """The rows of the files in :attr:`pending` compared with the earlier file's (both among ``hands``;
+        :func:`analyzer.core.records.compare_sources`), and their problems said accordingly: the same game
+        recorded otherwise (a Mahjong Soul raw record and its tensoul copy) is skipped as a copy, imported once;
+        another version stays refused. Either way only the earlier file's rows are kept."""
         pending, problems = self.pending, self.problems
         later = pl.col(SOURCE).is_in(list(pending))
         games = hands.filter(later).select(pl.col("game_id").unique()).collect()["game_id"].implode()
@@ -270,7 +272,6 @@ class Assembly:
             problems[index] = replace(problem, imported=True, reason=(
                 f"the same game as {problem.same_as} (the same {id_kind(problem.game_id)} and {written}), "
                 "skipped: imported once"))
-        return later
 
 
 def _with_ids(frame: pl.DataFrame, ids: list[str], times: list, sources: list[int]) -> pl.DataFrame:

@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -288,8 +289,12 @@ def test_a_full_disk_while_spilling_names_the_temporary_directory(scored, monkey
     assert contents(scored) == before
 
 
+def _no_space_left(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
 def test_a_full_disk_while_importing_names_the_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", no_space)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", _no_space_left)  # the rows appended as they are read
     result = invoke("import", "tenhou", "sample_logs/tenhou", "-o", tmp_path / "hands.parquet")
     assert result.exit_code == 2
     assert f"cannot write {tmp_path / 'hands.parquet'}: no space left on device" in result.output

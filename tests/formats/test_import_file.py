@@ -1,5 +1,5 @@
 """An import written as it is read (analyzer.formats.import_file): the same rows, in the same order, and the same
-problems as read_logs gives in memory, in parts of any size; nothing left behind when it stops."""
+problems as read_logs gives in memory, in row groups of any size; nothing left behind when it stops."""
 
 from __future__ import annotations
 
@@ -34,21 +34,21 @@ def _written(paths, output: Path, log_format: str = "auto", **options):
     return written
 
 
-@pytest.mark.parametrize("part_rows", [1, 7, 100_000])
-def test_every_sample_log_is_written_as_read_logs_reads_it(tmp_path, monkeypatch, part_rows):
+@pytest.mark.parametrize("group_rows", [1, 7, 100_000])
+def test_every_sample_log_is_written_as_read_logs_reads_it(tmp_path, monkeypatch, group_rows):
     # the samples hold a Mahjong Soul raw record and its tensoul copy: a later file compared with the earlier
-    monkeypatch.setattr(import_file, "PART_ROWS", part_rows)
+    monkeypatch.setattr(import_file, "GROUP_ROWS", group_rows)
     hands, problems = read_logs([SAMPLES], workers=1, log_format="auto")
     written = _written([SAMPLES], tmp_path / "hands.parquet", workers=1)
     assert_frame_equal(pl.read_parquet(written.path), hands)
     assert _problems(written.problems) == _problems(problems)
     assert (written.rows, written.games) == (hands.height, hands["game_id"].n_unique())
     assert any(p.same_as for p in problems)  # the case of a game met twice is in the samples
-    assert [p.name for p in tmp_path.iterdir()] == ["hands.parquet"]  # no part, no staging folder left
+    assert [p.name for p in tmp_path.iterdir()] == ["hands.parquet"]  # no staging folder left
 
 
 def test_a_later_version_of_a_game_is_left_out_across_parts(tmp_path, monkeypatch):
-    monkeypatch.setattr(import_file, "PART_ROWS", 1)
+    monkeypatch.setattr(import_file, "GROUP_ROWS", 1)
     game = json.loads(SAMPLE.read_text(encoding="utf-8")) | {"ref": "2019010100gm-00a9-0000-0123abcd"}
     logs = tmp_path / "logs"
     logs.mkdir()
@@ -63,7 +63,7 @@ def test_a_later_version_of_a_game_is_left_out_across_parts(tmp_path, monkeypatc
 
 
 def test_a_csv_import_is_the_bytes_write_table_gives(tmp_path, monkeypatch):
-    monkeypatch.setattr(import_file, "PART_ROWS", 5)
+    monkeypatch.setattr(import_file, "GROUP_ROWS", 5)
     hands, _ = read_logs([SAMPLES], workers=1, log_format="auto")
     write_table(hands.with_columns(cs.datetime().cast(pl.String)), tmp_path / "whole.csv")
     written = _written([SAMPLES], tmp_path / "hands.csv", workers=1)
@@ -72,7 +72,7 @@ def test_a_csv_import_is_the_bytes_write_table_gives(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(not SHARED_MJLOG.is_dir(), reason="the shared Tenhou logs (../shared/data/logs/mjlog) are absent")
 def test_the_shared_mjlog_files_read_as_columns_are_written_as_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(import_file, "PART_ROWS", 50)
+    monkeypatch.setattr(import_file, "GROUP_ROWS", 50)
     hands, problems = read_logs([SHARED_MJLOG], workers=2)
     written = _written([SHARED_MJLOG], tmp_path / "hands.parquet", "tenhou", workers=2)
     assert_frame_equal(pl.read_parquet(written.path), hands)
@@ -90,12 +90,12 @@ def test_an_output_of_another_kind_is_refused_before_any_log_is_read(tmp_path, m
 
 
 def test_an_import_that_stops_leaves_nothing_behind(tmp_path, monkeypatch):
-    monkeypatch.setattr(import_file, "PART_ROWS", 1)
+    monkeypatch.setattr(import_file, "GROUP_ROWS", 1)
     frames = Assembly.frames
 
     def stopping(self, *args, **kwargs):
         yield from frames(self, *args, **kwargs)
-        raise KeyboardInterrupt  # Ctrl-C as the last batch is done: its parts written
+        raise KeyboardInterrupt  # Ctrl-C as the last batch is done: its rows written
 
     monkeypatch.setattr(Assembly, "frames", stopping)
     with pytest.raises(KeyboardInterrupt):
