@@ -76,7 +76,7 @@ def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "
     path = Path(output)
     fmt = output_format(path)
     files, problems, batches = log_batches(paths, workers, log_format, max_log_size, scheduler, client, events)
-    staged = Staged(path, path.parent)
+    staged = Staged(path, path.parent, prefix=".analyzer-import-")
     staged.open()
     table = staged.staging / (path.name if fmt == "parquet" else ".rows.parquet")
     try:

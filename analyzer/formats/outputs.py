@@ -22,12 +22,14 @@ STATISTICS = ["game_id", "log_row", "event", "seat", "round"]
 
 
 class Staged:
-    """What an output writes, in a folder of its own (``.analyzer-export-…``) beside the files it makes, put
-    in place together at the commit; the abort (a fault, Ctrl-C) removes it and the folders the output made,
-    so a failed export leaves the disk as it was. Its files follow the umask, as ``score``'s."""
+    """What an output writes, in a folder of its own (``.analyzer-export-…``; an import's ``.analyzer-import-…``,
+    :mod:`.import_file`) beside the files it makes, put in place together at the commit; the abort (a fault,
+    Ctrl-C) removes it and the folders the output made, so a failed export leaves the disk as it was. Its files
+    follow the umask, as ``score``'s."""
 
-    def __init__(self, path: Path, folder: Path) -> None:
+    def __init__(self, path: Path, folder: Path, prefix: str = ".analyzer-export-") -> None:
         self.path, self.folder = path, folder  # the output named in errors; where its files go
+        self.prefix = prefix  # the staging folder's name begins so: what made a folder left by a killed run
         self.made: list[Path] = []
         self.staging: Path | None = None
 
@@ -35,7 +37,7 @@ class Staged:
         with interrupts_held(), writing(self.path):  # Ctrl-C while they are made: known, for the abort
             self.made = [f for f in [self.folder, *self.folder.parents] if not f.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.staging = Path(tempfile.mkdtemp(prefix=".analyzer-export-", dir=self.folder))
+            self.staging = Path(tempfile.mkdtemp(prefix=self.prefix, dir=self.folder))
 
     def put_in_place(self, names: list[str]) -> None:
         """The staged files ``names`` renamed into the folder together: a file one replaces is kept until all

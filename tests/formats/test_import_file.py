@@ -110,3 +110,16 @@ def test_an_import_aborted_leaves_an_earlier_output_as_it_was(tmp_path):
     assert written.rows > 0
     written.abort()
     assert output.read_bytes() == b"earlier" and [p.name for p in tmp_path.iterdir()] == ["hands.parquet"]
+
+
+def test_an_import_is_staged_in_a_folder_named_for_it(tmp_path, monkeypatch):
+    frames, seen = Assembly.frames, []
+
+    def looking(self, *args, **kwargs):
+        for frame in frames(self, *args, **kwargs):
+            seen.extend(p.name for p in tmp_path.iterdir())
+            yield frame
+
+    monkeypatch.setattr(Assembly, "frames", looking)
+    _written([SAMPLE], tmp_path / "hands.parquet", "tenhou", workers=1)
+    assert seen and all(name.startswith(".analyzer-import-") for name in seen)
