@@ -27,8 +27,7 @@ from analyzer.formats.outputs import Staged
 from analyzer.formats.read import SOURCE, Assembly, log_batches
 from analyzer.io.faults import writing
 from analyzer.io.formats import flatten_for_csv
-from analyzer.io.load import InputError
-from analyzer.io.write import SUFFIX_FORMATS
+from analyzer.io.write import table_format
 
 __all__ = ["GROUP_ROWS", "WrittenImport", "import_logs"]
 
@@ -57,14 +56,6 @@ class WrittenImport:
         self.staged.remove()
 
 
-def output_format(path: Path) -> str:
-    """``parquet`` or ``csv`` from the output's suffix; another is refused before any log is read."""
-    fmt = SUFFIX_FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise InputError(f"{path}: use a .parquet or .csv file name")
-    return fmt
-
-
 def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "tenhou", workers: int | None = None,
                 progress: Callable[[int, int, int], None] | None = None, max_log_size: int = DEFAULT_MAX_LOG_BYTES,
                 scheduler: str | None = None, client=None, events=None, advice: str | None = None) -> WrittenImport:
@@ -74,7 +65,7 @@ def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "
     it (or aborts: nothing is left behind). With no rows, nothing is written: ``rows`` is 0. An OS error
     writing it names ``output``, with ``advice``."""
     path = Path(output)
-    fmt = output_format(path)
+    fmt = table_format(path)  # another suffix refused before any log is read
     files, problems, batches = log_batches(paths, workers, log_format, max_log_size, scheduler, client, events)
     staged = Staged(path, path.parent, prefix=".analyzer-import-")
     staged.open()

@@ -30,13 +30,19 @@ FORMATS = ("parquet", "csv")
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 
 
+def table_format(path: Path) -> str:
+    """``parquet`` or ``csv`` from a table file's suffix (:class:`InputError` for another)."""
+    fmt = SUFFIX_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(f"{path}: use a .parquet or .csv file name")
+    return fmt
+
+
 def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
     """Write ``df`` to ``path`` (format from ``fmt`` or the suffix) without ever leaving a partial file."""
     path = Path(path)
     if fmt is None:
-        fmt = SUFFIX_FORMATS.get(path.suffix.lower())
-        if fmt is None:
-            raise InputError(f"{path}: use a .parquet or .csv file name")
+        fmt = table_format(path)
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
     if fmt == "csv":
