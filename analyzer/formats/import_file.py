@@ -72,8 +72,8 @@ def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "
     table = staged.staging / (path.name if fmt == "parquet" else ".rows.parquet")
     try:
         assembly = Assembly(files, problems)
-        with writing(path, advice):
-            rows, games, later = _appended(assembly.frames(batches, progress, events), table, assembly.pending)
+        rows, games, later = _appended(assembly.frames(batches, progress, events), table, assembly.pending, path,
+                                       advice)
         if later:  # compared with the earlier files' rows, read back
             ids = pl.concat([frame.select("game_id") for frame in later])["game_id"].unique().implode()
             earlier = pl.scan_parquet(table).filter(pl.col("game_id").is_in(ids)).with_columns(
@@ -89,10 +89,12 @@ def import_logs(paths: list[str | Path], output: str | Path, log_format: str = "
     return WrittenImport(path, games, rows, problems, staged)
 
 
-def _appended(frames, table: Path, pending: dict[int, int]) -> tuple[int, int, list[pl.DataFrame]]:
+def _appended(frames, table: Path, pending: dict[int, int], output: Path, advice: str | None,
+              ) -> tuple[int, int, list[pl.DataFrame]]:
     """The frames' rows appended to the Parquet file ``table``, :data:`GROUP_ROWS` at a time, but those of the
     files in ``pending`` (the later versions of a game met before, filled in as the frames come), which are
-    returned; the rows and games written."""
+    returned; the rows and games written. An OS error writing names ``output`` (with ``advice``); one reading
+    the frames is theirs."""
     rows = games = 0
     waiting: list[pl.DataFrame] = []
     later: list[pl.DataFrame] = []
@@ -103,8 +105,9 @@ def _appended(frames, table: Path, pending: dict[int, int]) -> tuple[int, int, l
         if waiting:
             arrow = pl.concat(waiting).to_arrow()
             waiting.clear()
-            writer = writer or pq.ParquetWriter(table, arrow.schema, compression="zstd")
-            writer.write_table(arrow.cast(writer.schema))
+            with writing(output, advice):
+                writer = writer or pq.ParquetWriter(table, arrow.schema, compression="zstd")
+                writer.write_table(arrow.cast(writer.schema))
 
     try:
         for frame in frames:
@@ -121,7 +124,8 @@ def _appended(frames, table: Path, pending: dict[int, int]) -> tuple[int, int, l
         flush()
     finally:
         if writer is not None:
-            writer.close()
+            with writing(output, advice):
+                writer.close()
     return rows, games, [frame for frame in later if frame.height]
 
 
