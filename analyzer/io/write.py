@@ -32,8 +32,7 @@ SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 
 def table_format(path: Path) -> str:
     """``parquet`` or ``csv`` from a table file's suffix (:class:`InputError` for another)."""
-    fmt = SUFFIX_FORMATS.get(path.suffix.lower())
-    if fmt is None:
+    if (fmt := SUFFIX_FORMATS.get(path.suffix.lower())) is None:
         raise InputError(f"{path}: use a .parquet or .csv file name")
     return fmt
 
@@ -41,8 +40,7 @@ def table_format(path: Path) -> str:
 def write_table(df: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
     """Write ``df`` to ``path`` (format from ``fmt`` or the suffix) without ever leaving a partial file."""
     path = Path(path)
-    if fmt is None:
-        fmt = table_format(path)
+    fmt = table_format(path) if fmt is None else fmt
     if fmt not in FORMATS:
         raise ValueError(f"unknown output format {fmt!r}; use one of {', '.join(FORMATS)}")
     if fmt == "csv":
