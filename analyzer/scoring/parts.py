@@ -163,21 +163,31 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     copies = candidates.filter(same)
     if copies.is_empty():
         return ordered, checked
-    flagged = ordered.select(
-        pl.int_range(pl.len(), dtype=pl.Int64).is_in(copies.implode()).alias("_copy"), "_pos", "_row", "_file"
-    )
-    # a run of copies follows its original: the run's first row is the one kept
-    run = (~pl.col("_copy")).cum_sum()
-    flagged = flagged.select(
-        "_pos", "_copy", pl.col("_row").first().over(run).alias("_copy_of_row"),
-        pl.col("_file").first().over(run).alias("_copy_of_file"),
-    ).filter("_copy")
-    checked = checked.join(flagged, on="_pos", how="left", maintain_order="left").with_columns(
-        add_bits([when(pl.col("_copy"), R_DUPLICATE)])
-    ).drop("_copy")
-    return ordered.filter(~pl.col("_pos").is_in(flagged["_pos"].implode())), checked
+    # a run of copies follows its original, the row before the run (copies - their rank is constant along a run)
+    runs = copies.to_frame("at").with_columns(original=pl.col("at").min().over(
+        pl.col("at") - pl.int_range(pl.len(), dtype=pl.Int64)) - 1)
+    copied_pos = ordered["_pos"].gather(copies)
+    copy_of = {name: pl.col("_pos").replace_strict(copied_pos, ordered[source].gather(runs["original"]), default=None,
+                                                   return_dtype=ordered.schema[source])
+               for name, source in (("_copy_of_row", "_row"), ("_copy_of_file", "_file"))}
+    # columns added, not joined: a join (or a window over the rows) copies every column of the partition
+    checked = checked.with_columns(**copy_of).with_columns(
+        add_bits([when(pl.col("_pos").is_in(copied_pos.implode()), R_DUPLICATE)]))
+    return _without(ordered, runs), checked
 
 
+MANY_RUNS = 64  # more runs of copies than this: the rows are filtered (one copy), not sliced around (a chunk each)
+
+
+def _without(ordered: pl.DataFrame, runs: pl.DataFrame) -> pl.DataFrame:
+    """``ordered`` without the rows at ``runs["at"]`` (ascending): the slices between the runs of copies, not a
+    copy of every column (a filter copies the whole partition for one copy)."""
+    starts = runs.filter(pl.col("original") != pl.col("original").shift(1).fill_null(-2))["original"] + 1
+    ends = runs.filter(pl.col("original") != pl.col("original").shift(-1).fill_null(-2))["at"] + 1
+    if len(starts) > MANY_RUNS:
+        return ordered.filter(~pl.int_range(pl.len(), dtype=pl.Int64).is_in(runs["at"].implode()))
+    kept = zip([0, *ends.to_list()], [*starts.to_list(), ordered.height])
+    return pl.concat([ordered.slice(lo, hi - lo) for lo, hi in kept if hi > lo], rechunk=False)
 
 
 def unique_rulesets(rulesets: list[Rules]) -> list[Rules]:

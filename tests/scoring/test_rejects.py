@@ -6,6 +6,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import analyzer
 from analyzer.cli import main
@@ -42,6 +44,26 @@ def test_one_reject_shows_its_own_row(tmp_path):
     assert result.output.rstrip().endswith(
         f"1× duplicate_row: an exact copy of an earlier row (row 3 of {path})")
 
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=80, max_size=80), st.randoms(use_true_random=False))
+def test_copies_anywhere_are_rejected_naming_their_original_and_scored_once(copies, random):
+    """Runs of copies of one row (up to three), at the start, the end and between, more runs than are sliced
+    around (analyzer.scoring.parts.MANY_RUNS) or fewer: the scores are those of the rows without them."""
+    rows = _hands(10)
+    given_rows = [*rows] + [rows[i] for i, n in enumerate(copies) for _ in range(n)]
+    tail = given_rows[len(rows):]
+    random.shuffle(tail)
+    frame = pl.read_csv("\n".join([HEADER, *rows, *tail]).encode(), infer_schema_length=0)
+    once = analyzer.score(pl.read_csv("\n".join([HEADER, *rows]).encode(), infer_schema_length=0))
+    twice = analyzer.score(frame)
+    assert twice.hands.drop("_row", strict=False).equals(once.hands.drop("_row", strict=False))
+    assert twice.players.equals(once.players)
+    first_row = {row: i + 1 for i, row in reversed(list(enumerate(rows)))}
+    expected = sorted((len(rows) + k + 1, first_row[row]) for k, row in enumerate(tail))
+    said = twice.rejects.select("row", pl.col("reason").str.extract(r"copy of row (\d+) ").cast(pl.Int64))
+    assert sorted(said.rows()) == expected
 
 SHEET = """game_id,player,final_score
 T1,Ana,40000
