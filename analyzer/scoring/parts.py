@@ -15,7 +15,7 @@ import polars as pl
 
 from analyzer.io.load import load, prepare_input, read_frame
 from analyzer.game.per_game import per_game_columns, scoring_key
-from analyzer.scoring.rejects import REJECT, add_bits, is_clean, reason, when
+from analyzer.scoring.rejects import add_bits, is_clean, reason, when
 from analyzer.game.replay import REPLAY_ORDER, game_keys, sort_for_replay
 from analyzer.core.rules import Rules, RulesError, from_spec, load_rules, preset_names
 from analyzer.core.schema import INPUT_POSITION, LOG_FILE, PROVENANCE_COLUMNS
@@ -131,8 +131,10 @@ def _score_part(validated: pl.LazyFrame, rules: Rules, offset: int, members: lis
     # costs more than it saves.
     # The tile scorer joins its frame with parts of itself: validate first, or every join would validate again.
     checked = run_stages(validated.collect().lazy(), CHECK_STAGES, rules).collect()
-    # Filtering or sorting a wide frame copies every column: skip both when there is nothing to do.
-    valid = checked.filter(is_clean()) if (checked[REJECT] != 0).any() else checked
+    # Filtering or sorting a wide frame copies every column: the rows rejected are sliced around, and rows
+    # already in replay order are not sorted.
+    rejected = checked.select(pl.int_range(pl.len(), dtype=pl.Int64).filter(~is_clean().fill_null(False))).to_series()
+    valid = without_rows(checked, rejected) if len(rejected) else checked
     valid, checked = _drop_copies(sort_for_replay(valid), checked)
     scored = (
         score_hands(valid.lazy(), rules)
@@ -173,21 +175,21 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     # columns added, not joined: a join (or a window over the rows) copies every column of the partition
     checked = checked.with_columns(**copy_of).with_columns(
         add_bits([when(pl.col("_pos").is_in(copied_pos.implode()), R_DUPLICATE)]))
-    return _without(ordered, runs), checked
+    return without_rows(ordered, copies), checked
 
 
-MANY_RUNS = 64  # more runs of copies than this: the rows are filtered (one copy), not sliced around (a chunk each)
+MANY_RUNS = 64  # more runs of rows left out than this: the rest is filtered (one copy), not sliced (a chunk each)
 
 
-def _without(ordered: pl.DataFrame, runs: pl.DataFrame) -> pl.DataFrame:
-    """``ordered`` without the rows at ``runs["at"]`` (ascending): the slices between the runs of copies, not a
-    copy of every column (a filter copies the whole partition for one copy)."""
-    starts = runs.filter(pl.col("original") != pl.col("original").shift(1).fill_null(-2))["original"] + 1
-    ends = runs.filter(pl.col("original") != pl.col("original").shift(-1).fill_null(-2))["at"] + 1
+def without_rows(frame: pl.DataFrame, at: pl.Series) -> pl.DataFrame:
+    """``frame`` without the rows at ``at`` (ascending positions): the slices between the runs of them, not a
+    copy of every column (a filter copies the whole partition for one rejected row)."""
+    run = at - pl.int_range(len(at), dtype=pl.Int64, eager=True)  # constant along a run of consecutive rows
+    starts, ends = at.filter(run != run.shift(1).fill_null(-1)), at.filter(run != run.shift(-1).fill_null(-1)) + 1
     if len(starts) > MANY_RUNS:
-        return ordered.filter(~pl.int_range(pl.len(), dtype=pl.Int64).is_in(runs["at"].implode()))
-    kept = zip([0, *ends.to_list()], [*starts.to_list(), ordered.height])
-    return pl.concat([ordered.slice(lo, hi - lo) for lo, hi in kept if hi > lo], rechunk=False)
+        return frame.filter(~pl.int_range(pl.len(), dtype=pl.Int64).is_in(at.implode()))
+    kept = zip([0, *ends.to_list()], [*starts.to_list(), frame.height])
+    return pl.concat([frame.slice(lo, hi - lo) for lo, hi in kept if hi > lo] or [frame.clear()], rechunk=False)
 
 
 def unique_rulesets(rulesets: list[Rules]) -> list[Rules]:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import analyzer
 from analyzer.cli import main
+from analyzer.scoring import parts
 from analyzer.scoring.rejects import reasons_summary
 
 HEADER = "game_id,round,honba,player_0,player_1,player_2,player_3,result,winner,loser,riichi,tenpai,han,fu"
@@ -64,6 +65,26 @@ def test_copies_anywhere_are_rejected_naming_their_original_and_scored_once(copi
     expected = sorted((len(rows) + k + 1, first_row[row]) for k, row in enumerate(tail))
     said = twice.rejects.select("row", pl.col("reason").str.extract(r"copy of row (\d+) ").cast(pl.Int64))
     assert sorted(said.rows()) == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sets(st.integers(0, 79), max_size=80), st.sets(st.integers(0, 79), max_size=20))
+def test_rows_left_out_by_slices_are_those_a_filter_leaves_out(bad, copied):
+    """Rejected rows and copies anywhere (runs of them, at the start and the end): the partition sliced around
+    them (analyzer.scoring.parts.without_rows) scores as the same partition filtered."""
+    rows = [row.replace(",2,30", ",x,30") if i in bad else row for i, row in enumerate(_hands(10))]
+    rows += [rows[i] for i in sorted(copied)]
+    frame = pl.read_csv("\n".join([HEADER, *rows]).encode(), infer_schema_length=0)
+    sliced = analyzer.score(frame)
+    many_runs = parts.MANY_RUNS
+    parts.MANY_RUNS = -1  # every partition filtered
+    try:
+        filtered = analyzer.score(frame)
+    finally:
+        parts.MANY_RUNS = many_runs
+    for table in ("hands", "games", "rejects", "players"):
+        assert getattr(sliced, table).equals(getattr(filtered, table)), table
+    assert sliced.rejects.select(pl.col("row").n_unique()).item() == len(bad) + len(copied)
 
 SHEET = """game_id,player,final_score
 T1,Ana,40000
