@@ -46,15 +46,13 @@ def test_one_reject_shows_its_own_row(tmp_path):
         f"1× duplicate_row: an exact copy of an earlier row (row 3 of {path})")
 
 
-
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=80, max_size=80), st.randoms(use_true_random=False))
 def test_copies_anywhere_are_rejected_naming_their_original_and_scored_once(copies, random):
     """Runs of copies of one row (up to three), at the start, the end and between, more runs than are sliced
     around (analyzer.scoring.parts.MANY_RUNS) or fewer: the scores are those of the rows without them."""
     rows = _hands(10)
-    given_rows = [*rows] + [rows[i] for i, n in enumerate(copies) for _ in range(n)]
-    tail = given_rows[len(rows):]
+    tail = [rows[i] for i, n in enumerate(copies) for _ in range(n)]
     random.shuffle(tail)
     frame = pl.read_csv("\n".join([HEADER, *rows, *tail]).encode(), infer_schema_length=0)
     once = analyzer.score(pl.read_csv("\n".join([HEADER, *rows]).encode(), infer_schema_length=0))
@@ -85,6 +83,7 @@ def test_rows_left_out_by_slices_are_those_a_filter_leaves_out(bad, copied):
     for table in ("hands", "games", "rejects", "players"):
         assert getattr(sliced, table).equals(getattr(filtered, table)), table
     assert sliced.rejects.select(pl.col("row").n_unique()).item() == len(bad) + len(copied)
+
 
 SHEET = """game_id,player,final_score
 T1,Ana,40000
