@@ -166,10 +166,10 @@ def _drop_copies(ordered: pl.DataFrame, checked: pl.DataFrame) -> tuple[pl.DataF
     if copies.is_empty():
         return ordered, checked
     # a run of copies follows its original, the row before the run (copies - their rank is constant along a run)
-    runs = copies.to_frame("at").with_columns(original=pl.col("at").min().over(
-        pl.col("at") - pl.int_range(pl.len(), dtype=pl.Int64)) - 1)
+    originals = copies.to_frame("at").select(pl.col("at").min().over(
+        pl.col("at") - pl.int_range(pl.len(), dtype=pl.Int64)) - 1).to_series()
     copied_pos = ordered["_pos"].gather(copies)
-    copy_of = {name: pl.col("_pos").replace_strict(copied_pos, ordered[source].gather(runs["original"]), default=None,
+    copy_of = {name: pl.col("_pos").replace_strict(copied_pos, ordered[source].gather(originals), default=None,
                                                    return_dtype=ordered.schema[source])
                for name, source in (("_copy_of_row", "_row"), ("_copy_of_file", "_file"))}
     # columns added, not joined: a join (or a window over the rows) copies every column of the partition
